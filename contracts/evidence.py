@@ -1,0 +1,67 @@
+"""The frozen evidence of one trial: what the gateway recorded and what the user saw.
+
+These models are the boundary between the runtime (gateway, agents) and the grader: the grader reads
+nothing else. They live in `contracts` so both sides import them without depending on each other.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+CallStatus = Literal["executed", "refused", "tool_error", "blocked", "unknown_tool"]
+"""How a tool call ended at the gateway.
+
+- executed: reached the tool and succeeded;
+- refused: reached the tool and returned a structured business refusal (still an executed attempt);
+- tool_error: reached the tool but was invalid (malformed arguments, unknown id): never counts;
+- blocked: the tool exists but was not exposed this turn, so the call was not forwarded;
+- unknown_tool: no such tool (a hallucinated name).
+"""
+
+EXECUTED_STATUSES: frozenset[str] = frozenset({"executed", "refused"})
+
+
+class ToolCallRecord(BaseModel):
+    seq: int = Field(description="Order of arrival within the trial, from 0.")
+    turn: int = Field(description="User-turn index the call happened in, from 0.")
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    status: CallStatus
+    result: Any = None
+    error: str | None = None
+    latency_ms: float = 0.0
+
+    @property
+    def executed(self) -> bool:
+        """Reached the tool as a well-formed call (a refusal counts: it was attempted)."""
+        return self.status in EXECUTED_STATUSES
+
+
+class Message(BaseModel):
+    role: Literal["user", "assistant"]
+    content: str
+    turn: int
+
+
+class RoutingDecision(BaseModel):
+    turn: int
+    node: str
+    reason: str = ""
+
+
+class Evidence(BaseModel):
+    """The four evidence channels the grader is allowed to read, plus the initial state for diffs."""
+
+    conversation: list[Message] = Field(default_factory=list)
+    routing: list[RoutingDecision] = Field(default_factory=list)
+    tool_trace: list[ToolCallRecord] = Field(default_factory=list)
+    initial_state: dict[str, Any] = Field(default_factory=dict)
+    final_state: dict[str, Any] = Field(default_factory=dict)
+
+    def executed_calls(self) -> list[ToolCallRecord]:
+        return [c for c in self.tool_trace if c.executed]
+
+    def assistant_messages(self) -> list[str]:
+        return [m.content for m in self.conversation if m.role == "assistant"]

@@ -1,0 +1,70 @@
+"""Value comparison and state paths shared by the checks (and by structural validation)."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+MISSING = object()
+"""Sentinel for a state path that does not exist."""
+
+
+def get_path(state: Any, path: str) -> Any:
+    """Resolve a dotted path (`accounts.ACC-1002.balance`, `transaction_log.0.amount`); MISSING if absent."""
+    node = state
+    for part in path.split("."):
+        if isinstance(node, dict):
+            if part not in node:
+                return MISSING
+            node = node[part]
+        elif isinstance(node, list):
+            if not part.lstrip("-").isdigit() or not -len(node) <= int(part) < len(node):
+                return MISSING
+            node = node[int(part)]
+        else:
+            return MISSING
+    return node
+
+
+def _as_number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.replace(",", "").lstrip("$"))
+        except ValueError:
+            return None
+    return None
+
+
+def values_match(expected: Any, actual: Any) -> bool:
+    """Equality as a reviewer means it: 50 == 50.0 == "50" for numbers; dicts and lists structurally."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
+    if isinstance(expected, (int, float)):
+        number = _as_number(actual)
+        return number is not None and math.isclose(float(expected), number, rel_tol=0, abs_tol=1e-6)
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and expected.keys() == actual.keys() and all(
+            values_match(v, actual[k]) for k, v in expected.items()
+        )
+    if isinstance(expected, list):
+        return isinstance(actual, list) and len(expected) == len(actual) and all(
+            values_match(e, a) for e, a in zip(expected, actual, strict=True)
+        )
+    return expected == actual
+
+
+def args_match(expected: dict[str, Any], actual: dict[str, Any]) -> bool:
+    """Every asserted argument is present and equal; other arguments are free."""
+    return all(key in actual and values_match(value, actual[key]) for key, value in expected.items())
+
+
+def show(value: Any) -> str:
+    if value is MISSING:
+        return "<missing>"
+    text = json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= 160 else text[:157] + "..."

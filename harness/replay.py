@@ -1,0 +1,122 @@
+"""Play a fixed trajectory (the gold path, a mutation of it, or a script) through the real gateway.
+
+The calls go over an MCP client into the gateway's domain server, so they are validated, executed and
+recorded exactly as an agent's calls would be; the evidence comes from what the gateway recorded.
+One in-memory client per domain serves every trial: each request names its trial in `_meta`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from fastmcp import Client
+
+from contracts.evidence import Evidence, Message, ToolCallRecord
+from contracts.schema import GoldCall, GoldTurn, Task
+from servers.gateway import TRIAL_META_KEY, Gateway
+
+REF = re.compile(r"\$\{([a-z_][a-z0-9_]*)\.([A-Za-z0-9_.]+)\}")
+
+
+class UnresolvedReference(ValueError):
+    pass
+
+
+def _lookup(tool: str, field: str, trace: Sequence[ToolCallRecord]) -> Any:
+    for record in reversed(trace):
+        if record.tool == tool and record.status == "executed" and isinstance(record.result, dict):
+            node: Any = record.result
+            for part in field.split("."):
+                node = node.get(part) if isinstance(node, dict) else None
+            if node is not None:
+                return node
+    raise UnresolvedReference(f"${{{tool}.{field}}} has no executed {tool} result to refer to")
+
+
+def interpolate(value: Any, trace: Sequence[ToolCallRecord]) -> Any:
+    """Resolve `${tool.field}` (the most recent executed result of `tool`) in a value. A string that is
+    exactly one reference takes the referenced value's type; references inside text are formatted."""
+    if not isinstance(value, str):
+        return value
+    whole = REF.fullmatch(value)
+    if whole:
+        return _lookup(*whole.groups(), trace)
+    return REF.sub(lambda m: str(_lookup(*m.groups(), trace)), value)
+
+
+def resolve_args(args: dict[str, Any], trace: Sequence[ToolCallRecord]) -> dict[str, Any]:
+    return {key: interpolate(value, trace) for key, value in args.items()}
+
+
+class GatewayReplayer:
+    """Executes trajectories against a gateway, one isolated trial per trajectory."""
+
+    def __init__(self, gateway: Gateway) -> None:
+        self.gateway = gateway
+        self._clients: dict[str, Client] = {}
+        self._stack = contextlib.AsyncExitStack()
+
+    async def __aenter__(self) -> GatewayReplayer:
+        await self._stack.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._stack.__aexit__(*exc)
+        self._clients.clear()
+
+    async def _client(self, domain: str) -> Client:
+        if domain not in self._clients:
+            client = Client(self.gateway.server(domain))
+            self._clients[domain] = await self._stack.enter_async_context(client)
+        return self._clients[domain]
+
+    async def play(self, task: Task, turns: Sequence[GoldTurn], *, seed: int = 0, strict_refs: bool = False) -> Evidence:
+        """Run `turns` on a fresh trial of `task` and return the frozen evidence. The trial is closed.
+
+        With `strict_refs` (gold paths) an unresolvable `${tool.field}` is an error; otherwise (mutations,
+        scripts) the argument is left out, as an agent without that id would have to."""
+        client = await self._client(task.domain)
+        trial = self.gateway.open_trial(task.domain, initial_state=task.initial_state, seed=seed, task_id=task.id)
+        conversation: list[Message] = []
+        try:
+            for index, turn in enumerate(turns):
+                self.gateway.set_turn(trial.trial_id, index)
+                conversation.append(Message(role="user", content=turn.user, turn=index))
+                for call in turn.calls:
+                    await self.call(client, trial.trial_id, call, trial.trace, strict_refs=strict_refs)
+                try:
+                    reply = interpolate(turn.reply, trial.trace)
+                except UnresolvedReference:
+                    if strict_refs:
+                        raise
+                    reply = REF.sub("(unavailable)", turn.reply)
+                conversation.append(Message(role="assistant", content=reply, turn=index))
+        finally:
+            self.gateway.close_trial(trial.trial_id)
+        return Evidence(
+            conversation=conversation,
+            tool_trace=list(trial.trace),
+            initial_state=trial.initial_state,
+            final_state=trial.final_state(),
+        )
+
+    @staticmethod
+    async def call(
+        client: Client, trial_id: str, call: GoldCall, trace: Sequence[ToolCallRecord], *, strict_refs: bool = False
+    ) -> None:
+        try:
+            arguments = resolve_args(call.args, trace)
+        except UnresolvedReference:
+            if strict_refs:
+                raise
+            arguments = {k: v for k, v in call.args.items() if not (isinstance(v, str) and REF.search(v))}
+        await client.call_tool(call.tool, arguments, raise_on_error=False, meta={TRIAL_META_KEY: trial_id})
+
+
+@contextlib.asynccontextmanager
+async def replayer(domains: Sequence[str] | None = None) -> AsyncIterator[GatewayReplayer]:
+    async with GatewayReplayer(Gateway(domains)) as r:
+        yield r

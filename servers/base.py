@@ -1,0 +1,151 @@
+"""The `ToolEnvironment` base: a domain's typed, resettable world and its typed tools.
+
+A domain subclasses `ToolEnvironment`, names its state model, writes `default_state()`, and marks
+plain business methods with `@tool`. Nothing here knows about trials, tracing or transports: the
+gateway binds an environment instance to one trial's state for the duration of one call.
+
+Why tools are methods on a class bound per call (instead of closures over a global world): many
+trials share one process, so the world must be an explicit value. The gateway runs every call on a
+deep copy of the trial's state and commits it only when the call succeeds, so a business refusal
+or an invalid call changes nothing even if a tool forgot to check before writing.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import inspect
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+from pydantic import BaseModel
+
+ToolKind = Literal["read", "write", "compute"]
+StateT = TypeVar("StateT", bound=BaseModel)
+
+_TOOL_MARK = "__crmbench_tool__"
+
+
+class Refusal(Exception):
+    """A business rule refused a well-formed request. The call *was executed*; state is unchanged.
+
+    Returned to the agent as structured data (`refused: true`, a status code and a reason), never as
+    a protocol error, because handling refusals is part of what the benchmark measures.
+    """
+
+    def __init__(self, code: int, reason: str, **details: Any) -> None:
+        super().__init__(f"{code} {reason}")
+        self.code = code
+        self.reason = reason
+        self.details = details
+
+    def as_result(self) -> dict[str, Any]:
+        return {"refused": True, "status": self.code, "reason": self.reason, **self.details}
+
+
+class InvalidCall(Exception):
+    """The request cannot be executed at all (unknown id, impossible argument). Becomes a tool error."""
+
+
+def tool(kind: ToolKind) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a method as an MCP tool. `kind` is read (R), write (W) or compute (C), as in DOMAINS.md."""
+
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        setattr(fn, _TOOL_MARK, kind)
+        return fn
+
+    return mark
+
+
+class IdMinter:
+    """Deterministic identifier minting: the n-th id with a given prefix depends only on the seed.
+
+    Gold replay and re-runs with the same seed therefore see the same `XFER-…` / `TXN-…` ids.
+    """
+
+    _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+    def __init__(self, seed: str) -> None:
+        self.seed = seed
+        self.counters: dict[str, int] = {}
+
+    def mint(self, prefix: str, length: int = 6) -> str:
+        n = self.counters.get(prefix, 0)
+        self.counters[prefix] = n + 1
+        digest = hashlib.sha256(f"{self.seed}|{prefix}|{n}".encode()).digest()
+        body = "".join(self._ALPHABET[b % len(self._ALPHABET)] for b in digest[:length])
+        return f"{prefix}-{body}"
+
+    def snapshot(self) -> dict[str, int]:
+        return dict(self.counters)
+
+    def restore(self, counters: Mapping[str, int]) -> None:
+        self.counters = dict(counters)
+
+
+class ToolEnvironment(Generic[StateT]):
+    """Base class of a domain world. Subclasses set `domain`, `state_model` and `default_state()`."""
+
+    domain: ClassVar[str]
+    state_model: ClassVar[type[BaseModel]]
+
+    def __init__(self, state: StateT, ids: IdMinter) -> None:
+        self.state = state
+        self.ids = ids
+
+    @classmethod
+    def default_state(cls) -> StateT:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @classmethod
+    def initial_state(cls, override: Mapping[str, Any] | None = None) -> StateT:
+        """`merge(default_state, override)`: dicts merge recursively, everything else is replaced."""
+        base = cls.default_state().model_dump(mode="json")
+        merged = deep_merge(base, dict(override or {}))
+        return typing.cast(StateT, cls.state_model.model_validate(merged))
+
+    @classmethod
+    def tool_methods(cls) -> dict[str, Callable[..., Any]]:
+        """The domain's tools by name, in definition order."""
+        found: dict[str, Callable[..., Any]] = {}
+        for klass in reversed(cls.__mro__):
+            for name, member in vars(klass).items():
+                if callable(member) and hasattr(member, _TOOL_MARK):
+                    found[name] = member
+        return found
+
+    @classmethod
+    def tool_kind(cls, name: str) -> ToolKind:
+        return typing.cast(ToolKind, getattr(cls.tool_methods()[name], _TOOL_MARK))
+
+    @classmethod
+    def tool_signature(cls, name: str) -> tuple[inspect.Signature, dict[str, Any]]:
+        """The MCP-facing signature (without `self`) and resolved type hints of a tool method."""
+        method = cls.tool_methods()[name]
+        sig = inspect.signature(method)
+        params = [p for p in sig.parameters.values() if p.name != "self"]
+        hints = typing.get_type_hints(method, include_extras=True)
+        hints.pop("self", None)
+        hints["return"] = dict[str, Any]
+        return sig.replace(parameters=params, return_annotation=dict[str, Any]), hints
+
+
+def deep_merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    """Recursive dict merge; the override wins on leaves and lists. Inputs are not mutated."""
+    out = copy.deepcopy(base)
+    for key, value in override.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def to_result(value: Any) -> dict[str, Any]:
+    """Normalise a tool's return value to a JSON-able dict (the MCP structured content)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, dict):
+        return value
+    return {"result": value}

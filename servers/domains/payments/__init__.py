@@ -1,0 +1,1 @@
+"""The payments domain: world model (`world`), tools (`tools`), policy and graph under contracts/."""

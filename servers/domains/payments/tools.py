@@ -1,0 +1,340 @@
+"""Payments tools: plain business logic over `PaymentsState`.
+
+Every rule that can refuse raises `Refusal` with a status code and a reason before anything is
+written; unknown ids raise `InvalidCall`. Amounts are dollars rounded to cents.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from servers.base import InvalidCall, Refusal, ToolEnvironment, tool
+from servers.domains.payments.world import (
+    Account,
+    Dispute,
+    DisputeReason,
+    LedgerEntry,
+    LoyaltyAward,
+    Payment,
+    PaymentMethod,
+    PaymentsState,
+    Receipt,
+    Refund,
+    Transfer,
+    default_payments_state,
+)
+
+AccountId = Annotated[str, Field(description="Account id, e.g. ACC-1001.")]
+TransactionId = Annotated[str, Field(description="Payment transaction id, e.g. TXN-A1B2C3.")]
+Amount = Annotated[float, Field(description="Amount in US dollars, e.g. 15.50.")]
+
+POINTS_PER_DOLLAR = 10
+
+
+def _cents(value: float) -> float:
+    return round(value + 0.0, 2)
+
+
+class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
+    """Retail banking and checkout: balances, transfers, card/PayPal payments, loyalty, refunds, disputes."""
+
+    domain = "payments"
+    state_model = PaymentsState
+
+    @classmethod
+    def default_state(cls) -> PaymentsState:
+        return default_payments_state()
+
+    # ---- lookups -------------------------------------------------------------------------------
+    def _account(self, account_id: str) -> Account:
+        account = self.state.accounts.get(account_id)
+        if account is None:
+            raise InvalidCall(f"Unknown account id {account_id!r}.")
+        return account
+
+    def _payment(self, transaction_id: str) -> Payment:
+        payment = self.state.payments.get(transaction_id)
+        if payment is None:
+            raise InvalidCall(f"Unknown transaction id {transaction_id!r}.")
+        return payment
+
+    def _require_authenticated(self, account: Account) -> None:
+        if account.customer_id not in self.state.authenticated_customers:
+            raise Refusal(403, "Customer identity must be verified before this action", customer_id=account.customer_id)
+
+    def _transfer_problem(self, source: Account, destination: Account, amount: float) -> Refusal | None:
+        if amount <= 0:
+            return Refusal(422, "Transfer amount must be positive")
+        if source.account_id == destination.account_id:
+            return Refusal(422, "Source and destination must be different accounts")
+        if source.frozen:
+            return Refusal(403, "Source account is frozen")
+        if source.currency != destination.currency:
+            return Refusal(422, "Currency mismatch between accounts")
+        if amount > source.daily_transfer_limit:
+            return Refusal(422, "Amount exceeds the daily transfer limit", daily_transfer_limit=source.daily_transfer_limit)
+        if amount > source.balance:
+            return Refusal(422, "Insufficient funds", available_balance=source.balance)
+        return None
+
+    # ---- authentication ------------------------------------------------------------------------
+    @tool("compute")
+    def authenticate_customer(
+        self,
+        customer_id: Annotated[str, Field(description="Customer id, e.g. CUST-2001.")],
+        pin: Annotated[str, Field(description="The customer's four-digit PIN.")],
+    ) -> dict[str, Any]:
+        """Verify a customer's identity with their PIN. Required before refunds, disputes and freezes."""
+        customer = self.state.customers.get(customer_id)
+        if customer is None:
+            raise InvalidCall(f"Unknown customer id {customer_id!r}.")
+        if pin != customer.pin:
+            raise Refusal(403, "Authentication failed: PIN does not match", customer_id=customer_id)
+        if customer_id not in self.state.authenticated_customers:
+            self.state.authenticated_customers.append(customer_id)
+        return {"authenticated": True, "customer_id": customer_id, "name": customer.name}
+
+    @tool("write")
+    def freeze_account(
+        self,
+        account_id: AccountId,
+        reason: Annotated[str, Field(description="Why the account is frozen, e.g. 'lost card'.")],
+    ) -> dict[str, Any]:
+        """Freeze an account so that no money can leave it. The owner must be authenticated."""
+        account = self._account(account_id)
+        self._require_authenticated(account)
+        if account.frozen:
+            raise Refusal(409, "Account is already frozen", account_id=account_id)
+        account.frozen = True
+        account.freeze_reason = reason
+        return {"account_id": account_id, "frozen": True, "freeze_reason": reason}
+
+    # ---- balance inquiry -----------------------------------------------------------------------
+    @tool("read")
+    def get_account_balance(self, account_id: AccountId) -> dict[str, Any]:
+        """Look up an account's balance, currency, loyalty points and frozen flag."""
+        a = self._account(account_id)
+        return {
+            "account_id": a.account_id,
+            "owner_name": a.owner_name,
+            "account_type": a.account_type,
+            "balance": a.balance,
+            "currency": a.currency,
+            "loyalty_points": a.loyalty_points,
+            "frozen": a.frozen,
+            "daily_transfer_limit": a.daily_transfer_limit,
+        }
+
+    @tool("read")
+    def get_transaction_history(
+        self,
+        account_id: AccountId,
+        limit: Annotated[int, Field(ge=1, le=50, description="How many recent payments to return.")] = 10,
+    ) -> dict[str, Any]:
+        """List an account's most recent card/PayPal/balance payments and transfers, newest first."""
+        self._account(account_id)
+        payments = [p for p in self.state.payments.values() if p.account_id == account_id]
+        payments.sort(key=lambda p: p.date, reverse=True)
+        transfers = [
+            t
+            for t in self.state.transfers.values()
+            if account_id in (t.source_account_id, t.destination_account_id)
+        ]
+        return {
+            "account_id": account_id,
+            "payments": [p.model_dump(mode="json") for p in payments[:limit]],
+            "transfers": [t.model_dump(mode="json") for t in transfers[:limit]],
+        }
+
+    @tool("read")
+    def get_payment_details(self, transaction_id: TransactionId) -> dict[str, Any]:
+        """Look up one payment: amount, merchant, method, date, status and amount already refunded."""
+        return self._payment(transaction_id).model_dump(mode="json")
+
+    # ---- transfers -----------------------------------------------------------------------------
+    @tool("compute")
+    def validate_transfer(
+        self,
+        source_account_id: AccountId,
+        destination_account_id: AccountId,
+        amount: Amount,
+    ) -> dict[str, Any]:
+        """Check whether a transfer would be allowed, without moving money. Policy: validate before executing."""
+        source = self._account(source_account_id)
+        destination = self._account(destination_account_id)
+        problem = self._transfer_problem(source, destination, _cents(amount))
+        if problem is None:
+            return {"valid": True, "reason": "OK", "status": 200}
+        return {"valid": False, "reason": problem.reason, "status": problem.code}
+
+    @tool("write")
+    def execute_transfer(
+        self,
+        source_account_id: AccountId,
+        destination_account_id: AccountId,
+        amount: Amount,
+        memo: Annotated[str, Field(description="Optional note shown on both statements.")] = "",
+    ) -> dict[str, Any]:
+        """Move money between two accounts. Refused for frozen accounts, insufficient funds or limits."""
+        amount = _cents(amount)
+        source = self._account(source_account_id)
+        destination = self._account(destination_account_id)
+        problem = self._transfer_problem(source, destination, amount)
+        if problem is not None:
+            raise problem
+        source.balance = _cents(source.balance - amount)
+        destination.balance = _cents(destination.balance + amount)
+        transfer = Transfer(
+            transfer_id=self.ids.mint("XFER"),
+            source_account_id=source.account_id,
+            destination_account_id=destination.account_id,
+            amount=amount,
+            memo=memo,
+        )
+        self.state.transfers[transfer.transfer_id] = transfer
+        return {
+            "transfer_id": transfer.transfer_id,
+            "status": "completed",
+            "amount": amount,
+            "source_balance": source.balance,
+            "destination_balance": destination.balance,
+        }
+
+    # ---- checkout ------------------------------------------------------------------------------
+    @tool("write")
+    def process_payment(
+        self,
+        account_id: AccountId,
+        amount: Amount,
+        method: Annotated[PaymentMethod, Field(description="card, paypal, bank_transfer or account_balance.")],
+        merchant: Annotated[str, Field(description="Who is being paid.")] = "CRM Store",
+    ) -> dict[str, Any]:
+        """Charge a payment to an account. `account_balance` debits the balance; other methods charge externally."""
+        amount = _cents(amount)
+        account = self._account(account_id)
+        if amount <= 0:
+            raise Refusal(422, "Payment amount must be positive")
+        if account.frozen:
+            raise Refusal(403, "Account is frozen")
+        if method == "account_balance":
+            if amount > account.balance:
+                raise Refusal(422, "Insufficient funds", available_balance=account.balance)
+            account.balance = _cents(account.balance - amount)
+        payment = Payment(
+            transaction_id=self.ids.mint("TXN"),
+            account_id=account_id,
+            amount=amount,
+            method=method,
+            merchant=merchant,
+            date=self.state.business_date,
+        )
+        self.state.payments[payment.transaction_id] = payment
+        return {"transaction_id": payment.transaction_id, "status": "captured", "amount": amount, "method": method}
+
+    @tool("write")
+    def send_receipt(
+        self,
+        transaction_id: TransactionId,
+        email: Annotated[str | None, Field(description="Where to send it; defaults to the account owner's email.")] = None,
+    ) -> dict[str, Any]:
+        """Email a receipt for a payment. One receipt per transaction."""
+        payment = self._payment(transaction_id)
+        if any(r.transaction_id == transaction_id for r in self.state.receipts.values()):
+            raise Refusal(409, "A receipt was already sent for this transaction", transaction_id=transaction_id)
+        owner = self.state.customers[self.state.accounts[payment.account_id].customer_id]
+        receipt = Receipt(receipt_id=self.ids.mint("RCPT"), transaction_id=transaction_id, email=email or owner.email)
+        self.state.receipts[receipt.receipt_id] = receipt
+        return {"receipt_id": receipt.receipt_id, "transaction_id": transaction_id, "sent_to": receipt.email}
+
+    @tool("write")
+    def award_loyalty_points(self, account_id: AccountId, transaction_id: TransactionId) -> dict[str, Any]:
+        """Award loyalty points for a payment: 10 points per dollar, rounded down, after the receipt is sent."""
+        account = self._account(account_id)
+        payment = self._payment(transaction_id)
+        if payment.account_id != account_id:
+            raise Refusal(422, "Transaction does not belong to this account", transaction_id=transaction_id)
+        if transaction_id in self.state.loyalty_awards:
+            raise Refusal(409, "Points were already awarded for this transaction", transaction_id=transaction_id)
+        if not any(r.transaction_id == transaction_id for r in self.state.receipts.values()):
+            raise Refusal(422, "Send the receipt before awarding loyalty points", transaction_id=transaction_id)
+        points = math.floor(round(payment.amount * POINTS_PER_DOLLAR, 6))
+        account.loyalty_points += points
+        self.state.loyalty_awards[transaction_id] = LoyaltyAward(transaction_id=transaction_id, account_id=account_id, points=points)
+        return {"points_awarded": points, "loyalty_balance": account.loyalty_points}
+
+    @tool("write")
+    def log_transaction(
+        self,
+        transaction_id: TransactionId,
+        category: Annotated[str, Field(description="Ledger category, e.g. 'checkout', 'refund', 'dispute'.")] = "checkout",
+        note: Annotated[str, Field(description="Optional free-text note.")] = "",
+    ) -> dict[str, Any]:
+        """Record a payment in the transaction log (the ledger). Each transaction is logged once per category."""
+        payment = self._payment(transaction_id)
+        if any(e.transaction_id == transaction_id and e.category == category for e in self.state.transaction_log):
+            raise Refusal(409, "Transaction already logged in this category", transaction_id=transaction_id)
+        entry = LedgerEntry(
+            entry_id=self.ids.mint("LOG"),
+            transaction_id=transaction_id,
+            account_id=payment.account_id,
+            amount=payment.amount,
+            category=category,
+            note=note,
+        )
+        self.state.transaction_log.append(entry)
+        return {"entry_id": entry.entry_id, "logged": True}
+
+    # ---- refunds and disputes ------------------------------------------------------------------
+    @tool("write")
+    def refund_payment(
+        self,
+        transaction_id: TransactionId,
+        amount: Amount,
+        reason: Annotated[str, Field(description="Why the refund is issued, e.g. 'duplicate charge'.")],
+    ) -> dict[str, Any]:
+        """Refund all or part of a payment to its original method. The owner must be authenticated."""
+        amount = _cents(amount)
+        payment = self._payment(transaction_id)
+        account = self.state.accounts[payment.account_id]
+        self._require_authenticated(account)
+        if payment.status == "disputed":
+            raise Refusal(409, "Payment is under dispute and cannot be refunded", transaction_id=transaction_id)
+        remaining = _cents(payment.amount - payment.refunded_amount)
+        if amount <= 0 or amount > remaining:
+            raise Refusal(422, "Refund amount exceeds the refundable balance", refundable=remaining)
+        payment.refunded_amount = _cents(payment.refunded_amount + amount)
+        payment.status = "refunded" if payment.refunded_amount >= payment.amount else "partially_refunded"
+        if payment.method == "account_balance":
+            account.balance = _cents(account.balance + amount)
+        refund = Refund(refund_id=self.ids.mint("RFND"), transaction_id=transaction_id, amount=amount, reason=reason)
+        self.state.refunds[refund.refund_id] = refund
+        return {"refund_id": refund.refund_id, "amount": amount, "payment_status": payment.status, "refunded_to": payment.method}
+
+    @tool("write")
+    def file_dispute(
+        self,
+        transaction_id: TransactionId,
+        reason: Annotated[DisputeReason, Field(description="Dispute reason code.")],
+        description: Annotated[str, Field(description="The customer's account of the problem.")] = "",
+    ) -> dict[str, Any]:
+        """Open a dispute on a payment. The owner must be authenticated; refunded payments cannot be disputed."""
+        payment = self._payment(transaction_id)
+        account = self.state.accounts[payment.account_id]
+        self._require_authenticated(account)
+        if payment.status == "disputed":
+            raise Refusal(409, "A dispute is already open for this payment", transaction_id=transaction_id)
+        if payment.status == "refunded":
+            raise Refusal(409, "Payment was already refunded in full", transaction_id=transaction_id)
+        dispute = Dispute(
+            dispute_id=self.ids.mint("DSP"),
+            transaction_id=transaction_id,
+            reason=reason,
+            description=description,
+            amount=_cents(payment.amount - payment.refunded_amount),
+        )
+        payment.status = "disputed"
+        self.state.disputes[dispute.dispute_id] = dispute
+        return {"dispute_id": dispute.dispute_id, "status": "open", "amount": dispute.amount}

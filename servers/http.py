@@ -1,0 +1,134 @@
+"""The gateway as one ASGI app: per-domain MCP endpoints, the combined endpoint, and the control plane.
+
+The control plane is plain JSON over HTTP so that a harness in any language can drive trials. It is
+deliberately not an MCP tool: agents under test never see it in `tools/list`.
+
+    POST   /control/trials                {"task_id": ..., "seed": 0}  or  {"domain": ..., "initial_state": {...}}
+    POST   /control/trials/{id}/turn      {"turn": 1, "allowed_tools": ["get_account_balance"] | null}
+    GET    /control/trials/{id}           trial info, trace and current state
+    DELETE /control/trials/{id}           close; returns the final trace and state
+    GET    /control/health
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Mount, Route
+
+from contracts.catalog import CatalogError, get_task
+from servers.gateway import TRIAL_QUERY, Gateway
+from servers.trials import Trial, UnknownTrial
+
+
+class OpenTrialRequest(BaseModel):
+    task_id: str | None = None
+    domain: str | None = None
+    initial_state: dict[str, Any] | None = None
+    seed: int = 0
+    trial_id: str | None = None
+
+
+class TurnRequest(BaseModel):
+    turn: int
+    allowed_tools: list[str] | None = None
+
+
+def trial_view(trial: Trial, base_url: str = "") -> dict[str, Any]:
+    return {
+        "trial_id": trial.trial_id,
+        "domain": trial.domain,
+        "task_id": trial.task_id,
+        "seed": trial.seed,
+        "turn": trial.turn,
+        "allowed_tools": None if trial.allowed_tools is None else sorted(trial.allowed_tools),
+        "mcp_url": f"{base_url}/{trial.domain}/mcp?{TRIAL_QUERY}={trial.trial_id}",
+        "trace": [r.model_dump(mode="json") for r in trial.trace],
+        "state": trial.final_state(),
+    }
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def control_routes(gateway: Gateway) -> list[Route]:
+    async def open_trial(request: Request) -> JSONResponse:
+        try:
+            body = OpenTrialRequest.model_validate(await request.json())
+        except (ValidationError, ValueError) as exc:
+            return _error(422, f"invalid request body: {exc}")
+        override = body.initial_state
+        domain = body.domain
+        try:
+            if body.task_id:
+                task = get_task(body.task_id)
+                domain, override = task.domain, task.initial_state
+            if not domain:
+                return _error(422, "give task_id or domain")
+            trial = gateway.open_trial(
+                domain, initial_state=override, seed=body.seed, task_id=body.task_id, trial_id=body.trial_id
+            )
+        except (CatalogError, KeyError, ValueError, ValidationError) as exc:
+            return _error(404 if isinstance(exc, (CatalogError, KeyError)) else 422, str(exc))
+        return JSONResponse(trial_view(trial, str(request.base_url).rstrip("/")), status_code=201)
+
+    async def set_turn(request: Request) -> JSONResponse:
+        try:
+            body = TurnRequest.model_validate(await request.json())
+            trial = gateway.set_turn(request.path_params["trial_id"], body.turn, body.allowed_tools)
+        except UnknownTrial as exc:
+            return _error(404, str(exc))
+        except (ValidationError, ValueError) as exc:
+            return _error(422, f"invalid request body: {exc}")
+        return JSONResponse({"trial_id": trial.trial_id, "turn": trial.turn})
+
+    async def get_trial(request: Request) -> JSONResponse:
+        try:
+            trial = gateway.trial(request.path_params["trial_id"])
+        except UnknownTrial as exc:
+            return _error(404, str(exc))
+        return JSONResponse(trial_view(trial, str(request.base_url).rstrip("/")))
+
+    async def close_trial(request: Request) -> JSONResponse:
+        try:
+            trial = gateway.close_trial(request.path_params["trial_id"])
+        except UnknownTrial as exc:
+            return _error(404, str(exc))
+        return JSONResponse(trial_view(trial, str(request.base_url).rstrip("/")))
+
+    async def health(_: Request) -> JSONResponse:
+        return JSONResponse({"ok": True, "domains": gateway.domains, "open_trials": len(gateway.store)})
+
+    return [
+        Route("/control/health", health, methods=["GET"]),
+        Route("/control/trials", open_trial, methods=["POST"]),
+        Route("/control/trials/{trial_id}/turn", set_turn, methods=["POST"]),
+        Route("/control/trials/{trial_id}", get_trial, methods=["GET"]),
+        Route("/control/trials/{trial_id}", close_trial, methods=["DELETE"]),
+    ]
+
+
+def gateway_app(gateway: Gateway) -> Starlette:
+    """One Starlette app serving every domain endpoint, the combined endpoint and the control plane."""
+    domain_apps = {d: s.http_app(path="/mcp") for d, s in gateway.servers.items()}
+    combined_app = gateway.combined.http_app(path="/mcp")
+    apps = [*domain_apps.values(), combined_app]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        async with contextlib.AsyncExitStack() as stack:
+            for app in apps:
+                await stack.enter_async_context(app.router.lifespan_context(app))
+            yield
+
+    routes: list[Any] = control_routes(gateway)
+    routes += [Mount(f"/{d}", app=app) for d, app in domain_apps.items()]
+    routes.append(Mount("/", app=combined_app))
+    return Starlette(routes=routes, lifespan=lifespan)
