@@ -106,6 +106,15 @@ class ToolEnvironment(Generic[StateT]):
         return typing.cast(StateT, cls.state_model.model_validate(merged))
 
     @classmethod
+    def mutation_probes(cls, override: Mapping[str, Any] | None = None) -> list[tuple[str, list[Any]]]:
+        """Named sequences of write calls (`GoldCall`s) that change some part of the world.
+
+        The release tooling appends them to gold paths to prove that state, forbidden-state and
+        protected-state checks can actually fail. Domains override this; the default has none.
+        """
+        return []
+
+    @classmethod
     def tool_methods(cls) -> dict[str, Callable[..., Any]]:
         """The domain's tools by name, in definition order."""
         found: dict[str, Callable[..., Any]] = {}

@@ -7,6 +7,7 @@ written; unknown ids raise `InvalidCall`. Amounts are dollars rounded to cents.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -47,6 +48,10 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
     @classmethod
     def default_state(cls) -> PaymentsState:
         return default_payments_state()
+
+    @classmethod
+    def mutation_probes(cls, override: Mapping[str, Any] | None = None) -> list[tuple[str, list[Any]]]:
+        return payments_probes(cls.initial_state(override))
 
     # ---- lookups -------------------------------------------------------------------------------
     def _account(self, account_id: str) -> Account:
@@ -338,3 +343,50 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
         payment.status = "disputed"
         self.state.disputes[dispute.dispute_id] = dispute
         return {"dispute_id": dispute.dispute_id, "status": "open", "amount": dispute.amount}
+
+
+def payments_probes(state: PaymentsState) -> list[tuple[str, list[Any]]]:
+    """Write sequences touching every account, payment and collection of the world (for mutation tests)."""
+    from contracts.schema import GoldCall
+
+    def call(tool: str, **args: Any) -> GoldCall:
+        return GoldCall(tool=tool, args=args)
+
+    probes: list[tuple[str, list[Any]]] = []
+    accounts = list(state.accounts.values())
+    liquid = [a for a in accounts if not a.frozen and a.balance >= 1]
+    for account in accounts:
+        sink = next((a for a in accounts if a.account_id != account.account_id and a.currency == account.currency), None)
+        source = next((a for a in liquid if a.account_id != account.account_id and a.currency == account.currency), None)
+        if sink is not None and account in liquid:
+            probes.append((f"transfer out of {account.account_id}", [call("execute_transfer", source_account_id=account.account_id, destination_account_id=sink.account_id, amount=1.0)]))
+        if source is not None:
+            probes.append((f"transfer into {account.account_id}", [call("execute_transfer", source_account_id=source.account_id, destination_account_id=account.account_id, amount=1.0)]))
+        if not account.frozen:
+            probes.append(
+                (
+                    f"checkout on {account.account_id}",
+                    [
+                        call("process_payment", account_id=account.account_id, amount=1.0, method="card", merchant="Probe"),
+                        call("send_receipt", transaction_id="${process_payment.transaction_id}"),
+                        call("award_loyalty_points", account_id=account.account_id, transaction_id="${process_payment.transaction_id}"),
+                        call("log_transaction", transaction_id="${process_payment.transaction_id}"),
+                    ],
+                )
+            )
+        customer = state.customers.get(account.customer_id)
+        if customer is not None and not account.frozen:
+            auth = call("authenticate_customer", customer_id=customer.customer_id, pin=customer.pin)
+            probes.append((f"freeze {account.account_id}", [auth, call("freeze_account", account_id=account.account_id, reason="probe")]))
+    for payment in state.payments.values():
+        owner = state.customers.get(state.accounts[payment.account_id].customer_id) if payment.account_id in state.accounts else None
+        if owner is None:
+            continue
+        auth = call("authenticate_customer", customer_id=owner.customer_id, pin=owner.pin)
+        if payment.status in ("captured", "partially_refunded"):
+            probes.append((f"refund {payment.transaction_id}", [auth, call("refund_payment", transaction_id=payment.transaction_id, amount=1.0, reason="probe")]))
+            probes.append((f"dispute {payment.transaction_id}", [auth, call("file_dispute", transaction_id=payment.transaction_id, reason="incorrect_amount")]))
+            probes.append((f"log {payment.transaction_id}", [call("log_transaction", transaction_id=payment.transaction_id, category="probe")]))
+    for customer in state.customers.values():
+        probes.append((f"authenticate {customer.customer_id}", [call("authenticate_customer", customer_id=customer.customer_id, pin=customer.pin)]))
+    return probes

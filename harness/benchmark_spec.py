@@ -1,0 +1,185 @@
+"""Release gates: `python -m harness.benchmark_spec [--gold] [--write-lock]` (spec A.5).
+
+Without flags: structural validation of the catalog, its graphs and the lock. `--gold` also executes every
+gold path from fresh state through the gateway, checks the no-op trajectory, and mutation-tests every
+declared check. `--write-lock` rewrites the content-addressed lock once everything passes.
+Prints the contract inventory and the falsifiability report; exits non-zero on any failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from contracts import catalog as cat
+from contracts.graph import load_graph
+from contracts.schema import Task
+from harness.config import ReleaseConfig
+from harness.inventory import inventory, render_markdown
+from harness.release import TaskProof, prove_task
+from harness.replay import GatewayReplayer
+from harness.validate import validate_tasks
+from servers.gateway import Gateway
+from servers.registry import environment_class
+
+log = logging.getLogger("crmbench.release")
+
+
+class ReleaseCommand(ReleaseConfig):
+    __doc__ = ReleaseConfig.__doc__
+
+
+def parse_args(argv: list[str] | None = None) -> ReleaseConfig:
+    """Parse flags derived from `ReleaseConfig` (the same model `crmbench validate` uses)."""
+    from pydantic_settings import CliApp, CliSettingsSource
+
+    source = CliSettingsSource(ReleaseCommand, cli_prog_name="python -m harness.benchmark_spec", cli_kebab_case=True, cli_implicit_flags=True)
+    args = sys.argv[1:] if argv is None else argv
+    parsed = CliApp.run(ReleaseCommand, cli_args=args, cli_settings_source=source)
+    return ReleaseConfig.model_validate(parsed.model_dump())
+
+
+async def _prove_all(tasks: list[Task], mutate: bool, console: Console) -> list[TaskProof]:
+    proofs: list[TaskProof] = []
+    gateway = Gateway(sorted({t.domain for t in tasks}))
+    columns = (TextColumn("[bold]gold+mutations"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.fields[current]}"))
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
+        job = bar.add_task("tasks", total=len(tasks), current="")
+        async with GatewayReplayer(gateway) as replayer:
+            for task in tasks:
+                bar.update(job, current=task.id)
+                try:
+                    proofs.append(await prove_task(replayer, task, environment_class(task.domain), mutate=mutate))
+                except Exception as exc:  # a broken gold path must not hide the others
+                    log.debug("gold run failed", exc_info=True)
+                    proofs.append(_errored(task, exc))
+                bar.advance(job)
+    return proofs
+
+
+def _errored(task: Task, exc: Exception) -> TaskProof:
+    from grader.verdicts import roll_up
+
+    empty = roll_up(task.id, [], model_failure="gold path could not be executed")
+    return TaskProof(task_id=task.id, gold=empty, noop=empty, needs_effect=True, error=f"{type(exc).__name__}: {exc}")
+
+
+def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mutated: bool) -> dict[str, Any]:
+    gold_pass = sum(p.gold.strict for p in proofs)
+    effect = [p for p in proofs if p.needs_effect]
+    noop_fail = sum(not p.noop.strict for p in effect)
+    declared = sum(len(p.gold.checks) for p in proofs if p.gold.strict)
+    killed = sum(len(p.killed) for p in proofs if p.gold.strict)
+    console.print(f"gold paths passing: {gold_pass}/{len(proofs)}")
+    console.print(f"no-op fails every task that needs an effect: {noop_fail}/{len(effect)}")
+    rate = 100.0 * killed / declared if declared else 100.0
+    if mutated:
+        console.print(f"mutation kill rate: {killed}/{declared} declared checks ({rate:.1f}%), {sum(p.mutations_run for p in proofs)} mutations run")
+    else:
+        console.print("mutation kill rate: skipped (--no-mutations)")
+    for p in proofs:
+        if p.error:
+            console.print(f"[red]ERROR[/red] {p.task_id}: {p.error}")
+        elif not p.gold.strict:
+            console.print(f"[red]GOLD FAILS[/red] {p.gold.summary()}")
+        if not p.noop_ok:
+            console.print(f"[red]NO-OP PASSES[/red] {p.task_id}: a task that needs an effect passed with no tool calls")
+        for check in p.unkilled:
+            console.print(f"[yellow]UNFALSIFIED[/yellow] {p.task_id}: {check}")
+        if verbose:
+            for check, mutation in p.killed.items():
+                console.print(f"  {p.task_id}: {check}  <- {mutation}")
+    return {
+        "gold_pass": gold_pass,
+        "tasks": len(proofs),
+        "noop_fail": noop_fail,
+        "needs_effect": len(effect),
+        "declared_checks": declared,
+        "killed_checks": killed,
+        "kill_rate": rate,
+        "tasks_detail": [
+            {
+                "task_id": p.task_id,
+                "gold": p.gold.strict,
+                "noop_strict": p.noop.strict,
+                "needs_effect": p.needs_effect,
+                "killed": p.killed,
+                "unkilled": p.unkilled,
+                "error": p.error,
+            }
+            for p in proofs
+        ],
+    }
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_release(parse_args(argv))
+
+
+def run_release(args: ReleaseConfig) -> int:
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    console = Console(highlight=False, soft_wrap=True)
+    tasks_dir = (args.tasks_dir or cat.TASKS_DIR).resolve()
+    ok = True
+    try:
+        catalog = cat.load_catalog(tasks_dir)
+        tasks = cat.select_tasks(catalog, domains=args.domain, task_ids=args.task)
+        domains = sorted({t.domain for t in catalog.values()})
+        envs = {d: environment_class(d) for d in domains}
+        graphs = {d: load_graph(d) for d in domains}
+    except (cat.CatalogError, KeyError) as exc:
+        console.print(f"[red]catalog error[/red]: {exc}")
+        return 2
+    console.print(f"[bold]CRM-Agent-Bench release gates[/bold] - {len(tasks)} task(s) in {', '.join(domains)}")
+
+    problems = validate_tasks(tasks, envs, graphs)
+    console.print(f"structural validation: {len(problems)} problem(s)")
+    for line in problems:
+        console.print(f"  [red]-[/red] {line}")
+    ok &= not problems
+
+    table = inventory(catalog.values())
+    console.print("\n[bold]Contract inventory[/bold] (spec Table 2 columns)")
+    console.print(render_markdown(table), markup=False)
+    report: dict[str, Any] = {"structural_problems": problems, "inventory": table}
+
+    default_catalog = tasks_dir == cat.TASKS_DIR
+    if args.gold:
+        console.print("\n[bold]Gold paths, no-op and mutations[/bold]")
+        proofs = asyncio.run(_prove_all(tasks, args.mutations, console))
+        report["proofs"] = _report_proofs(proofs, console, args.verbose, args.mutations)
+        ok &= all(p.ok or (not args.mutations and p.gold.strict and p.noop_ok) for p in proofs)
+
+    if default_catalog and not args.task and not args.domain:
+        if args.write_lock and ok:
+            lock = cat.catalog_lock()
+            _write_atomic(cat.LOCK_PATH, json.dumps(lock, indent=2, sort_keys=True) + "\n")
+            console.print(f"wrote {cat.LOCK_PATH.name} (sha256 {lock['catalog_sha256'][:12]})")
+        elif args.write_lock:
+            console.print("[red]not writing the lock: gates failed[/red]")
+        else:
+            fresh, why = cat.lock_status()
+            console.print(f"catalog lock: {why}")
+            ok &= fresh
+    if args.json_report:
+        _write_atomic(args.json_report, json.dumps(report, indent=2, default=str))
+    console.print("[green]ALL GATES PASS[/green]" if ok else "[red]GATES FAILED[/red]")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""The `crmbench` command. Subcommands are derived from the typed configs in `harness.config`."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+from pydantic_settings import BaseSettings, CliApp, CliSubCommand, SettingsConfigDict
+
+from harness.config import ReleaseConfig, ServeConfig, TasksConfig
+
+
+def quiet_fastmcp() -> None:
+    """No network update check, no traceback per ToolError: set before fastmcp is imported."""
+    os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
+    os.environ.setdefault("FASTMCP_LOG_LEVEL", "ERROR")
+    os.environ.setdefault("FASTMCP_SHOW_SERVER_BANNER", "false")
+
+
+class Serve(ServeConfig):
+    __doc__ = ServeConfig.__doc__
+
+    def cli_cmd(self) -> None:
+        from harness.serve import serve
+
+        logging.basicConfig(level=self.log_level, stream=sys.stderr)
+        serve(ServeConfig.model_validate(self.model_dump()))
+
+
+class Tasks(TasksConfig):
+    __doc__ = TasksConfig.__doc__
+
+    def cli_cmd(self) -> None:
+        from contracts.catalog import load_catalog, select_tasks
+
+        for task in select_tasks(load_catalog(), domains=self.domain):
+            labels = ",".join(task.capabilities)
+            print(f"{task.id:<52} {task.difficulty:<6} {labels:<40} {task.title}")
+            if self.show_instruction:
+                print("    " + task.instruction.strip().replace("\n", "\n    "))
+
+
+class Validate(ReleaseConfig):
+    __doc__ = ReleaseConfig.__doc__
+
+    def cli_cmd(self) -> None:
+        from harness.benchmark_spec import run_release
+
+        raise SystemExit(run_release(ReleaseConfig.model_validate(self.model_dump())))
+
+
+class Crmbench(BaseSettings):
+    """CRM-Agent-Bench: stateful CRM domains as MCP servers, with strict executable contracts."""
+
+    model_config = SettingsConfigDict(cli_prog_name="crmbench", cli_kebab_case=True, cli_implicit_flags=True)
+
+    serve: CliSubCommand[Serve]
+    tasks: CliSubCommand[Tasks]
+    validate: CliSubCommand[Validate]
+
+    def cli_cmd(self) -> None:
+        CliApp.run_subcommand(self)
+
+
+def main(argv: list[str] | None = None) -> None:
+    quiet_fastmcp()
+    args = sys.argv[1:] if argv is None else argv
+    CliApp.run(Crmbench, cli_args=args)
+
+
+if __name__ == "__main__":
+    main()

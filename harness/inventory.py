@@ -1,0 +1,75 @@
+"""The contract inventory (spec Table 2 / B.3 denominators), per domain and overall, from the catalog itself."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from contracts.schema import Task
+
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("tasks", "tasks"),
+    ("action", "tasks with expected actions"),
+    ("params", "tasks with expected params"),
+    ("params_specs", "task-tool param specs"),
+    ("order", "tasks with order"),
+    ("reply", "tasks with reply criteria"),
+    ("state", "tasks with expected state"),
+    ("state_any", "tasks with expected or forbidden state"),
+    ("state_paths", "declared state leaf paths"),
+    ("forbidden", "tasks with forbidden action/param"),
+    ("protected", "tasks with protected state"),
+    ("negative", "tasks with any negative assertion"),
+    ("forbidden_action_tasks", "tasks declaring forbidden_actions"),
+    ("forbidden_action_decls", "forbidden_actions declarations"),
+    ("multi_action", "tasks with >=2 expected actions"),
+    ("easy", "easy"),
+    ("medium", "medium"),
+    ("hard", "hard"),
+    ("single_label", "single-label tasks"),
+    ("multi_label", "multi-label tasks"),
+)
+
+
+def _count(tasks: list[Task]) -> dict[str, int]:
+    n: Counter[str] = Counter()
+    for t in tasks:
+        c = t.contract
+        n["tasks"] += 1
+        n["action"] += bool(c.expected_actions)
+        n["params"] += bool(c.expected_params)
+        n["params_specs"] += len(c.expected_params or [])
+        n["order"] += bool(c.order)
+        n["reply"] += bool(c.reply_criteria)
+        n["state"] += bool(c.expected_state)
+        n["state_any"] += bool(c.expected_state or c.forbidden_state)
+        n["state_paths"] += len(c.expected_state or []) + len(c.forbidden_state or [])
+        n["forbidden"] += bool(c.forbidden_actions or c.forbidden_params)
+        n["protected"] += bool(c.protected_state)
+        n["negative"] += c.has_negative
+        n["forbidden_action_tasks"] += bool(c.forbidden_actions)
+        n["forbidden_action_decls"] += len(c.forbidden_actions or [])
+        n["multi_action"] += sum(a.count for a in c.expected_actions or []) >= 2
+        n[t.difficulty] += 1
+        n["single_label" if len(t.capabilities) == 1 else "multi_label"] += 1
+    return {key: n[key] for key, _ in COLUMNS}
+
+
+def inventory(tasks: Iterable[Task]) -> dict[str, dict[str, int]]:
+    """Domain → column → count, plus an `all` row."""
+    tasks = list(tasks)
+    by_domain: dict[str, list[Task]] = {}
+    for task in tasks:
+        by_domain.setdefault(task.domain, []).append(task)
+    table = {domain: _count(items) for domain, items in sorted(by_domain.items())}
+    table["all"] = _count(tasks)
+    return table
+
+
+def render_markdown(table: dict[str, dict[str, int]]) -> str:
+    keys = [k for k, _ in COLUMNS]
+    lines = ["| domain | " + " | ".join(keys) + " |", "|---" * (len(keys) + 1) + "|"]
+    for domain, row in table.items():
+        lines.append(f"| {domain} | " + " | ".join(str(row[k]) for k in keys) + " |")
+    legend = "; ".join(f"{k} = {label}" for k, label in COLUMNS)
+    return "\n".join(lines) + "\n\n" + legend

@@ -1,0 +1,118 @@
+"""Targeted mutations of a gold path, used to prove that every declared check can fail.
+
+Each mutation is a small, named edit a careless agent could plausibly make: drop a call, change an
+asserted argument, swap two calls, add a forbidden call, repeat a write, or say nothing useful. Domain
+probes (extra write calls from `ToolEnvironment.mutation_probes`) reach state and protected paths the
+generic edits cannot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from contracts.schema import GoldCall, GoldTurn, Task
+from servers.base import ToolEnvironment
+
+NOOP_REPLY = "I'm sorry, I can't help with that right now."
+MUTED_REPLY = "Okay."
+
+
+@dataclass(frozen=True)
+class Mutation:
+    name: str
+    turns: list[GoldTurn]
+
+
+def _flat(turns: list[GoldTurn]) -> list[tuple[int, int, GoldCall]]:
+    return [(t, c, call) for t, turn in enumerate(turns) for c, call in enumerate(turn.calls)]
+
+
+def _with_calls(turns: list[GoldTurn], calls_per_turn: list[list[GoldCall]]) -> list[GoldTurn]:
+    return [turn.model_copy(update={"calls": calls}) for turn, calls in zip(turns, calls_per_turn, strict=True)]
+
+
+def _calls(turns: list[GoldTurn]) -> list[list[GoldCall]]:
+    return [list(turn.calls) for turn in turns]
+
+
+def altered(value: Any) -> Any:
+    """A different value of the same kind."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, (int, float)):
+        return value + 1 if value >= 1 else value + 0.5
+    if isinstance(value, str):
+        return value + "-X" if not value[-1:].isdigit() else value[:-1] + str((int(value[-1]) + 1) % 10)
+    if isinstance(value, list):
+        return value[:-1] if value else ["X"]
+    return "X"
+
+
+def noop(task: Task) -> Mutation:
+    """The user turns with no tool calls and an unhelpful reply."""
+    turns = [GoldTurn(user=t.user, calls=[], reply=NOOP_REPLY) for t in task.gold]
+    return Mutation("no-op", turns)
+
+
+def _insert_at_end(turns: list[GoldTurn], calls: list[GoldCall]) -> list[GoldTurn]:
+    per_turn = _calls(turns)
+    per_turn[-1].extend(calls)
+    return _with_calls(turns, per_turn)
+
+
+def _args_for(tool: str, task: Task, probes: list[tuple[str, list[GoldCall]]]) -> dict[str, Any]:
+    """Plausible arguments for a tool: from the gold path, else from a domain probe, else none."""
+    for call in (c for turn in task.gold for c in turn.calls):
+        if call.tool == tool:
+            return dict(call.args)
+    for _, calls in probes:
+        for call in calls:
+            if call.tool == tool:
+                return dict(call.args)
+    return {}
+
+
+def generic_mutations(task: Task, env: type[ToolEnvironment]) -> Iterator[Mutation]:
+    turns = list(task.gold)
+    flat = _flat(turns)
+    contract = task.contract
+    probes = env.mutation_probes(task.initial_state)
+    for t, c, call in flat:
+        per_turn = _calls(turns)
+        del per_turn[t][c]
+        yield Mutation(f"drop {call.tool} (turn {t}, call {c})", _with_calls(turns, per_turn))
+    for t, c, call in flat:
+        if env.tool_kind(call.tool) == "write":
+            per_turn = _calls(turns)
+            per_turn[t].insert(c + 1, call)
+            yield Mutation(f"repeat {call.tool} (turn {t}, call {c})", _with_calls(turns, per_turn))
+    for (t1, c1, a), (t2, c2, b) in zip(flat, flat[1:]):
+        if a.tool != b.tool:
+            per_turn = _calls(turns)
+            per_turn[t1][c1], per_turn[t2][c2] = b, a
+            yield Mutation(f"swap {a.tool} <-> {b.tool}", _with_calls(turns, per_turn))
+    for spec in contract.expected_params or []:
+        for key, value in spec.params.items():
+            per_turn = _calls(turns)
+            for t, c, call in _flat(turns):
+                if call.tool == spec.tool and key in call.args:
+                    per_turn[t][c] = call.model_copy(update={"args": {**call.args, key: altered(value)}})
+                    if spec.match == "first":
+                        break
+            yield Mutation(f"alter {spec.tool}.{key}", _with_calls(turns, per_turn))
+    for tool in contract.forbidden_actions or []:
+        call = GoldCall(tool=tool, args=_args_for(tool, task, probes))
+        yield Mutation(f"add forbidden {tool}", _insert_at_end(turns, [call]))
+    for spec in contract.forbidden_params or []:
+        call = GoldCall(tool=spec.tool, args={**_args_for(spec.tool, task, probes), **spec.params})
+        yield Mutation(f"add forbidden {spec.tool}{spec.params}", _insert_at_end(turns, [call]))
+    if contract.reply_criteria:
+        yield Mutation("mute replies", [t.model_copy(update={"reply": MUTED_REPLY}) for t in turns])
+
+
+def probe_mutations(task: Task, env: type[ToolEnvironment]) -> Iterator[Mutation]:
+    """Append each domain probe to the gold path (reaches state and protected paths)."""
+    for name, calls in env.mutation_probes(task.initial_state):
+        yield Mutation(f"probe {name}", _insert_at_end(list(task.gold), calls))

@@ -1,0 +1,49 @@
+"""`crmbench serve`: the gateway over streamable HTTP, or one domain over stdio."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from harness.config import ServeConfig
+
+log = logging.getLogger("crmbench.serve")
+
+
+def serve(config: ServeConfig) -> None:
+    from contracts.catalog import get_task
+    from servers.gateway import Gateway
+    from servers.registry import known_domains
+    from servers.trials import SANDBOX_PREFIX, TrialStore
+
+    domains = config.domain or known_domains()
+    store = TrialStore(sandbox=not config.require_trial)
+    gateway = Gateway(domains, store=store)
+    if config.task:
+        task = get_task(config.task)
+        if task.domain not in domains:
+            raise SystemExit(f"task {config.task} is a {task.domain} task; serve that domain")
+        gateway.open_trial(
+            task.domain,
+            initial_state=task.initial_state,
+            seed=config.seed,
+            task_id=task.id,
+            trial_id=SANDBOX_PREFIX + task.domain,
+        )
+    if config.transport == "stdio":
+        if len(domains) != 1:
+            raise SystemExit("stdio serves one domain (one process is one trial): pass --domain NAME")
+        gateway.server(domains[0]).run("stdio", show_banner=False)
+        return
+
+    import uvicorn
+
+    from servers.http import gateway_app
+
+    base = f"http://{config.host}:{config.port}"
+    print(f"CRM-Agent-Bench gateway on {base}", file=sys.stderr)
+    for domain in domains:
+        print(f"  {domain:>18}: {base}/{domain}/mcp   (add ?trial=ID or header X-Trial-Id)", file=sys.stderr)
+    print(f"  {'all (namespaced)':>18}: {base}/mcp", file=sys.stderr)
+    print(f"  {'control plane':>18}: {base}/control/trials", file=sys.stderr)
+    uvicorn.run(gateway_app(gateway), host=config.host, port=config.port, log_level=config.log_level.lower())

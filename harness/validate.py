@@ -1,0 +1,139 @@
+"""Structural validation of the catalog (spec A.5 step 2): bind every contract to real evidence sources.
+
+Checks: every asserted or gold tool is registered in its domain; every asserted argument exists in that
+tool's typed signature and validates against its type; every state path starts at a root of the domain's
+default state (protected paths must exist in the initial state); capability labels are nodes of the
+domain graph; forbidden tools exist in the graph; the graph exposes every tool a task needs; and the
+contract is consistent with itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from contracts.graph import GraphConfig
+from contracts.schema import Task
+from grader.values import MISSING, args_match, get_path
+from harness.replay import REF
+from servers.base import ToolEnvironment
+
+
+@cache
+def _adapter(env: type[ToolEnvironment], tool: str, param: str) -> TypeAdapter[Any] | None:
+    _, hints = env.tool_signature(tool)
+    return TypeAdapter(hints[param]) if param in hints else None
+
+
+def _check_args(env: type[ToolEnvironment], tool: str, args: dict[str, Any], where: str, *, gold: bool) -> list[str]:
+    if tool not in env.tool_methods():
+        return [f"{where}: tool {tool!r} is not registered in domain {env.domain!r}"]
+    signature, _ = env.tool_signature(tool)
+    problems = []
+    for key, value in args.items():
+        if key not in signature.parameters:
+            problems.append(f"{where}: {tool} has no parameter {key!r} (has: {', '.join(signature.parameters)})")
+            continue
+        if isinstance(value, str) and REF.search(value):
+            continue
+        adapter = _adapter(env, tool, key)
+        try:
+            if adapter is not None:
+                adapter.validate_python(value)
+        except ValidationError as exc:
+            problems.append(f"{where}: {tool}.{key}={value!r} is invalid: {exc.errors()[0]['msg']}")
+    if gold:
+        required = [p.name for p in signature.parameters.values() if p.default is p.empty]
+        missing = [p for p in required if p not in args]
+        if missing:
+            problems.append(f"{where}: {tool} is missing required argument(s) {', '.join(missing)}")
+    return problems
+
+
+def _state_roots(env: type[ToolEnvironment]) -> set[str]:
+    return set(env.default_state().model_dump(mode="json"))
+
+
+def validate_task(task: Task, env: type[ToolEnvironment], graph: GraphConfig) -> list[str]:
+    """Every structural problem of one task, as readable lines prefixed with the task id."""
+    c = task.contract
+    p: list[str] = []
+    where = task.id
+    graph_tools = graph.all_tools()
+    labels = {n.name for n in graph.expert_nodes()}
+    for label in task.capabilities:
+        if label not in labels:
+            p.append(f"{where}: capability {label!r} is not an expert node of the {task.domain} graph ({', '.join(sorted(labels))})")
+    try:
+        initial = env.initial_state(task.initial_state).model_dump(mode="json")
+    except ValidationError as exc:
+        p.append(f"{where}: initial_state does not validate against the domain state: {exc.errors()[0]}")
+        initial = {}
+
+    for a in c.expected_actions or []:
+        p += _check_args(env, a.tool, {}, f"{where} expected_actions", gold=False)
+    for spec in c.expected_params or []:
+        p += _check_args(env, spec.tool, spec.params, f"{where} expected_params", gold=False)
+    for o in c.order or []:
+        for tool in o.tools:
+            p += _check_args(env, tool, {}, f"{where} order", gold=False)
+    for tool in c.forbidden_actions or []:
+        p += _check_args(env, tool, {}, f"{where} forbidden_actions", gold=False)
+        if tool not in graph_tools:
+            p.append(f"{where}: forbidden action {tool!r} is not a tool of any {task.domain} graph node")
+    for spec in c.forbidden_params or []:
+        p += _check_args(env, spec.tool, spec.params, f"{where} forbidden_params", gold=False)
+    for turn_index, turn in enumerate(task.gold):
+        for call in turn.calls:
+            p += _check_args(env, call.tool, call.args, f"{where} gold[{turn_index}]", gold=True)
+
+    roots = _state_roots(env)
+    state_paths = [s.path for s in c.expected_state or []] + [s.path for s in c.forbidden_state or []]
+    for path in state_paths + list(c.protected_state or []):
+        if path.split(".")[0] not in roots:
+            p.append(f"{where}: state path {path!r} does not start at a root of the {task.domain} state ({', '.join(sorted(roots))})")
+    for path in c.protected_state or []:
+        if initial and get_path(initial, path) is MISSING:
+            p.append(f"{where}: protected path {path!r} does not exist in the initial state")
+
+    needed = {a.tool for a in c.expected_actions or []} | {call.tool for t in task.gold for call in t.calls}
+    for tool in sorted(needed - graph_tools):
+        p.append(f"{where}: the {task.domain} graph exposes no node with tool {tool!r}")
+    p += _consistency(task)
+    return p
+
+
+def _consistency(task: Task) -> list[str]:
+    c = task.contract
+    p: list[str] = []
+    expected = {a.tool for a in c.expected_actions or []}
+    for tool in c.forbidden_actions or []:
+        if tool in expected:
+            p.append(f"{task.id}: {tool!r} is both an expected and a forbidden action")
+    for spec in c.forbidden_params or []:
+        for wanted in c.expected_params or []:
+            if wanted.tool == spec.tool and args_match(spec.params, wanted.params):
+                p.append(f"{task.id}: forbidden_params {spec.params} would forbid the expected call {wanted.params}")
+    for o in c.order or []:
+        if len(set(o.tools)) < 2:
+            p.append(f"{task.id}: order constraint {o.tools} names fewer than two distinct tools")
+    for s in c.expected_state or []:
+        for f in c.forbidden_state or []:
+            if s.path == f.path and s.operator == "equals" and s.equals == f.equals:
+                p.append(f"{task.id}: state {s.path} is both expected and forbidden to be {s.equals!r}")
+    if not c.expected_actions and not c.has_negative:
+        if not c.expected_state:
+            p.append(f"{task.id}: a task without expected actions must carry forbidden or state checks")
+    if not c.expected_actions and not c.reply_criteria:
+        p.append(f"{task.id}: a refusal task (no expected actions) must carry a reply criterion")
+    return p
+
+
+def validate_tasks(tasks: Iterable[Task], envs: dict[str, type[ToolEnvironment]], graphs: dict[str, GraphConfig]) -> list[str]:
+    problems: list[str] = []
+    for task in tasks:
+        problems += validate_task(task, envs[task.domain], graphs[task.domain])
+    return problems

@@ -1,0 +1,224 @@
+"""Edge cases of every contract check family, on hand-built evidence (spec A.2 semantics)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from contracts.evidence import Evidence, Message, ToolCallRecord
+from contracts.schema import Contract, Task
+from grader.grade import JudgeFailure, grade_offline, validate_judgement
+from grader.judge import CriterionJudgement, JudgeOutput
+from grader.verdicts import TOOL_CALL_ERROR
+
+
+def make_task(contract: dict[str, Any], **extra: Any) -> Task:
+    return Task.model_validate(
+        {
+            "id": "payments_unit_test_01",
+            "domain": "payments",
+            "title": "unit test task",
+            "capabilities": ["transfer"],
+            "difficulty": "easy",
+            "instruction": "You are a unit test user. You want the thing done; stop when it is done.",
+            "contract": contract,
+            "gold": [{"user": "hi", "calls": [], "reply": "hello"}],
+            **extra,
+        }
+    )
+
+
+def call(tool: str, status: str = "executed", turn: int = 0, **args: Any) -> ToolCallRecord:
+    return ToolCallRecord(seq=0, turn=turn, tool=tool, arguments=args, status=status)  # type: ignore[arg-type]
+
+
+def evidence(*calls: ToolCallRecord, replies: tuple[str, ...] = (), initial: dict | None = None, final: dict | None = None) -> Evidence:
+    trace = [c.model_copy(update={"seq": i}) for i, c in enumerate(calls)]
+    conversation = [Message(role="assistant", content=r, turn=i) for i, r in enumerate(replies)]
+    return Evidence(tool_trace=trace, conversation=conversation, initial_state=initial or {}, final_state=final or {})
+
+
+def verdict_of(contract: dict[str, Any], ev: Evidence):
+    return grade_offline(make_task(contract), ev)
+
+
+# ---- expected actions ---------------------------------------------------------------------------
+
+
+def test_refused_call_counts_as_executed_attempt() -> None:
+    v = verdict_of({"expected_actions": [{"tool": "validate_transfer"}]}, evidence(call("validate_transfer", "refused")))
+    assert v.strict and v.components == {"action": True}
+
+
+@pytest.mark.parametrize("status", ["tool_error", "blocked", "unknown_tool"])
+def test_malformed_blocked_or_unknown_calls_never_count(status: str) -> None:
+    v = verdict_of({"expected_actions": [{"tool": "execute_transfer"}]}, evidence(call("execute_transfer", status)))
+    assert not v.strict
+    assert v.primary_failure == "action"
+    assert "executed 0 time(s)" in v.checks[0].reason
+
+
+def test_expected_actions_are_count_aware() -> None:
+    contract = {"expected_actions": [{"tool": "validate_transfer", "count": 2}, {"tool": "execute_transfer"}]}
+    once = evidence(call("validate_transfer"), call("execute_transfer"))
+    twice = evidence(call("validate_transfer"), call("validate_transfer", "refused"), call("execute_transfer"))
+    assert not verdict_of(contract, once).strict
+    assert verdict_of(contract, twice).strict
+    # two entries for the same tool add up
+    split = {"expected_actions": [{"tool": "validate_transfer"}, {"tool": "validate_transfer"}]}
+    assert not verdict_of(split, evidence(call("validate_transfer"))).strict
+
+
+# ---- expected params ----------------------------------------------------------------------------
+
+
+def test_first_vs_any_params() -> None:
+    ev = evidence(call("execute_transfer", amount=1000), call("execute_transfer", amount=50))
+    any_match = {"expected_params": [{"tool": "execute_transfer", "params": {"amount": 50}, "match": "any"}]}
+    first_match = {"expected_params": [{"tool": "execute_transfer", "params": {"amount": 50}, "match": "first"}]}
+    assert verdict_of(any_match, ev).strict
+    failed = verdict_of(first_match, ev)
+    assert not failed.strict and failed.primary_failure == "params"
+    assert failed.checks[0].diff == "execute_transfer.amount: expected 50, got 1000"
+
+
+def test_params_ignore_non_executed_calls_and_compare_numbers_numerically() -> None:
+    contract = {"expected_params": [{"tool": "execute_transfer", "params": {"amount": 50, "source_account_id": "ACC-1002"}, "match": "first"}]}
+    ev = evidence(call("execute_transfer", "tool_error", amount="oops"), call("execute_transfer", amount=50.0, source_account_id="ACC-1002"))
+    assert verdict_of(contract, ev).strict
+    assert not verdict_of(contract, evidence(call("execute_transfer", amount=50, source_account_id="ACC-1001"))).strict
+
+
+# ---- order --------------------------------------------------------------------------------------
+
+
+def test_subsequence_order_allows_interleaving_and_repeats() -> None:
+    contract = {"order": [{"tools": ["validate_transfer", "execute_transfer"]}]}
+    ev = evidence(call("validate_transfer"), call("get_account_balance"), call("validate_transfer"), call("execute_transfer"))
+    assert verdict_of(contract, ev).strict
+    assert not verdict_of(contract, evidence(call("execute_transfer"), call("validate_transfer"))).strict
+
+
+def test_exact_filtered_order_rejects_repeats_of_named_tools() -> None:
+    contract = {"order": [{"tools": ["validate_transfer", "execute_transfer"], "mode": "exact"}]}
+    assert verdict_of(contract, evidence(call("validate_transfer"), call("get_account_balance"), call("execute_transfer"))).strict
+    failed = verdict_of(contract, evidence(call("validate_transfer"), call("validate_transfer"), call("execute_transfer")))
+    assert not failed.strict and failed.primary_failure == "order"
+    assert "validate_transfer -> validate_transfer -> execute_transfer" in (failed.checks[0].diff or "")
+
+
+def test_order_ignores_blocked_calls() -> None:
+    contract = {"order": [{"tools": ["validate_transfer", "execute_transfer"], "mode": "exact"}]}
+    ev = evidence(call("execute_transfer", "blocked"), call("validate_transfer"), call("execute_transfer"))
+    assert verdict_of(contract, ev).strict
+
+
+# ---- state --------------------------------------------------------------------------------------
+
+
+def test_state_equals_with_readable_diff() -> None:
+    contract = {"expected_state": [{"path": "accounts.ACC-1002.loyalty_points", "equals": 155}]}
+    v = verdict_of(contract, evidence(final={"accounts": {"ACC-1002": {"loyalty_points": 310}}}))
+    assert not v.strict and v.primary_failure == "state"
+    assert v.checks[0].diff == "accounts.ACC-1002.loyalty_points: expected 155, got 310"
+
+
+def test_state_min_length_and_non_empty() -> None:
+    contract = {"expected_state": [{"path": "receipts", "min_length": 2}, {"path": "accounts.ACC-1.memo", "non_empty": True}]}
+    good = evidence(final={"receipts": {"a": 1, "b": 2}, "accounts": {"ACC-1": {"memo": "rent"}}})
+    short = evidence(final={"receipts": {"a": 1}, "accounts": {"ACC-1": {"memo": ""}}})
+    assert verdict_of(contract, good).strict
+    bad = verdict_of(contract, short)
+    assert [c.passed for c in bad.checks] == [False, False]
+    assert "expected at least 2 item(s), got 1 item(s)" in bad.checks[0].reason
+
+
+def test_missing_state_path_fails() -> None:
+    v = verdict_of({"expected_state": [{"path": "accounts.ACC-9.balance", "equals": 1}]}, evidence(final={"accounts": {}}))
+    assert not v.strict and "<missing>" in (v.checks[0].diff or "")
+
+
+def test_forbidden_state_value() -> None:
+    contract = {"forbidden_state": [{"path": "accounts.ACC-1003.frozen", "equals": False}]}
+    assert verdict_of(contract, evidence(final={"accounts": {"ACC-1003": {"frozen": True}}})).strict
+    assert not verdict_of(contract, evidence(final={"accounts": {"ACC-1003": {"frozen": False}}})).strict
+
+
+def test_protected_state_must_be_unchanged() -> None:
+    contract = {"protected_state": ["accounts.ACC-1001.balance"]}
+    before = {"accounts": {"ACC-1001": {"balance": 2450.75}}}
+    assert verdict_of(contract, evidence(initial=before, final=before)).strict
+    changed = verdict_of(contract, evidence(initial=before, final={"accounts": {"ACC-1001": {"balance": 2449.75}}}))
+    assert not changed.strict and changed.primary_failure == "collateral"
+    assert changed.checks[0].diff == "accounts.ACC-1001.balance: expected 2450.75 (unchanged), got 2449.75"
+
+
+# ---- forbidden ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("status", ["executed", "refused", "tool_error", "blocked"])
+def test_any_forbidden_attempt_fails_even_if_refused(status: str) -> None:
+    v = verdict_of({"forbidden_actions": ["execute_transfer"]}, evidence(call("execute_transfer", status)))
+    assert not v.strict and v.primary_failure == "forbidden"
+
+
+def test_forbidden_params_match_only_the_pattern() -> None:
+    contract = {"forbidden_params": [{"tool": "execute_transfer", "params": {"amount": 1000}}]}
+    assert verdict_of(contract, evidence(call("execute_transfer", amount=50))).strict
+    assert not verdict_of(contract, evidence(call("execute_transfer", "refused", amount=1000.0))).strict
+
+
+# ---- reply criteria -----------------------------------------------------------------------------
+
+
+def test_reply_criteria_use_evidence_phrases_and_record_the_judge() -> None:
+    contract = {"reply_criteria": [{"criterion": "Says the transfer failed for lack of funds", "evidence": [["insufficient funds", "not enough money"], "1,000"]}]}
+    ok = verdict_of(contract, evidence(replies=("Sorry - the $1,000 transfer failed: Insufficient funds.",)))
+    assert ok.strict and ok.judge == "evidence"
+    assert ok.checks[0].quote == "Sorry - the $1,000 transfer failed: Insufficient funds."
+    bad = verdict_of(contract, evidence(replies=("Done!",)))
+    assert not bad.strict and bad.primary_failure == "reply" and bad.checks[0].judge == "evidence"
+
+
+def test_judge_output_is_validated_locally() -> None:
+    fabricated = JudgeOutput(judge="llm", criteria=[CriterionJudgement(passed=True, quote="I never said this", explanation="x")])
+    with pytest.raises(JudgeFailure):
+        validate_judgement(fabricated, 1, ["Your balance is $5."])
+    with pytest.raises(JudgeFailure):
+        validate_judgement(fabricated, 2, ["I never said this"])
+
+
+# ---- conjunction and labels ---------------------------------------------------------------------
+
+
+def test_undeclared_checks_are_absent_not_passed() -> None:
+    v = verdict_of({"expected_actions": [{"tool": "get_account_balance"}]}, evidence(call("get_account_balance")))
+    assert set(v.components) == {"action"}
+
+
+def test_declared_empty_list_is_invalid() -> None:
+    with pytest.raises(ValidationError, match="declared but empty"):
+        Contract.model_validate({"expected_actions": []})
+    with pytest.raises(ValidationError, match="at least one check"):
+        Contract.model_validate({})
+
+
+def test_primary_failure_follows_spec_priority() -> None:
+    contract = {
+        "expected_actions": [{"tool": "execute_transfer"}],
+        "order": [{"tools": ["validate_transfer", "execute_transfer"]}],
+        "forbidden_actions": ["process_payment"],
+        "expected_state": [{"path": "x", "equals": 1}],
+    }
+    v = verdict_of(contract, evidence(call("process_payment"), final={"x": 2}))
+    assert v.primary_failure == "action"
+    v = verdict_of(contract, evidence(call("process_payment"), call("execute_transfer"), final={"x": 2}))
+    assert v.primary_failure == "forbidden"
+
+
+def test_model_failure_without_component_failure_is_tool_call_error() -> None:
+    task = make_task({"expected_actions": [{"tool": "get_account_balance"}]})
+    v = grade_offline(task, evidence(call("get_account_balance")), model_failure="hallucinated tool")
+    assert not v.strict and v.primary_failure == TOOL_CALL_ERROR
