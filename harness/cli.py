@@ -6,6 +6,7 @@ import logging
 import os
 import sys
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, CliApp, CliSubCommand, SettingsConfigDict
 
 from harness.config import ReleaseConfig, ServeConfig, TasksConfig
@@ -57,7 +58,7 @@ class Crmbench(BaseSettings):
 
     serve: CliSubCommand[Serve]
     tasks: CliSubCommand[Tasks]
-    validate: CliSubCommand[Validate]
+    validate_: CliSubCommand[Validate] = Field(alias="validate")
 
     def cli_cmd(self) -> None:
         CliApp.run_subcommand(self)

@@ -11,16 +11,24 @@ log = logging.getLogger("crmbench.serve")
 
 
 def serve(config: ServeConfig) -> None:
-    from contracts.catalog import get_task
+    from contracts.catalog import CatalogError, get_task
     from servers.gateway import Gateway
-    from servers.registry import known_domains
+    from servers.registry import UnknownDomain, environment_class, known_domains
     from servers.trials import SANDBOX_PREFIX, TrialStore
 
     domains = config.domain or known_domains()
+    for domain in domains:
+        try:
+            environment_class(domain)
+        except UnknownDomain as exc:
+            raise SystemExit(str(exc)) from None
     store = TrialStore(sandbox=not config.require_trial)
     gateway = Gateway(domains, store=store)
     if config.task:
-        task = get_task(config.task)
+        try:
+            task = get_task(config.task)
+        except CatalogError as exc:
+            raise SystemExit(str(exc)) from None
         if task.domain not in domains:
             raise SystemExit(f"task {config.task} is a {task.domain} task; serve that domain")
         gateway.open_trial(
