@@ -26,7 +26,7 @@ from harness.config import ReleaseConfig
 from harness.inventory import inventory, render_markdown
 from harness.release import TaskProof, prove_task
 from harness.replay import GatewayReplayer
-from harness.validate import validate_tasks
+from harness.validate import validate_manifest, validate_tasks
 from servers.gateway import Gateway
 from servers.registry import environment_class
 
@@ -79,7 +79,7 @@ def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mut
     declared = sum(len(p.gold.checks) for p in proofs if p.gold.strict)
     killed = sum(len(p.killed) for p in proofs if p.gold.strict)
     console.print(f"gold paths passing: {gold_pass}/{len(proofs)}")
-    console.print(f"no-op fails every task that needs an effect: {noop_fail}/{len(effect)}")
+    console.print(f"no-op fails every task that needs an effect: {noop_fail}/{len(effect)} (all tasks: {sum(not p.noop.strict for p in proofs)}/{len(proofs)})")
     rate = 100.0 * killed / declared if declared else 100.0
     if mutated:
         console.print(f"mutation kill rate: {killed}/{declared} declared checks ({rate:.1f}%), {sum(p.mutations_run for p in proofs)} mutations run")
@@ -147,6 +147,12 @@ def run_release(args: ReleaseConfig) -> int:
     console.print(f"[bold]CRM-Agent-Bench release gates[/bold] - {len(tasks)} task(s) in {', '.join(domains)}")
 
     problems = validate_tasks(tasks, envs, graphs)
+    default_catalog = tasks_dir == cat.TASKS_DIR
+    if default_catalog:
+        counts: dict[str, int] = {}
+        for task in catalog.values():
+            counts[task.domain] = counts.get(task.domain, 0) + 1
+        problems += validate_manifest(counts, cat.load_manifest().domains)
     console.print(f"structural validation: {len(problems)} problem(s)")
     for line in problems:
         console.print(f"  [red]-[/red] {line}")
@@ -157,7 +163,6 @@ def run_release(args: ReleaseConfig) -> int:
     console.print(render_markdown(table), markup=False)
     report: dict[str, Any] = {"structural_problems": problems, "inventory": table}
 
-    default_catalog = tasks_dir == cat.TASKS_DIR
     if args.gold:
         console.print("\n[bold]Gold paths, no-op and mutations[/bold]")
         proofs = asyncio.run(_prove_all(tasks, args.mutations, console))

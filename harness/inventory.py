@@ -31,6 +31,35 @@ COLUMNS: tuple[tuple[str, str], ...] = (
 )
 
 
+RELEASE_TARGETS: dict[str, int] = {
+    "tasks": 555,
+    "action": 529,
+    "params": 493,
+    "order": 164,
+    "reply": 402,
+    "state": 180,
+    "state_any": 200,
+    "forbidden": 136,
+    "protected": 45,
+    "negative": 165,
+    "forbidden_action_tasks": 107,
+    "forbidden_action_decls": 206,
+    "multi_action": 235,
+    "easy": 199,
+    "medium": 208,
+    "hard": 148,
+    "single_label": 422,
+    "multi_label": 133,
+}
+"""The full 555-task release (DESIGN.md, spec Table 2 and A.6). Scaled to a catalog's size, it shows drift."""
+
+
+def scaled_targets(n_tasks: int) -> dict[str, int | None]:
+    """The release targets scaled to `n_tasks` (None where the release states no figure)."""
+    share = n_tasks / RELEASE_TARGETS["tasks"]
+    return {key: (round(RELEASE_TARGETS[key] * share) if key in RELEASE_TARGETS else None) for key, _ in COLUMNS}
+
+
 def _count(tasks: list[Task]) -> dict[str, int]:
     n: Counter[str] = Counter()
     for t in tasks:
@@ -71,5 +100,7 @@ def render_markdown(table: dict[str, dict[str, int]]) -> str:
     lines = ["| domain | " + " | ".join(keys) + " |", "|---" * (len(keys) + 1) + "|"]
     for domain, row in table.items():
         lines.append(f"| {domain} | " + " | ".join(str(row[k]) for k in keys) + " |")
+    target = scaled_targets(table["all"]["tasks"])
+    lines.append("| release target, scaled | " + " | ".join("-" if target[k] is None else f"~{target[k]}" for k in keys) + " |")
     legend = "; ".join(f"{k} = {label}" for k, label in COLUMNS)
     return "\n".join(lines) + "\n\n" + legend

@@ -137,3 +137,15 @@ def validate_tasks(tasks: Iterable[Task], envs: dict[str, type[ToolEnvironment]]
     for task in tasks:
         problems += validate_task(task, envs[task.domain], graphs[task.domain])
     return problems
+
+
+def validate_manifest(counts: dict[str, int], promised: dict[str, int]) -> list[str]:
+    """The catalog holds exactly the tasks the versioned manifest promises, per domain."""
+    problems = []
+    for domain in sorted(set(counts) | set(promised)):
+        have, want = counts.get(domain, 0), promised.get(domain)
+        if want is None:
+            problems.append(f"manifest: domain {domain!r} has {have} task(s) but is not in contracts/manifest.yaml")
+        elif have != want:
+            problems.append(f"manifest: domain {domain!r} promises {want} task(s), the catalog has {have}")
+    return problems

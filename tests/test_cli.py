@@ -68,7 +68,7 @@ def test_fastmcp_cli_lists_and_calls_payments_tools(served: str) -> None:
     called = _fastmcp("call", f"{served}/payments/mcp", "validate_transfer", "source_account_id=ACC-1002", "destination_account_id=ACC-1001", "amount=1000", "--json")
     assert called.returncode == 0, called.stderr
     payload = json.loads(called.stdout)
-    assert payload["structured_content"] == {"valid": False, "reason": "Insufficient funds", "status": 422}
+    assert payload["structured_content"] == {"valid": False, "reason": "Insufficient funds", "status": 422, "available_balance": 180.0}
     # the call landed in the default trial, which `--task` started from that task's state, and was recorded
     trace = httpx.get(f"{served}/control/trials/sandbox-payments").json()
     assert trace["task_id"] == "payments_transfer_insufficient_then_retry_01"

@@ -245,3 +245,22 @@ async def test_control_plane_is_not_a_tool(live_gateway) -> None:
     async with Client(live_gateway.mcp_url("payments")) as client:
         names = {t.name for t in await client.list_tools()}
     assert names == set(PaymentsEnvironment.tool_methods())
+
+
+async def test_daily_limit_counts_todays_transfers() -> None:
+    gateway = Gateway(["payments"])
+    trial = gateway.open_trial("payments")
+    meta = {TRIAL_META_KEY: trial.trial_id}
+    args = {"source_account_id": "ACC-1004", "destination_account_id": "ACC-1001"}
+    async with Client(gateway.server("payments")) as client:
+        first = await client.call_tool("execute_transfer", {**args, "amount": 3000}, meta=meta)
+        check = await client.call_tool("validate_transfer", {**args, "amount": 2500}, meta=meta)
+        second = await client.call_tool("execute_transfer", {**args, "amount": 2500}, meta=meta)
+        rest = await client.call_tool("execute_transfer", {**args, "amount": 2000}, meta=meta)
+    assert first.structured_content["status"] == "completed"
+    assert check.structured_content == {
+        "valid": False, "reason": "Amount exceeds the daily transfer limit", "status": 422,
+        "daily_transfer_limit": 5000.0, "remaining_today": 2000.0,
+    }
+    assert second.structured_content["refused"] and second.structured_content["remaining_today"] == 2000.0
+    assert rest.structured_content["status"] == "completed"

@@ -38,7 +38,7 @@ async def test_case_a_refusal_then_fifty_passes_strictly() -> None:
     verdict = grade_offline(task, evidence)
     assert verdict.strict, verdict.summary()
     validation = [c for c in evidence.tool_trace if c.tool == "validate_transfer"]
-    assert validation[0].result == {"valid": False, "reason": "Insufficient funds", "status": 422}
+    assert validation[0].result == {"valid": False, "reason": "Insufficient funds", "status": 422, "available_balance": 180.0}
     assert evidence.final_state["accounts"]["ACC-1002"]["balance"] == 130.00
     assert evidence.final_state["accounts"]["ACC-1001"]["balance"] == 2500.75
     transfer_id = evidence.tool_trace[-1].result["transfer_id"]

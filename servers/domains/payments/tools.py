@@ -79,8 +79,18 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
             return Refusal(403, "Source account is frozen")
         if source.currency != destination.currency:
             return Refusal(422, "Currency mismatch between accounts")
-        if amount > source.daily_transfer_limit:
-            return Refusal(422, "Amount exceeds the daily transfer limit", daily_transfer_limit=source.daily_transfer_limit)
+        sent_today = sum(
+            t.amount
+            for t in self.state.transfers.values()
+            if t.source_account_id == source.account_id and t.date == self.state.business_date
+        )
+        if amount + sent_today > source.daily_transfer_limit + 1e-9:
+            return Refusal(
+                422,
+                "Amount exceeds the daily transfer limit",
+                daily_transfer_limit=source.daily_transfer_limit,
+                remaining_today=_cents(max(source.daily_transfer_limit - sent_today, 0.0)),
+            )
         if amount > source.balance:
             return Refusal(422, "Insufficient funds", available_balance=source.balance)
         return None
@@ -141,13 +151,15 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
     ) -> dict[str, Any]:
         """List an account's most recent card/PayPal/balance payments and transfers, newest first."""
         self._account(account_id)
-        payments = [p for p in self.state.payments.values() if p.account_id == account_id]
-        payments.sort(key=lambda p: p.date, reverse=True)
+        ordered = [(p.date, p.time, i, p) for i, p in enumerate(self.state.payments.values()) if p.account_id == account_id]
+        payments = [entry[-1] for entry in sorted(ordered, key=lambda e: e[:3], reverse=True)]
         transfers = [
             t
             for t in self.state.transfers.values()
             if account_id in (t.source_account_id, t.destination_account_id)
         ]
+        transfers.reverse()  # newest first: later transfers were recorded later
+        transfers.sort(key=lambda t: t.date or "", reverse=True)
         return {
             "account_id": account_id,
             "payments": [p.model_dump(mode="json") for p in payments[:limit]],
@@ -173,7 +185,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
         problem = self._transfer_problem(source, destination, _cents(amount))
         if problem is None:
             return {"valid": True, "reason": "OK", "status": 200}
-        return {"valid": False, "reason": problem.reason, "status": problem.code}
+        return {"valid": False, "reason": problem.reason, "status": problem.code, **problem.details}
 
     @tool("write")
     def execute_transfer(
@@ -183,7 +195,8 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
         amount: Amount,
         memo: Annotated[str, Field(description="Optional note shown on both statements.")] = "",
     ) -> dict[str, Any]:
-        """Move money between two accounts. Refused for frozen accounts, insufficient funds or limits."""
+        """Move money between two accounts. Refused for frozen accounts, insufficient funds, or above the
+        daily limit (all of today's outgoing transfers from the source count towards it)."""
         amount = _cents(amount)
         source = self._account(source_account_id)
         destination = self._account(destination_account_id)
@@ -198,6 +211,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
             destination_account_id=destination.account_id,
             amount=amount,
             memo=memo,
+            date=self.state.business_date,
         )
         self.state.transfers[transfer.transfer_id] = transfer
         return {
@@ -235,6 +249,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
             method=method,
             merchant=merchant,
             date=self.state.business_date,
+            time=self.state.business_time,
         )
         self.state.payments[payment.transaction_id] = payment
         return {"transaction_id": payment.transaction_id, "status": "captured", "amount": amount, "method": method}

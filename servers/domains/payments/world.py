@@ -41,6 +41,7 @@ class Payment(BaseModel):
     method: PaymentMethod
     merchant: str
     date: str
+    time: str = Field(default="12:00", description="Local time of the charge, HH:MM; tells duplicates apart.")
     status: Literal["captured", "refunded", "partially_refunded", "disputed"] = "captured"
     refunded_amount: float = 0.0
 
@@ -51,6 +52,7 @@ class Transfer(BaseModel):
     destination_account_id: str
     amount: float
     memo: str = ""
+    date: str | None = None
     status: Literal["completed"] = "completed"
 
 
@@ -103,6 +105,7 @@ class PaymentsState(BaseModel):
     disputes: dict[str, Dispute] = Field(default_factory=dict)
     authenticated_customers: list[str] = Field(default_factory=list)
     business_date: str = "2026-11-30"
+    business_time: str = "15:30"
 
 
 def _customer(cid: str, name: str, pin: str) -> Customer:
@@ -146,8 +149,8 @@ def default_payments_state() -> PaymentsState:
         Account(account_id="ACC-1007", customer_id="CUST-2001", owner_name="Maria Lopez", account_type="savings", balance=9100.00),
     ]
     payments = [
-        Payment(transaction_id="TXN-A1B2C3", account_id="ACC-1001", amount=89.99, method="card", merchant="Northwind Outfitters", date="2026-11-20"),
-        Payment(transaction_id="TXN-D4E5F6", account_id="ACC-1001", amount=89.99, method="card", merchant="Northwind Outfitters", date="2026-11-20"),
+        Payment(transaction_id="TXN-A1B2C3", account_id="ACC-1001", amount=89.99, method="card", merchant="Northwind Outfitters", date="2026-11-20", time="14:02"),
+        Payment(transaction_id="TXN-D4E5F6", account_id="ACC-1001", amount=89.99, method="card", merchant="Northwind Outfitters", date="2026-11-20", time="14:03"),
         Payment(transaction_id="TXN-G7H8J9", account_id="ACC-1002", amount=42.50, method="account_balance", merchant="Bluebird Cafe", date="2026-11-22"),
         Payment(transaction_id="TXN-K1L2M3", account_id="ACC-1005", amount=249.00, method="paypal", merchant="Summit Electronics", date="2026-11-18"),
         Payment(transaction_id="TXN-N4P5Q6", account_id="ACC-1005", amount=120.00, method="card", merchant="Harbor Grocers", date="2026-11-25"),
