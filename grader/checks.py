@@ -98,6 +98,7 @@ def expected_state(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
     out = []
     for i, check in enumerate(contract.expected_state or []):
         actual = get_path(ev.final_state, check.path)
+        got = show(actual)
         if check.operator == "equals":
             passed = actual is not MISSING and values_match(check.equals, actual)
             want = f"expected {show(check.equals)}"
@@ -106,13 +107,10 @@ def expected_state(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
             want = "expected a non-empty value"
         else:
             assert check.min_length is not None
-            passed = isinstance(actual, (list, dict, str)) and len(actual) >= check.min_length
+            sized = isinstance(actual, (list, dict, str))
+            passed = sized and len(actual) >= check.min_length
             want = f"expected at least {check.min_length} item(s)"
-            if isinstance(actual, (list, dict, str)):
-                actual_shown = f"{len(actual)} item(s)"
-            else:
-                actual_shown = show(actual)
-        got = actual_shown if check.operator == "min_length" else show(actual)
+            got = f"{len(actual)} item(s)" if sized else got
         out.append(
             CheckVerdict(
                 component="state",

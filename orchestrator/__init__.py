@@ -1,0 +1,1 @@
+"""Reference graph-routed agent (runtime milestone): executes `contracts/graphs/<domain>.yaml`."""

@@ -101,6 +101,7 @@ class TrialRecorder(Middleware):
     def __init__(self, store: TrialStore, domain: str) -> None:
         self.store = store
         self.domain = domain
+        self.tool_names = frozenset(environment_class(domain).tool_methods())
 
     async def on_list_tools(
         self,
@@ -135,7 +136,7 @@ class TrialRecorder(Middleware):
             error: str | None = None
             token = _active_trial.set(trial)
             try:
-                if not trial.tool_exposed(name) and name in environment_class(self.domain).tool_methods():
+                if not trial.tool_exposed(name) and name in self.tool_names:
                     status, error = "blocked", f"Tool {name!r} is not available in this turn."
                     raise ToolError(error)
                 result = await call_next(context)

@@ -89,16 +89,11 @@ def control_routes(gateway: Gateway) -> list[Route]:
             return _error(422, f"invalid request body: {exc}")
         return JSONResponse({"trial_id": trial.trial_id, "turn": trial.turn})
 
-    async def get_trial(request: Request) -> JSONResponse:
+    async def get_or_close_trial(request: Request) -> JSONResponse:
+        """GET shows a trial; DELETE closes it. Both answer with the trial's trace and state."""
+        action = gateway.close_trial if request.method == "DELETE" else gateway.trial
         try:
-            trial = gateway.trial(request.path_params["trial_id"])
-        except UnknownTrial as exc:
-            return _error(404, str(exc))
-        return JSONResponse(trial_view(trial, str(request.base_url).rstrip("/")))
-
-    async def close_trial(request: Request) -> JSONResponse:
-        try:
-            trial = gateway.close_trial(request.path_params["trial_id"])
+            trial = action(request.path_params["trial_id"])
         except UnknownTrial as exc:
             return _error(404, str(exc))
         return JSONResponse(trial_view(trial, str(request.base_url).rstrip("/")))
@@ -110,8 +105,7 @@ def control_routes(gateway: Gateway) -> list[Route]:
         Route("/control/health", health, methods=["GET"]),
         Route("/control/trials", open_trial, methods=["POST"]),
         Route("/control/trials/{trial_id}/turn", set_turn, methods=["POST"]),
-        Route("/control/trials/{trial_id}", get_trial, methods=["GET"]),
-        Route("/control/trials/{trial_id}", close_trial, methods=["DELETE"]),
+        Route("/control/trials/{trial_id}", get_or_close_trial, methods=["GET", "DELETE"]),
     ]
 
 

@@ -1,0 +1,1 @@
+"""User simulator (runtime milestone). Offline, the gold path's user turns are the scripted user."""
