@@ -9,7 +9,7 @@ import sys
 from pydantic import Field
 from pydantic_settings import BaseSettings, CliApp, CliSubCommand, SettingsConfigDict
 
-from harness.config import ReleaseConfig, ServeConfig, TasksConfig
+from harness.config import ReleaseConfig, RunConfig, ServeConfig, TasksConfig
 
 
 def quiet_fastmcp() -> None:
@@ -51,11 +51,34 @@ class Validate(ReleaseConfig):
         raise SystemExit(run_release(ReleaseConfig.model_validate(self.model_dump())))
 
 
+class Run(RunConfig):
+    __doc__ = RunConfig.__doc__
+
+    def cli_cmd(self) -> None:
+        import anyio
+        from rich.console import Console
+
+        from harness.run import execute_run
+        from models.base import ConfigurationError
+
+        logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+        console = Console(stderr=True)
+        config = RunConfig.model_validate(self.model_dump())
+        try:
+            result = anyio.run(lambda: execute_run(config, console=console))
+        except (ConfigurationError, ValueError) as exc:
+            console.print(f"[red]error[/red]: {exc}")
+            raise SystemExit(2) from None
+        print(result.summary_markdown)
+        print(f"run directory: {result.directory}  ({result.ran} trial(s) run, {result.skipped} resumed)")
+
+
 class Crmbench(BaseSettings):
     """CRM-Agent-Bench: stateful CRM domains as MCP servers, with strict executable contracts."""
 
     model_config = SettingsConfigDict(cli_prog_name="crmbench", cli_kebab_case=True, cli_implicit_flags=True)
 
+    run: CliSubCommand[Run]
     serve: CliSubCommand[Serve]
     tasks: CliSubCommand[Tasks]
     validate_: CliSubCommand[Validate] = Field(alias="validate")

@@ -41,3 +41,43 @@ class ReleaseConfig(BaseModel):
     verbose: bool = Field(
         default=False, validation_alias=AliasChoices("verbose", "v"), description="list which mutation killed each check"
     )
+
+
+AgentKind = Literal["auto", "graph", "oracle", "noop", "script", "pydantic-ai"]
+
+
+class RunConfig(BaseModel):
+    """One benchmark run. Defaults follow the spec's protocol (A.3): 30 user turns, 1,200 s per task,
+    10 ReAct iterations per turn, one trial per task, a fixed base seed, simulator and judge gpt-5-mini."""
+
+    domain: list[str] = Field(default_factory=list, description="only these domains (default: all)")
+    task: list[str] = Field(default_factory=list, description="only these task ids")
+    capability: list[str] = Field(default_factory=list, description="only tasks with one of these capability labels")
+    difficulty: list[Literal["easy", "medium", "hard"]] = Field(default_factory=list, description="only these difficulties")
+    rounds: int = Field(default=1, ge=1, description="independent rounds (trials per task)")
+    base_seed: int = Field(default=20260925, description="framework base seed; trial seeds derive from it")
+    concurrency: int = Field(default=8, ge=1, description="trials run at once")
+    agent: AgentKind = Field(default="auto", description="auto: graph with a model, else the offline oracle")
+    agent_model: str | None = Field(default=None, description="agent under test, provider:model (also routes unless --router-model)")
+    router_model: str | None = Field(default=None, description="router model (default: the agent model)")
+    user_model: str = Field(default="openai:gpt-5-mini", description="user simulator model")
+    judge_model: str = Field(default="openai:gpt-5-mini", description="semantic judge model")
+    user: Literal["auto", "llm", "scripted"] = Field(default="auto", description="auto: llm when its key is set, else scripted")
+    judge: Literal["auto", "llm", "evidence"] = Field(default="auto", description="auto: llm when its key is set, else evidence")
+    script: Path | None = Field(default=None, description="trajectory file for --agent script")
+    agent_temperature: float | None = Field(default=None, description="agent sampling temperature (provider default if unset)")
+    user_temperature: float | None = Field(default=None, description="simulator sampling temperature")
+    max_turns: int = Field(default=30, ge=1, description="user-turn limit per trial")
+    task_timeout_s: float = Field(default=1200.0, gt=0, description="wall-clock limit per trial")
+    max_iterations: int = Field(default=10, ge=1, description="ReAct iterations per turn (reference agent)")
+    infra_retries: int = Field(default=1, ge=0, description="re-runs of a trial after an infrastructure failure")
+    provider_concurrency: int = Field(default=16, ge=1, description="concurrent requests per model provider")
+    price_table: Path | None = Field(default=None, description="price table YAML (default: models/prices.yaml)")
+    out: Path | None = Field(default=None, description="run directory (default: runs/<agent>-<date>)")
+    offline: bool = Field(default=False, description="force the offline configuration (no model calls)")
+    serve_http: bool = Field(default=False, description="also serve the gateway over HTTP (external agents need it)")
+
+    def result_affecting(self) -> dict[str, object]:
+        """The fields whose change makes earlier trial records incomparable (the resume key)."""
+        ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table"}
+        return {k: (str(v) if isinstance(v, Path) else v) for k, v in self.model_dump().items() if k not in ignore}

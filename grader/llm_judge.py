@@ -1,0 +1,104 @@
+"""The LLM semantic judge, exactly per spec A.2.
+
+Input: the user instruction, the ordered criteria, and the user-visible assistant messages only (never
+tools, routing, hidden reasoning or state), with the transcript delimited and labelled untrusted.
+Output: per criterion a binary verdict, an exact evidence quote and an explanation, plus a transcript-
+level contradiction flag. Locally validated (JSON schema, quotes occur in the transcript); a bad answer
+is re-judged (never re-running the conversation); still invalid after the retries → `JudgeFailure`,
+which the runner records as an infrastructure failure (⊥).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+from pydantic import BaseModel, ValidationError
+
+from contracts.schema import ReplyCriterion
+from grader.grade import JudgeFailure, validate_judgement
+from grader.judge import CriterionJudgement, JudgeOutput
+from models.model import Model
+from models.types import ChatMessage, GenerateConfig
+
+PROMPT_VERSION = "judge_v1"
+PROMPT_PATH = Path(__file__).parent / "prompts" / f"{PROMPT_VERSION}.md"
+
+
+@cache
+def prompt_template() -> str:
+    return PROMPT_PATH.read_text(encoding="utf-8")
+
+
+def prompt_fingerprint() -> str:
+    return f"{PROMPT_VERSION}:{hashlib.sha256(prompt_template().encode()).hexdigest()[:12]}"
+
+
+class _Item(BaseModel):
+    index: int
+    verdict: bool
+    evidence: str = ""
+    explanation: str
+
+
+class _Answer(BaseModel):
+    criteria: list[_Item]
+    contradiction_found: bool
+
+
+def render_request(instruction: str, criteria: list[ReplyCriterion], assistant_messages: list[str]) -> str:
+    numbered = "\n".join(f"{i}. {c.criterion}" for i, c in enumerate(criteria, start=1))
+    transcript = "\n\n".join(f"[assistant message {i}]\n{m}" for i, m in enumerate(assistant_messages, start=1))
+    return (
+        f"<user_instruction>\n{instruction.strip()}\n</user_instruction>\n\n"
+        f"<criteria>\n{numbered}\n</criteria>\n\n"
+        f'<transcript untrusted="true">\n{transcript}\n</transcript>'
+    )
+
+
+def parse_answer(text: str, n_criteria: int) -> _Answer:
+    match = re.search(r"\{.*\}", text, re.DOTALL)
+    if match is None:
+        raise JudgeFailure("judge answer contains no JSON object")
+    try:
+        answer = _Answer.model_validate(json.loads(match.group(0)))
+    except (json.JSONDecodeError, ValidationError) as exc:
+        raise JudgeFailure(f"judge answer is not valid JSON for the schema: {exc}") from None
+    if sorted(item.index for item in answer.criteria) != list(range(1, n_criteria + 1)):
+        raise JudgeFailure(f"judge answered criteria {[i.index for i in answer.criteria]}, expected 1..{n_criteria}")
+    return answer
+
+
+class LLMJudge:
+    def __init__(self, model: Model, *, retries: int = 2, config: GenerateConfig | None = None) -> None:
+        self.model = model
+        self.retries = retries
+        self.config = config or GenerateConfig(temperature=0.0)
+        self.name = f"llm:{model.name}"
+
+    async def judge(self, instruction: str, criteria: list[ReplyCriterion], assistant_messages: list[str]) -> JudgeOutput:
+        messages = [
+            ChatMessage(role="system", content=prompt_template()),
+            ChatMessage(role="user", content=render_request(instruction, criteria, assistant_messages)),
+        ]
+        problem = ""
+        for _ in range(self.retries + 1):
+            output = await self.model.generate(messages, config=self.config)
+            try:
+                answer = parse_answer(output.text, len(criteria))
+                result = JudgeOutput(
+                    judge=self.name,
+                    criteria=[
+                        CriterionJudgement(passed=item.verdict, quote=item.evidence, explanation=item.explanation)
+                        for item in sorted(answer.criteria, key=lambda i: i.index)
+                    ],
+                    contradiction_found=answer.contradiction_found,
+                )
+                validate_judgement(result, len(criteria), assistant_messages)
+                return result
+            except JudgeFailure as exc:
+                problem = str(exc)
+        raise JudgeFailure(f"{self.name}: invalid output after {self.retries + 1} attempt(s): {problem}")

@@ -1,0 +1,67 @@
+"""The run manifest: everything needed to know what a run measured and to reproduce it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.metadata
+import platform
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from contracts.catalog import catalog_lock
+from harness.config import RunConfig
+from harness.plan import Plan, config_hash
+from models.prices import PriceTable
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("crm-agent-bench", "fastmcp", "mcp", "pydantic", "openai", "anthropic", "pydantic-ai-slim")
+
+
+def git_state() -> dict[str, Any]:
+    def git(*args: str) -> str | None:
+        try:
+            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return None
+
+    commit = git("rev-parse", "HEAD")
+    status = git("status", "--porcelain", "--untracked-files=no")
+    return {"commit": commit, "dirty": None if status is None else bool(status)}
+
+
+def package_versions() -> dict[str, str | None]:
+    versions: dict[str, str | None] = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
+def build_manifest(config: RunConfig, plan: Plan, prices: PriceTable, task_ids: list[str]) -> dict[str, Any]:
+    from grader.llm_judge import prompt_fingerprint as judge_prompt
+    from simulator.llm_user import prompt_fingerprint as user_prompt
+
+    lock = catalog_lock()
+    return {
+        "benchmark": lock["benchmark"],
+        "dataset_version": lock["version"],
+        "dataset_lock_sha256": lock["catalog_sha256"],
+        "git": git_state(),
+        "packages": package_versions(),
+        "python": platform.python_version(),
+        "config": config.model_dump(mode="json"),
+        "config_hash": config_hash(config, plan),
+        "plan": plan.model_dump(),
+        "models": plan.models(),
+        "sampling": {"agent_temperature": config.agent_temperature, "user_temperature": config.user_temperature, "judge_temperature": 0.0},
+        "limits": {"max_turns": config.max_turns, "task_timeout_s": config.task_timeout_s, "max_iterations": config.max_iterations},
+        "simulator": {"kind": plan.user, "model": plan.user_model, "prompt": user_prompt()},
+        "judge": {"kind": plan.judge, "model": plan.judge_model, "prompt": judge_prompt()},
+        "price_table": prices.model_dump(mode="json"),
+        "tasks_selected": len(task_ids),
+        "rounds": config.rounds,
+        "started_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }

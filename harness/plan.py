@@ -1,0 +1,98 @@
+"""Resolve a `RunConfig` into what will actually run: which agent, user and judge, with which models.
+
+"auto" choices become concrete here, once, so the manifest records what ran and the config hash covers
+the resolved plan. With no API key configured the run is offline (oracle agent, scripted user, evidence
+judge) and the plan says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from harness.config import RunConfig
+from models.base import ConfigurationError
+from models.registry import credential_env, credentials_available, parse_model_name
+
+
+class Plan(BaseModel):
+    agent: Literal["graph", "oracle", "noop", "script", "pydantic-ai"]
+    agent_model: str | None = None
+    router_model: str | None = None
+    user: Literal["llm", "scripted"]
+    user_model: str | None = None
+    judge: Literal["llm", "evidence"]
+    judge_model: str | None = None
+    offline: bool
+    notes: list[str] = Field(default_factory=list)
+
+    def models(self) -> dict[str, str]:
+        roles = {"agent": self.agent_model, "router": self.router_model, "user": self.user_model, "judge": self.judge_model}
+        return {role: name for role, name in roles.items() if name}
+
+
+def _has_key(model: str | None) -> bool:
+    return model is not None and credentials_available(model)
+
+
+def resolve_plan(config: RunConfig) -> Plan:
+    notes: list[str] = []
+    for name in filter(None, (config.agent_model, config.router_model, config.user_model, config.judge_model)):
+        parse_model_name(name)
+    agent = config.agent
+    if agent == "auto":
+        if not config.offline and config.agent_model and _has_key(config.agent_model):
+            agent = "graph"
+        else:
+            agent = "oracle"
+            why = "--offline" if config.offline else ("no --agent-model" if not config.agent_model else f"{credential_env(config.agent_model)} is not set")
+            notes.append(f"offline run ({why}): oracle agent plays each task's gold path")
+    if agent in ("graph", "pydantic-ai"):
+        if not config.agent_model:
+            raise ConfigurationError(f"--agent {agent} needs --agent-model provider:model")
+        if not _has_key(config.agent_model):
+            raise ConfigurationError(f"--agent-model {config.agent_model} needs {credential_env(config.agent_model)} to be set")
+    if agent == "script" and config.script is None:
+        raise ConfigurationError("--agent script needs --script FILE (a trajectory file)")
+    model_agent = agent in ("graph", "pydantic-ai")
+
+    user = config.user
+    if user == "auto":
+        user = "llm" if model_agent and not config.offline and _has_key(config.user_model) else "scripted"
+        if user == "scripted":
+            notes.append("scripted user: plays the task's gold user turns" if agent != "script" else "scripted user: plays the trajectory file's user turns")
+    if user == "llm" and not _has_key(config.user_model):
+        raise ConfigurationError(f"--user llm needs {credential_env(config.user_model)} for {config.user_model}")
+
+    judge = config.judge
+    if judge == "auto":
+        judge = "llm" if not config.offline and _has_key(config.judge_model) else "evidence"
+        if judge == "evidence":
+            notes.append("evidence judge: reply criteria decided by their declared evidence phrases")
+    if judge == "llm" and not _has_key(config.judge_model):
+        raise ConfigurationError(f"--judge llm needs {credential_env(config.judge_model)} for {config.judge_model}")
+
+    return Plan(
+        agent=agent,
+        agent_model=config.agent_model if model_agent else None,
+        router_model=(config.router_model or config.agent_model) if agent == "graph" else None,
+        user=user,
+        user_model=config.user_model if user == "llm" else None,
+        judge=judge,
+        judge_model=config.judge_model if judge == "llm" else None,
+        offline=not (model_agent or user == "llm" or judge == "llm"),
+        notes=notes,
+    )
+
+
+def config_hash(config: RunConfig, plan: Plan) -> str:
+    """Identifies results that can be merged on resume: the resolved plan plus every result-affecting
+    setting. Task selection and rounds are not in it: a rerun may add tasks or rounds to a run."""
+    affecting = config.result_affecting()
+    for selection in ("domain", "task", "capability", "difficulty", "rounds"):
+        affecting.pop(selection, None)
+    payload = {"config": affecting, "plan": plan.model_dump(exclude={"notes"})}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]

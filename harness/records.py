@@ -1,0 +1,46 @@
+"""What a run directory stores per trial."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from contracts.evidence import Message, RoutingDecision, ToolCallRecord
+from grader.verdicts import TrialVerdict
+from models.types import Usage
+
+TrialStatus = Literal["scored", "infra_error"]
+
+
+class TrialKey(BaseModel, frozen=True):
+    task_id: str
+    round: int
+    seed: int
+
+    @property
+    def slug(self) -> str:
+        return f"{self.task_id}__r{self.round}__s{self.seed}"
+
+
+class TrialRecord(BaseModel):
+    key: TrialKey
+    domain: str
+    difficulty: str
+    capabilities: list[str]
+    agent: str
+    status: TrialStatus
+    strict: bool | None = Field(description="None when the trial is ⊥ (infrastructure failure: excluded, re-runnable).")
+    failure_class: str | None = Field(default=None, description="model:<kind> (scored 0) or infra:<kind> (⊥).")
+    error: str | None = None
+    verdict: TrialVerdict | None = None
+    conversation: list[Message] = Field(default_factory=list)
+    routing: list[RoutingDecision] = Field(default_factory=list)
+    tool_trace: list[ToolCallRecord] = Field(default_factory=list)
+    final_state: dict[str, Any] = Field(default_factory=dict)
+    hallucinated_tools: list[str] = Field(default_factory=list)
+    usage: dict[str, Usage] = Field(default_factory=dict, description="Per model role.")
+    models: dict[str, str] = Field(default_factory=dict, description="Per model role: provider:model.")
+    user_turns: int = 0
+    wall_s: float = 0.0
+    attempts: int = 1

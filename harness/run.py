@@ -1,0 +1,137 @@
+"""`crmbench run`: every selected task × round through the real gateway, agent, user and grader.
+
+Trials run concurrently (bounded), each record is written atomically as soon as it is graded, and a
+rerun of the same command resumes: finished trials are skipped, ⊥ trials are retried.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import hashlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import anyio
+from fastmcp import Client
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from contracts.catalog import load_catalog, select_tasks
+from contracts.schema import Task
+from harness.components import TrialComponents
+from harness.config import RunConfig
+from harness.manifest import build_manifest
+from harness.plan import Plan, resolve_plan
+from harness.records import TrialKey, TrialRecord
+from harness.rundir import RunDirectory
+from harness.summary import summarise
+from harness.trial import Limits, run_trial
+from models.prices import DEFAULT_PRICE_TABLE, PriceTable
+from servers.gateway import Gateway
+
+log = logging.getLogger("crmbench.run")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def trial_seed(base_seed: int, task_id: str, round_index: int) -> int:
+    """A stable per-trial seed derived from the base seed, the task and the round."""
+    digest = hashlib.sha256(f"{base_seed}|{task_id}|{round_index}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def choose_tasks(config: RunConfig) -> list[Task]:
+    tasks = select_tasks(load_catalog(), domains=config.domain, task_ids=config.task)
+    if config.capability:
+        tasks = [t for t in tasks if set(t.capabilities) & set(config.capability)]
+    if config.difficulty:
+        tasks = [t for t in tasks if t.difficulty in config.difficulty]
+    return tasks
+
+
+def default_out(plan: Plan) -> Path:
+    who = plan.agent if plan.agent_model is None else plan.agent_model.replace(":", "-").replace("/", "-")
+    return ROOT / "runs" / f"{who}-{dt.date.today().isoformat()}"
+
+
+@dataclass
+class RunResult:
+    directory: Path
+    plan: Plan
+    records: list[TrialRecord]
+    ran: int
+    skipped: int
+    summary_markdown: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+@contextlib.asynccontextmanager
+async def _domain_clients(gateway: Gateway) -> AsyncIterator[dict[str, Client]]:
+    """One in-memory MCP client per domain, shared by all trials (each request names its trial)."""
+    async with contextlib.AsyncExitStack() as stack:
+        clients = {d: await stack.enter_async_context(Client(gateway.server(d))) for d in gateway.domains}
+        yield clients
+
+
+async def execute_run(config: RunConfig, *, console: Console | None = None, components: TrialComponents | None = None) -> RunResult:
+    console = console or Console(stderr=True)
+    plan = components.plan if components is not None else resolve_plan(config)
+    tasks = choose_tasks(config)
+    if not tasks:
+        raise ValueError("no task matches the selection")
+    prices = PriceTable.load(config.price_table or DEFAULT_PRICE_TABLE)
+    directory = RunDirectory(config.out or default_out(plan))
+    directory.open(build_manifest(config, plan, prices, [t.id for t in tasks]))
+    for note in plan.notes:
+        console.print(f"[yellow]note[/yellow]: {note}")
+
+    keys = [(task, TrialKey(task_id=task.id, round=r, seed=trial_seed(config.base_seed, task.id, r))) for r in range(config.rounds) for task in tasks]
+    finished = directory.finished_keys()
+    todo = [(task, key) for task, key in keys if key not in finished]
+    if finished:
+        console.print(f"resuming {directory.root}: {len(keys) - len(todo)} of {len(keys)} trial(s) already done")
+    components = components or TrialComponents(config, plan)
+    gateway = Gateway(sorted({t.domain for t in tasks}))
+    limits = Limits(max_turns=config.max_turns, task_timeout_s=config.task_timeout_s)
+    limiter = anyio.CapacityLimiter(config.concurrency)
+
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("{task.fields[status]}"))
+    passed = failed = errors = 0
+    try:
+        async with _domain_clients(gateway) as clients:
+            with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
+                job = progress.add_task(f"{plan.agent} run", total=len(todo), status="")
+
+                async def one(task: Task, key: TrialKey) -> None:
+                    nonlocal passed, failed, errors
+                    async with limiter:
+                        record = None
+                        for attempt in range(config.infra_retries + 1):
+                            record = await run_trial(task, key, gateway=gateway, client=clients[task.domain], components=components, limits=limits)
+                            record.attempts = attempt + 1
+                            if record.status == "scored":
+                                break
+                            log.warning("%s: infrastructure failure (%s), attempt %d", key.slug, record.failure_class, attempt + 1)
+                        assert record is not None
+                        directory.save(record)
+                    if record.status != "scored":
+                        errors += 1
+                    elif record.strict:
+                        passed += 1
+                    else:
+                        failed += 1
+                    progress.update(job, advance=1, status=f"pass {passed}  fail {failed}  ⊥ {errors}")
+
+                async with anyio.create_task_group() as group:
+                    for task, key in todo:
+                        group.start_soon(one, task, key)
+    finally:
+        await components.aclose()
+    wanted = {key for _, key in keys}
+    records = [r for r in directory.records() if r.key in wanted]
+    directory.write_traces(directory.records())
+    summary = summarise(records, plan, prices)
+    directory.write_results(records, summary)
+    return RunResult(directory=directory.root, plan=plan, records=records, ran=len(todo), skipped=len(keys) - len(todo), summary_markdown=summary, notes=plan.notes)

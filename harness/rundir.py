@@ -1,0 +1,118 @@
+"""The run directory: manifest, one atomically written JSON per trial, per-domain traces, results tables.
+
+Layout:
+    manifest.json                      what ran, with what, from which source (see `build_manifest`)
+    trials/<domain>/<task>__r<round>__s<seed>.json   one record per trial, written atomically
+    <domain>/traces.json               every trial of the domain (rebuilt from trials/ after each run)
+    results.csv, results.md            one row per trial / the summary table
+
+A killed run loses at most the trials in flight: every finished trial is already on disk, and a rerun
+of the same command skips them (keyed by task, round and seed) after checking the config hash.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from harness.records import TrialKey, TrialRecord
+
+
+class ResumeMismatch(RuntimeError):
+    pass
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write-then-rename in the same directory, so readers see the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class RunDirectory:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.root / "manifest.json"
+
+    def trial_path(self, domain: str, key: TrialKey) -> Path:
+        return self.root / "trials" / domain / f"{key.slug}.json"
+
+    def read_manifest(self) -> dict[str, Any] | None:
+        if not self.manifest_path.exists():
+            return None
+        return json.loads(self.manifest_path.read_text(encoding="utf-8"))
+
+    def open(self, manifest: dict[str, Any]) -> None:
+        """Create the directory, or check that an existing one was made by the same configuration."""
+        existing = self.read_manifest()
+        if existing is not None and existing.get("config_hash") != manifest["config_hash"]:
+            raise ResumeMismatch(
+                f"{self.root} holds a run with a different configuration "
+                f"(config hash {existing.get('config_hash')} vs {manifest['config_hash']}); "
+                "choose another --out directory to start a new run"
+            )
+        if existing is not None:
+            manifest = {**manifest, "started_at": existing.get("started_at", manifest.get("started_at")), "resumed": True}
+        write_atomic(self.manifest_path, json.dumps(manifest, indent=2, sort_keys=True, default=str))
+
+    def save(self, record: TrialRecord) -> None:
+        write_atomic(self.trial_path(record.domain, record.key), record.model_dump_json(indent=1))
+
+    def records(self) -> list[TrialRecord]:
+        out = []
+        for path in sorted((self.root / "trials").glob("*/*.json")):
+            out.append(TrialRecord.model_validate_json(path.read_text(encoding="utf-8")))
+        return out
+
+    def finished_keys(self) -> set[TrialKey]:
+        """Trials that need no rerun: scored ones (⊥ trials are re-runnable)."""
+        return {r.key for r in self.records() if r.status == "scored"}
+
+    def write_traces(self, records: Iterable[TrialRecord]) -> None:
+        by_domain: dict[str, list[dict[str, Any]]] = {}
+        for record in sorted(records, key=lambda r: (r.domain, r.key.task_id, r.key.round)):
+            by_domain.setdefault(record.domain, []).append(record.model_dump(mode="json"))
+        for domain, items in by_domain.items():
+            write_atomic(self.root / domain / "traces.json", json.dumps(items, indent=1))
+
+    def write_results(self, records: list[TrialRecord], summary_markdown: str) -> None:
+        buffer = io.StringIO()
+        columns = ["task_id", "domain", "round", "seed", "difficulty", "status", "strict", "primary_failure", "failure_class", "user_turns", "tool_calls", "wall_s"]
+        writer = csv.DictWriter(buffer, fieldnames=columns)
+        writer.writeheader()
+        for r in sorted(records, key=lambda r: (r.domain, r.key.task_id, r.key.round)):
+            writer.writerow(
+                {
+                    "task_id": r.key.task_id,
+                    "domain": r.domain,
+                    "round": r.key.round,
+                    "seed": r.key.seed,
+                    "difficulty": r.difficulty,
+                    "status": r.status,
+                    "strict": "" if r.strict is None else int(r.strict),
+                    "primary_failure": r.verdict.primary_failure if r.verdict else "",
+                    "failure_class": r.failure_class or "",
+                    "user_turns": r.user_turns,
+                    "tool_calls": len(r.tool_trace),
+                    "wall_s": f"{r.wall_s:.3f}",
+                }
+            )
+        write_atomic(self.root / "results.csv", buffer.getvalue())
+        write_atomic(self.root / "results.md", summary_markdown)

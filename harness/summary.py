@@ -1,0 +1,70 @@
+"""The end-of-run summary table (Markdown), following the spec's reporting rules (A.3): strict accuracy
+over scored trials, infrastructure failures (⊥) excluded from the denominator but shown, domain macro
+average, cache-neutral cost of the agent model only."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from harness.plan import Plan
+from harness.records import TrialRecord
+from models.prices import PriceTable, format_cost
+from models.types import Usage
+
+
+def _rate(passes: int, scored: int) -> str:
+    return f"{100.0 * passes / scored:.2f}%" if scored else "n/a"
+
+
+def summarise(records: list[TrialRecord], plan: Plan, prices: PriceTable) -> str:
+    by_domain: dict[str, list[TrialRecord]] = {}
+    for r in records:
+        by_domain.setdefault(r.domain, []).append(r)
+    lines = [
+        f"# Run summary - agent: {plan.agent}" + (f" ({plan.agent_model})" if plan.agent_model else ""),
+        "",
+        f"user: {plan.user}" + (f" ({plan.user_model})" if plan.user_model else "") + f"; judge: {plan.judge}" + (f" ({plan.judge_model})" if plan.judge_model else ""),
+        *[f"note: {n}" for n in plan.notes],
+        "",
+        "| domain | trials | scored | ⊥ infra | passes | strict |",
+        "|---|---|---|---|---|---|",
+    ]
+    domain_rates = []
+    for domain, items in sorted(by_domain.items()):
+        scored = [r for r in items if r.status == "scored"]
+        passes = sum(bool(r.strict) for r in scored)
+        if scored:
+            domain_rates.append(passes / len(scored))
+        lines.append(f"| {domain} | {len(items)} | {len(scored)} | {len(items) - len(scored)} | {passes} | {_rate(passes, len(scored))} |")
+    scored_all = [r for r in records if r.status == "scored"]
+    passes_all = sum(bool(r.strict) for r in scored_all)
+    lines.append(f"| **all** | {len(records)} | {len(scored_all)} | {len(records) - len(scored_all)} | {passes_all} | {_rate(passes_all, len(scored_all))} |")
+    macro = f"{100.0 * sum(domain_rates) / len(domain_rates):.2f}%" if domain_rates else "n/a"
+    lines += ["", f"domain macro average: {macro}"]
+
+    labels = Counter(r.verdict.primary_failure for r in scored_all if r.verdict and not r.strict)
+    model_failures = Counter(r.failure_class for r in scored_all if r.failure_class)
+    if labels:
+        lines.append("failure composition (primary label): " + ", ".join(f"{k} {v}" for k, v in labels.most_common()))
+    if model_failures:
+        lines.append("model-attributable failures: " + ", ".join(f"{k} {v}" for k, v in model_failures.most_common()))
+    infra = Counter(r.failure_class for r in records if r.status != "scored")
+    if infra:
+        lines.append("infrastructure failures (excluded, re-runnable): " + ", ".join(f"{k} {v}" for k, v in infra.most_common()))
+
+    usage: dict[str, Usage] = {}
+    for r in records:
+        for role, u in r.usage.items():
+            usage[role] = usage.get(role, Usage()) + u
+    if usage:
+        lines += ["", "| role | model | calls | prompt tokens | completion tokens |", "|---|---|---|---|---|"]
+        models = plan.models()
+        for role, u in sorted(usage.items()):
+            lines.append(f"| {role} | {models.get(role, '-')} | {u.calls} | {u.prompt_tokens} | {u.completion_tokens} |")
+    agent_cost = None
+    if plan.agent_model:
+        agent_usage = usage.get("agent", Usage()) + usage.get("router", Usage()) if plan.router_model == plan.agent_model else usage.get("agent", Usage())
+        agent_cost = prices.cost(plan.agent_model, agent_usage)
+    per_success = None if agent_cost is None or not passes_all else agent_cost / passes_all
+    lines += ["", f"estimated agent cost (cache-neutral): {format_cost(agent_cost)}; per success: {format_cost(per_success)}"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,154 @@
+"""Run one trial: user ↔ agent over a fresh gateway world, then freeze the evidence and grade it.
+
+Failure classes (spec A.1/A.3):
+- model-attributable (scored 0, stay in the denominator): a hallucinated tool (called a tool it was not
+  given), non-convergence at the user-turn limit or the time limit;
+- infrastructure (⊥: excluded, shown, re-runnable): a provider outage after retries, an invalid judge
+  answer after retries, an agent adapter or server crash.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import traceback
+from dataclasses import dataclass
+
+import anyio
+from fastmcp import Client
+
+from contracts.evidence import Evidence, Message, RoutingDecision
+from contracts.schema import Task
+from grader.grade import JudgeFailure, grade
+from harness.components import TrialComponents
+from harness.records import TrialKey, TrialRecord
+from models.base import ConfigurationError, ModelError
+from models.model import UsageLedger
+from orchestrator.protocol import TrialSession, TrialTools
+from servers.gateway import Gateway
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_turns: int = 30
+    task_timeout_s: float = 1200.0
+
+
+class InfrastructureFailure(RuntimeError):
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+async def run_trial(
+    task: Task,
+    key: TrialKey,
+    *,
+    gateway: Gateway,
+    client: Client,
+    components: TrialComponents,
+    limits: Limits,
+    mcp_base_url: str | None = None,
+) -> TrialRecord:
+    """One attempt. Raises `ConfigurationError` (stop the run); returns ⊥ records for infra failures."""
+    ledger = UsageLedger()
+    trial = gateway.open_trial(task.domain, initial_state=task.initial_state, seed=key.seed, task_id=task.id)
+    tools = TrialTools(client, trial.trial_id)  # the run's shared in-process client, bound to this trial
+    session = TrialSession(
+        trial_id=trial.trial_id,
+        domain=task.domain,
+        task_id=task.id,
+        seed=key.seed,
+        tools=tools,
+        expose=lambda allowed: gateway.set_turn(trial.trial_id, trial.turn, allowed),
+        mcp_url=f"{mcp_base_url}/{task.domain}/mcp?trial={trial.trial_id}" if mcp_base_url else None,
+        mcp_headers={"X-Trial-Id": trial.trial_id},
+    )
+    conversation: list[Message] = []
+    routing: list[RoutingDecision] = []
+    hallucinated: list[str] = []
+    model_failure: str | None = None
+    infra: InfrastructureFailure | None = None
+    agent = components.agent(task, ledger)
+    user = components.user(task, ledger)
+    started = time.perf_counter()
+    try:
+        with anyio.fail_after(limits.task_timeout_s):
+            await agent.start(session)
+            converged = False
+            for turn in range(limits.max_turns + 1):
+                utterance = await user.next_message(conversation)
+                if utterance is None:
+                    converged = True
+                    break
+                if turn == limits.max_turns:
+                    break
+                gateway.set_turn(trial.trial_id, turn, None)
+                conversation.append(Message(role="user", content=utterance, turn=turn))
+                reply = await agent.respond(utterance, turn)
+                conversation.append(Message(role="assistant", content=reply.text, turn=turn))
+                routing.extend(reply.routing)
+                hallucinated.extend(reply.hallucinated_tools)
+            if not converged:
+                model_failure = f"non_convergence: user-turn limit ({limits.max_turns}) reached"
+    except TimeoutError:
+        model_failure = f"non_convergence: task exceeded {limits.task_timeout_s:g}s"
+    except ConfigurationError:
+        raise
+    except ModelError as exc:
+        infra = InfrastructureFailure("provider", str(exc))
+    except Exception as exc:  # an agent adapter or server bug must not kill the run, and is visible
+        log.debug("trial crashed", exc_info=True)
+        infra = InfrastructureFailure("crash", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}")
+    finally:
+        with anyio.CancelScope(shield=True):
+            try:
+                await agent.stop()
+            except Exception:  # noqa: BLE001 - stopping must not mask the trial's own outcome
+                log.debug("agent.stop failed", exc_info=True)
+        gateway.close_trial(trial.trial_id)
+    wall = time.perf_counter() - started
+    if model_failure is None and hallucinated:
+        model_failure = f"hallucinated_tool: {', '.join(sorted(set(hallucinated)))}"
+
+    evidence = Evidence(
+        conversation=conversation,
+        routing=routing,
+        tool_trace=list(trial.trace),
+        initial_state=trial.initial_state,
+        final_state=trial.final_state(),
+    )
+    base = {
+        "key": key,
+        "domain": task.domain,
+        "difficulty": task.difficulty,
+        "capabilities": task.capabilities,
+        "agent": getattr(agent, "name", type(agent).__name__),
+        "conversation": conversation,
+        "routing": routing,
+        "tool_trace": evidence.tool_trace,
+        "final_state": evidence.final_state,
+        "hallucinated_tools": sorted(set(hallucinated)),
+        "models": components.plan.models(),
+        "user_turns": sum(1 for m in conversation if m.role == "user"),
+        "wall_s": round(wall, 4),
+    }
+    if infra is None:
+        try:
+            verdict = await grade(task, evidence, judge=components.judge(ledger), model_failure=model_failure)
+        except (JudgeFailure, ModelError) as exc:
+            infra = InfrastructureFailure("judge", str(exc))
+    if infra is not None:
+        return TrialRecord(**base, status="infra_error", strict=None, failure_class=f"infra:{infra.kind}", error=str(infra), usage=ledger.snapshot())
+    failure_class = None if model_failure is None else "model:" + model_failure.split(":", 1)[0]
+    return TrialRecord(
+        **base,
+        status="scored",
+        strict=verdict.strict,
+        failure_class=failure_class,
+        error=model_failure,
+        verdict=verdict,
+        usage=ledger.snapshot(),
+    )

@@ -1,0 +1,115 @@
+"""`Model`: a provider API with a role, retries with backoff (honouring Retry-After), a per-provider
+concurrency limit, and usage summed per role into a shared ledger."""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Sequence
+
+import anyio
+
+from models.base import ModelAPI, ModelError
+from models.types import ChatMessage, GenerateConfig, ModelOutput, Role, ToolSpec, Usage
+
+log = logging.getLogger(__name__)
+
+
+class UsageLedger:
+    """Usage summed per role (never overwritten), safe to share across concurrent trials."""
+
+    def __init__(self) -> None:
+        self._by_role: dict[str, Usage] = {}
+        self._lock = threading.Lock()
+
+    def add(self, role: str, usage: Usage) -> None:
+        with self._lock:
+            self._by_role[role] = self._by_role.get(role, Usage()) + usage
+
+    def snapshot(self) -> dict[str, Usage]:
+        with self._lock:
+            return dict(self._by_role)
+
+
+class RetryPolicy:
+    def __init__(self, max_retries: int = 4, base_delay_s: float = 1.0, max_delay_s: float = 60.0) -> None:
+        self.max_retries = max_retries
+        self.base_delay_s = base_delay_s
+        self.max_delay_s = max_delay_s
+
+    def delay(self, attempt: int, retry_after: float | None) -> float:
+        if retry_after is not None:
+            return min(max(retry_after, 0.0), self.max_delay_s)
+        backoff = self.base_delay_s * (2**attempt)
+        return min(backoff * (0.5 + random.random() / 2), self.max_delay_s)
+
+
+_limiters: dict[str, anyio.CapacityLimiter] = {}
+_limiters_lock = threading.Lock()
+
+
+def provider_limiter(provider: str, limit: int) -> anyio.CapacityLimiter:
+    """One concurrency limit per provider, shared by every role and trial in the process."""
+    with _limiters_lock:
+        limiter = _limiters.get(provider)
+        if limiter is None:
+            limiter = _limiters[provider] = anyio.CapacityLimiter(limit)
+        return limiter
+
+
+class Model:
+    def __init__(
+        self,
+        api: ModelAPI,
+        *,
+        role: Role,
+        config: GenerateConfig | None = None,
+        ledger: UsageLedger | None = None,
+        retry: RetryPolicy | None = None,
+        max_concurrency: int = 32,
+    ) -> None:
+        self.api = api
+        self.role = role
+        self.config = config or GenerateConfig()
+        self.ledger = ledger or UsageLedger()
+        self.retry = retry or RetryPolicy()
+        self.max_concurrency = max_concurrency
+
+    @property
+    def name(self) -> str:
+        return self.api.name
+
+    async def generate(
+        self,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec] = (),
+        config: GenerateConfig | None = None,
+    ) -> ModelOutput:
+        """One completion with retries. Usage of every successful call is added to the ledger."""
+        config = config or self.config
+        limiter = provider_limiter(self.api.provider, self.max_concurrency)
+        attempt = 0
+        while True:
+            started = time.perf_counter()
+            try:
+                async with limiter:
+                    with anyio.fail_after(config.timeout_s):
+                        output = await self.api.generate(messages, tools, config)
+            except Exception as exc:  # classified below; never swallowed
+                if isinstance(exc, ModelError):
+                    raise
+                decision = self.api.classify_error(exc)
+                if decision.kind == "fatal" or attempt >= self.retry.max_retries:
+                    kind = "gave up after retries" if decision.kind != "fatal" else "failed"
+                    raise ModelError(f"{self.name} ({self.role}) {kind}: {type(exc).__name__}: {exc}") from exc
+                wait = self.retry.delay(attempt, decision.retry_after)
+                log.warning("%s (%s): %s; retry %d in %.1fs", self.name, self.role, decision.reason or type(exc).__name__, attempt + 1, wait)
+                attempt += 1
+                await anyio.sleep(wait)
+                continue
+            usage = output.usage.model_copy(update={"calls": max(output.usage.calls, 1), "latency_s": round(time.perf_counter() - started, 6)})
+            output = output.model_copy(update={"usage": usage, "model": output.model or self.name})
+            self.ledger.add(self.role, usage)
+            return output

@@ -1,0 +1,92 @@
+"""Model names are `provider:model`. Provider modules are imported only when a model of theirs is built,
+so a missing SDK or key is an error at that moment, naming exactly what to install or set."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass
+
+from models.base import ConfigurationError, ModelAPI
+from models.model import Model, RetryPolicy, UsageLedger
+from models.types import GenerateConfig, Role
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """An OpenAI-compatible server: its base URL and the environment variable holding its key."""
+
+    base_url: str
+    api_key_env: str | None = None
+    """None: the server needs no key (a local vLLM/Ollama/llama.cpp)."""
+
+
+OPENAI_COMPATIBLE: dict[str, Endpoint] = {
+    "vllm": Endpoint("http://localhost:8000/v1", "VLLM_API_KEY"),
+    "ollama": Endpoint("http://localhost:11434/v1"),
+    "llamacpp": Endpoint("http://localhost:8080/v1"),
+    "openrouter": Endpoint("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"),
+}
+"""Presets. Override a base URL with `<PROVIDER>_BASE_URL` (e.g. `VLLM_BASE_URL`), or register your own
+endpoint with `register_endpoint`."""
+
+PROVIDERS: dict[str, str] = {
+    "openai": "models.providers.openai:OpenAIChatAPI",
+    "anthropic": "models.providers.anthropic:AnthropicAPI",
+}
+
+
+def register_endpoint(provider: str, base_url: str, api_key_env: str | None = None) -> None:
+    OPENAI_COMPATIBLE[provider] = Endpoint(base_url, api_key_env)
+
+
+def parse_model_name(name: str) -> tuple[str, str]:
+    provider, sep, model = name.partition(":")
+    if not sep or not provider or not model:
+        raise ConfigurationError(f"model names are 'provider:model' (e.g. openai:gpt-5-mini), got {name!r}")
+    return provider, model
+
+
+def known_providers() -> list[str]:
+    return sorted([*PROVIDERS, *OPENAI_COMPATIBLE])
+
+
+def get_model_api(name: str) -> ModelAPI:
+    provider, model = parse_model_name(name)
+    if provider in OPENAI_COMPATIBLE:
+        endpoint = OPENAI_COMPATIBLE[provider]
+        base_url = os.environ.get(f"{provider.upper()}_BASE_URL", endpoint.base_url)
+        from models.providers.openai import OpenAIChatAPI
+
+        return OpenAIChatAPI(model, provider=provider, base_url=base_url, api_key_env=endpoint.api_key_env)
+    target = PROVIDERS.get(provider)
+    if target is None:
+        raise ConfigurationError(f"unknown model provider {provider!r} in {name!r}; known: {', '.join(known_providers())}")
+    module_name, _, class_name = target.partition(":")
+    cls = getattr(importlib.import_module(module_name), class_name)
+    return cls(model)
+
+
+def get_model(
+    name: str,
+    *,
+    role: Role,
+    config: GenerateConfig | None = None,
+    ledger: UsageLedger | None = None,
+    retry: RetryPolicy | None = None,
+    max_concurrency: int = 32,
+) -> Model:
+    return Model(get_model_api(name), role=role, config=config, ledger=ledger, retry=retry, max_concurrency=max_concurrency)
+
+
+def credential_env(name: str) -> str | None:
+    """The environment variable a model needs for its key (None: needs none)."""
+    provider, _ = parse_model_name(name)
+    if provider in OPENAI_COMPATIBLE:
+        return OPENAI_COMPATIBLE[provider].api_key_env if provider == "openrouter" else None
+    return {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}.get(provider)
+
+
+def credentials_available(name: str) -> bool:
+    env = credential_env(name)
+    return env is None or bool(os.environ.get(env))

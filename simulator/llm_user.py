@@ -1,0 +1,69 @@
+"""The on-policy user simulator (spec A.1): an LLM that sees only its private instruction and the visible
+dialogue (never tools, routing or state) and produces the next utterance or a stop decision."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from contracts.evidence import Message
+from models.model import Model
+from models.types import ChatMessage, GenerateConfig
+
+PROMPT_VERSION = "user_v1"
+PROMPT_PATH = Path(__file__).parent / "prompts" / f"{PROMPT_VERSION}.md"
+STOP_TOKEN = "###STOP###"
+ANSWER_FIRST = (
+    "(Note to the customer: the assistant's last message asks you something or is waiting for you. "
+    f"Answer it unless your goal is already fully achieved; only then reply {STOP_TOKEN}.)"
+)
+
+
+@cache
+def prompt_template() -> str:
+    return PROMPT_PATH.read_text(encoding="utf-8")
+
+
+def prompt_fingerprint() -> str:
+    """Recorded in the run manifest: which simulator prompt produced the dialogues."""
+    return f"{PROMPT_VERSION}:{hashlib.sha256(prompt_template().encode()).hexdigest()[:12]}"
+
+
+def _awaits_customer(message: str) -> bool:
+    return message.rstrip().endswith("?")
+
+
+class LLMUser:
+    name = "llm"
+
+    def __init__(self, model: Model, instruction: str, *, config: GenerateConfig | None = None) -> None:
+        self.model = model
+        self.instruction = instruction
+        self.config = config
+
+    def _messages(self, conversation: Sequence[Message], nudge: str | None = None) -> list[ChatMessage]:
+        system = prompt_template().format(instruction=self.instruction.strip(), stop_token=STOP_TOKEN)
+        # Roles are mirrored: the simulator speaks as "assistant", the agent's replies arrive as "user".
+        messages = [ChatMessage(role="system", content=system)]
+        if not conversation:
+            messages.append(ChatMessage(role="user", content="(The assistant is ready. Write your first message.)"))
+        for m in conversation:
+            messages.append(ChatMessage(role="assistant" if m.role == "user" else "user", content=m.content))
+        if nudge:
+            messages.append(ChatMessage(role="user", content=nudge))
+        return messages
+
+    async def next_message(self, conversation: Sequence[Message]) -> str | None:
+        output = await self.model.generate(self._messages(conversation), config=self.config)
+        text = output.text.strip()
+        if STOP_TOKEN in text:
+            last = conversation[-1].content if conversation and conversation[-1].role == "assistant" else ""
+            if not _awaits_customer(last):
+                return None
+            retry = await self.model.generate(self._messages(conversation, ANSWER_FIRST), config=self.config)
+            text = retry.text.strip()
+            if STOP_TOKEN in text:
+                return None
+        return text or "..."

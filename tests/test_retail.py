@@ -1,0 +1,200 @@
+"""The retail domain: every tool over the in-memory gateway, identity gates, return rules, probes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastmcp import Client
+
+from servers.domains.retail.tools import RetailEnvironment
+from servers.gateway import TRIAL_META_KEY, Gateway, bind_trial
+from servers.registry import environment_class
+
+pytestmark = pytest.mark.anyio
+
+EMMA = {"customer_id": "CUST-5001", "pin": "3927"}
+OLIVIA = {"customer_id": "CUST-5003", "pin": "5402"}
+
+# tool -> (calls to make first, arguments, a key its result must contain)
+TOOL_CASES: dict[str, tuple[list[tuple[str, dict[str, Any]]], dict[str, Any], str]] = {
+    "authenticate_customer": ([], EMMA, "authenticated"),
+    "get_order_status": ([], {"order_id": "ORD-9001", "customer_id": "CUST-5001"}, "status"),
+    "get_order_details": ([], {"order_id": "ORD-9004"}, "items"),
+    "search_products": ([], {"query": "headphones"}, "results"),
+    "check_inventory": ([], {"sku": "SKU-1002"}, "stock"),
+    "initiate_return": ([("authenticate_customer", EMMA)], {"order_id": "ORD-9001", "sku": "SKU-1001", "reason": "does not fit"}, "return_id"),
+}
+
+
+def test_registered_and_every_tool_has_a_case() -> None:
+    assert environment_class("retail") is RetailEnvironment
+    assert set(TOOL_CASES) == set(RetailEnvironment.tool_methods())
+
+
+def test_seeded_world() -> None:
+    state = RetailEnvironment.default_state()
+    assert state.business_date == "2026-11-30"
+    assert 4 <= len(state.customers) <= 6 and len(state.orders) == 8
+    assert {o.status for o in state.orders.values()} == {"Processing", "Shipped", "Delivered", "Cancelled"}
+    order = state.orders["ORD-9001"]
+    assert order.status == "Delivered" and order.customer_id == "CUST-5001" and order.delivery_date
+    assert all(len(c.pin) == 4 and c.pin.isdigit() for c in state.customers.values())
+
+
+async def _call(client: Client, trial_id: str, tool: str, args: dict[str, Any]) -> Any:
+    return await client.call_tool(tool, args, raise_on_error=False, meta={TRIAL_META_KEY: trial_id})
+
+
+@pytest.mark.parametrize("tool", sorted(TOOL_CASES))
+async def test_tool_in_memory(tool: str) -> None:
+    gateway = Gateway(["retail"])
+    trial = gateway.open_trial("retail")
+    setup, args, key = TOOL_CASES[tool]
+    with bind_trial(trial.trial_id):
+        async with Client(gateway.server("retail")) as client:
+            for name, setup_args in setup:
+                await client.call_tool(name, setup_args)
+            result = await client.call_tool(tool, args)
+    assert not result.is_error
+    assert key in result.structured_content, result.structured_content
+    assert not result.structured_content.get("refused")
+    assert trial.trace[-1].tool == tool and trial.trace[-1].status == "executed"
+
+
+async def test_results_carry_the_facts() -> None:
+    gateway = Gateway(["retail"])
+    trial = gateway.open_trial("retail", seed=1)
+    async with Client(gateway.server("retail")) as client:
+        status = (await _call(client, trial.trial_id, "get_order_status", {"order_id": "ORD-9001", "customer_id": "CUST-5001"})).structured_content
+        shipped = (await _call(client, trial.trial_id, "get_order_status", {"order_id": "ORD-9002", "customer_id": "CUST-5002"})).structured_content
+        details = (await _call(client, trial.trial_id, "get_order_details", {"order_id": "ORD-9004"})).structured_content
+        found = (await _call(client, trial.trial_id, "search_products", {"query": "Desk LAMP"})).structured_content
+        stock = (await _call(client, trial.trial_id, "check_inventory", {"sku": "SKU-1002"})).structured_content
+        await _call(client, trial.trial_id, "authenticate_customer", OLIVIA)
+        ret = (await _call(client, trial.trial_id, "initiate_return", {"order_id": "ORD-9004", "sku": "SKU-1003", "reason": "chipped"})).structured_content
+    assert status == {"order_id": "ORD-9001", "status": "Delivered", "order_date": "2026-11-18", "delivery_date": "2026-11-22"}
+    assert shipped["status"] == "Shipped" and shipped["tracking_number"] and shipped["estimated_delivery"] == "2026-12-03"
+    assert [(i["sku"], i["final_sale"]) for i in details["items"]] == [("SKU-1004", True), ("SKU-1003", False)]
+    assert details["return_window_ends"] == "2026-12-25" and details["order_total"] == 87.99
+    assert [p["sku"] for p in found["results"]] == ["SKU-1007"]
+    assert stock["stock"] == 0 and stock["in_stock"] is False
+    assert ret["return_id"].startswith("RET-") and ret["qty"] == 2 and ret["refund_amount"] == 28.0
+    assert ret["refund_method"] == "gift_card"  # back to the original payment method
+    state = trial.final_state()
+    assert state["returns"][ret["return_id"]]["order_id"] == "ORD-9004"
+    assert state["authenticated_customers"] == ["CUST-5003"]
+
+
+async def test_wrong_pin_is_a_structured_403_and_changes_nothing() -> None:
+    gateway = Gateway(["retail"])
+    trial = gateway.open_trial("retail")
+    before = trial.final_state()
+    async with Client(gateway.server("retail")) as client:
+        result = await _call(client, trial.trial_id, "authenticate_customer", {"customer_id": "CUST-5001", "pin": "0000"})
+    assert not result.is_error
+    assert result.structured_content == {"refused": True, "status": 403, "reason": "Authentication failed: PIN does not match", "customer_id": "CUST-5001"}
+    assert [r.status for r in trial.trace] == ["refused"]
+    assert trial.final_state() == before and not trial.final_state()["authenticated_customers"]
+
+
+async def test_status_of_another_customers_order_is_refused() -> None:
+    gateway = Gateway(["retail"])
+    trial = gateway.open_trial("retail")
+    async with Client(gateway.server("retail")) as client:
+        result = await _call(client, trial.trial_id, "get_order_status", {"order_id": "ORD-9002", "customer_id": "CUST-5001"})
+    content = result.structured_content
+    assert not result.is_error and content["refused"] is True and content["status"] == 403
+    assert content["reason"] == "Order does not belong to this customer"
+    assert "Shipped" not in str(content)  # nothing about the order leaks
+    assert trial.trace[0].status == "refused"
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("get_order_status", {"order_id": "ORD-0000", "customer_id": "CUST-5001"}),
+        ("get_order_status", {"order_id": "ORD-9001", "customer_id": "CUST-0000"}),
+        ("get_order_details", {"order_id": "ORD-0000"}),
+        ("check_inventory", {"sku": "SKU-0000"}),
+        ("authenticate_customer", {"customer_id": "CUST-0000", "pin": "1234"}),
+        ("initiate_return", {"order_id": "ORD-0000", "sku": "SKU-1001", "reason": "x"}),
+    ],
+)
+async def test_unknown_ids_are_invalid_calls(tool: str, args: dict[str, Any]) -> None:
+    gateway = Gateway(["retail"])
+    trial = gateway.open_trial("retail")
+    before = trial.final_state()
+    async with Client(gateway.server("retail")) as client:
+        result = await _call(client, trial.trial_id, tool, args)
+    assert result.is_error and trial.trace[0].status == "tool_error"
+    assert trial.final_state() == before
+
+
+# (who authenticates first, return arguments, expected status, expected reason)
+RETURN_GATES = [
+    (None, {"order_id": "ORD-9001", "sku": "SKU-1001"}, 403, "Customer identity must be verified before this action"),
+    (OLIVIA, {"order_id": "ORD-9001", "sku": "SKU-1001"}, 403, "Customer identity must be verified before this action"),
+    ({"customer_id": "CUST-5002", "pin": "8164"}, {"order_id": "ORD-9002", "sku": "SKU-1002"}, 409, "Only delivered orders can be returned"),
+    ({"customer_id": "CUST-5005", "pin": "6683"}, {"order_id": "ORD-9006", "sku": "SKU-1006"}, 409, "Only delivered orders can be returned"),
+    (EMMA, {"order_id": "ORD-9003", "sku": "SKU-1005"}, 422, "The 30-day return window has closed"),
+    (OLIVIA, {"order_id": "ORD-9004", "sku": "SKU-1004"}, 422, "Final-sale items cannot be returned"),
+    (EMMA, {"order_id": "ORD-9001", "sku": "SKU-1003"}, 422, "Item is not part of this order"),
+]
+
+
+@pytest.mark.parametrize(("auth", "args", "code", "reason"), RETURN_GATES)
+async def test_return_gates_refuse_and_change_nothing(auth: dict[str, str] | None, args: dict[str, str], code: int, reason: str) -> None:
+    gateway = Gateway(["retail"])
+    trial = gateway.open_trial("retail")
+    async with Client(gateway.server("retail")) as client:
+        if auth is not None:
+            assert not (await _call(client, trial.trial_id, "authenticate_customer", auth)).structured_content.get("refused")
+        before = trial.final_state()
+        result = await _call(client, trial.trial_id, "initiate_return", {**args, "reason": "changed my mind"})
+    content = result.structured_content
+    assert not result.is_error and content["refused"] is True
+    assert (content["status"], content["reason"]) == (code, reason)
+    assert trial.trace[-1].status == "refused"
+    assert trial.final_state() == before and not trial.final_state()["returns"]
+
+
+async def test_window_is_inclusive_and_returns_are_not_repeated() -> None:
+    gateway = Gateway(["retail"])
+    trial = gateway.open_trial("retail")
+    liam = {"customer_id": "CUST-5004", "pin": "2719"}
+    args = {"order_id": "ORD-9008", "sku": "SKU-1008", "reason": "stopped working"}
+    async with Client(gateway.server("retail")) as client:
+        await _call(client, trial.trial_id, "authenticate_customer", liam)
+        first = (await _call(client, trial.trial_id, "initiate_return", args)).structured_content  # day 30 of 30
+        again = (await _call(client, trial.trial_id, "initiate_return", args)).structured_content
+    assert first["return_id"].startswith("RET-") and first["refund_method"] == "paypal"
+    assert again["refused"] is True and again["status"] == 409 and again["return_id"] == first["return_id"]
+    assert len(trial.final_state()["returns"]) == 1
+
+
+async def test_mutation_probes_all_execute_and_reach_every_writable_part() -> None:
+    probes = RetailEnvironment.mutation_probes()
+    names = [name for name, _ in probes]
+    assert {f"authenticate CUST-500{i}" for i in range(1, 6)} <= set(names)
+    assert {"return ORD-9001/SKU-1001", "return ORD-9004/SKU-1003", "return ORD-9007/SKU-1006", "return ORD-9007/SKU-1007", "return ORD-9008/SKU-1008"} == {
+        n for n in names if n.startswith("return ")
+    }
+    gateway = Gateway(["retail"])
+    for name, calls in probes:
+        trial = gateway.open_trial("retail")
+        async with Client(gateway.server("retail")) as client:
+            for call in calls:
+                result = await _call(client, trial.trial_id, call.tool, call.args)
+                assert not result.is_error and not result.structured_content.get("refused"), (name, result.structured_content)
+        assert trial.final_state() != trial.initial_state, name
+
+
+async def test_status_lookup_needs_no_pin() -> None:
+    """The case C task: a status lookup with only the customer id succeeds and authenticates no one."""
+    gateway = Gateway(["retail"])
+    trial = gateway.open_trial("retail")
+    async with Client(gateway.server("retail")) as client:
+        result = await _call(client, trial.trial_id, "get_order_status", {"order_id": "ORD-9001", "customer_id": "CUST-5001"})
+    assert result.structured_content["status"] == "Delivered"
+    assert trial.final_state()["authenticated_customers"] == []
