@@ -29,6 +29,7 @@ from harness.records import TrialKey, TrialRecord
 from harness.rundir import RunDirectory
 from harness.summary import summarise
 from harness.trial import Limits, run_trial
+from models.base import ConfigurationError
 from models.prices import DEFAULT_PRICE_TABLE, PriceTable
 from servers.gateway import Gateway
 
@@ -65,6 +66,14 @@ class RunResult:
     skipped: int
     summary_markdown: str = ""
     notes: list[str] = field(default_factory=list)
+
+
+def _first_configuration_error(group: BaseExceptionGroup) -> ConfigurationError | None:
+    """A configuration error in any trial stops the run; surface it plainly, not as a group."""
+    matched = group.subgroup(lambda e: isinstance(e, ConfigurationError))
+    while isinstance(matched, BaseExceptionGroup):
+        matched = matched.exceptions[0]
+    return matched
 
 
 @contextlib.asynccontextmanager
@@ -124,9 +133,12 @@ async def execute_run(config: RunConfig, *, console: Console | None = None, comp
                         failed += 1
                     progress.update(job, advance=1, status=f"pass {passed}  fail {failed}  ⊥ {errors}")
 
-                async with anyio.create_task_group() as group:
-                    for task, key in todo:
-                        group.start_soon(one, task, key)
+                try:
+                    async with anyio.create_task_group() as group:
+                        for task, key in todo:
+                            group.start_soon(one, task, key)
+                except BaseExceptionGroup as errors_group:
+                    raise _first_configuration_error(errors_group) or errors_group from None
     finally:
         await components.aclose()
     wanted = {key for _, key in keys}

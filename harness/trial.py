@@ -98,6 +98,8 @@ async def run_trial(
     except ConfigurationError:
         raise
     except ModelError as exc:
+        if not exc.infrastructure:
+            raise ConfigurationError(f"stopping the run: {exc}") from exc
         infra = InfrastructureFailure("provider", str(exc))
     except Exception as exc:  # an agent adapter or server bug must not kill the run, and is visible
         log.debug("trial crashed", exc_info=True)
@@ -138,7 +140,11 @@ async def run_trial(
     if infra is None:
         try:
             verdict = await grade(task, evidence, judge=components.judge(ledger), model_failure=model_failure)
-        except (JudgeFailure, ModelError) as exc:
+        except JudgeFailure as exc:
+            infra = InfrastructureFailure("judge", str(exc))
+        except ModelError as exc:
+            if not exc.infrastructure:
+                raise ConfigurationError(f"stopping the run: {exc}") from exc
             infra = InfrastructureFailure("judge", str(exc))
     if infra is not None:
         return TrialRecord(**base, status="infra_error", strict=None, failure_class=f"infra:{infra.kind}", error=str(infra), usage=ledger.snapshot())

@@ -102,8 +102,11 @@ class Model:
                     raise
                 decision = self.api.classify_error(exc)
                 if decision.kind == "fatal" or attempt >= self.retry.max_retries:
-                    kind = "gave up after retries" if decision.kind != "fatal" else "failed"
-                    raise ModelError(f"{self.name} ({self.role}) {kind}: {type(exc).__name__}: {exc}") from exc
+                    # Exhausted retries on a transient problem: an outage (⊥, re-runnable). A fatal error
+                    # (bad key, rejected request) will not go away by re-running: stop the run.
+                    fatal = decision.kind == "fatal"
+                    kind = "failed" if fatal else "gave up after retries"
+                    raise ModelError(f"{self.name} ({self.role}) {kind}: {type(exc).__name__}: {exc}", infrastructure=not fatal) from exc
                 wait = self.retry.delay(attempt, decision.retry_after)
                 log.warning("%s (%s): %s; retry %d in %.1fs", self.name, self.role, decision.reason or type(exc).__name__, attempt + 1, wait)
                 attempt += 1

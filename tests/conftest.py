@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -35,12 +34,10 @@ def live_gateway() -> Iterator[LiveGateway]:
     import uvicorn
 
     from servers.gateway import Gateway
-    from servers.http import gateway_app
+    from servers.http import gateway_app, listening_socket
 
     gateway = Gateway(["payments"])
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
+    sock = listening_socket()
     port = sock.getsockname()[1]
     config = uvicorn.Config(gateway_app(gateway), log_level="warning", lifespan="on")
     server = uvicorn.Server(config)

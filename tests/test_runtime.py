@@ -317,3 +317,16 @@ async def test_model_error_is_not_swallowed() -> None:
     model = Model(ScriptedModel([]), role="agent", retry=RetryPolicy(max_retries=0))
     with pytest.raises(ModelError, match="ran out of outputs"):
         await model.generate([])
+
+
+async def test_fatal_model_error_stops_the_run(tmp_path: Path) -> None:
+    """A rejected key or request will not heal by re-running: the run stops with a clear error."""
+    from models.base import ConfigurationError
+
+    class Rejected(ScriptedModel):
+        async def generate(self, messages, tools, config):  # noqa: ANN001
+            raise PermissionError("401 invalid api key")
+
+    config = RunConfig(out=tmp_path / "run", task=["payments_balance_inquiry_01"], agent="graph", agent_model="mock:agent")
+    with pytest.raises(ConfigurationError, match="stopping the run: .*401 invalid api key"):
+        await execute_run(config, console=QUIET, components=_components(config, _plan(), agent=Rejected([]), router=Rejected([])))
