@@ -25,6 +25,14 @@ MANIFEST_PATH = CONTRACTS_DIR / "manifest.yaml"
 LOCK_PATH = CONTRACTS_DIR / "catalog.lock.json"
 
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def read_yaml(text: str) -> object:
+    """Safe YAML loading with libyaml when available (the pure-Python loader is ~10x slower)."""
+    return yaml.load(text, Loader=_LOADER)  # noqa: S506 - a safe loader
+
+
 class CatalogError(ValueError):
     """A task file could not be loaded. The message names file, task and field."""
 
@@ -50,7 +58,7 @@ def _location(loc: tuple[Any, ...], raw: dict[str, Any]) -> str:
 def parse_task_file(path: Path, text: str | None = None) -> TaskFile:
     text = path.read_text(encoding="utf-8") if text is None else text
     try:
-        raw = yaml.safe_load(text)
+        raw = read_yaml(text)
     except yaml.YAMLError as exc:
         raise CatalogError(f"{path}: invalid YAML: {exc}") from None
     if not isinstance(raw, dict):
@@ -113,7 +121,7 @@ def select_tasks(
 
 def load_manifest(path: Path = MANIFEST_PATH) -> Manifest:
     try:
-        return Manifest.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+        return Manifest.model_validate(read_yaml(path.read_text(encoding="utf-8")))
     except (yaml.YAMLError, ValidationError) as exc:
         raise CatalogError(f"{path}: {exc}") from None
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from contracts.catalog import GRAPHS_DIR, CatalogError
+from contracts.catalog import GRAPHS_DIR, CatalogError, read_yaml
 
 RESERVED_LABELS = ("unsafe", "out_of_scope")
 
@@ -73,7 +73,7 @@ class GraphConfig(BaseModel):
 def load_graph(domain: str, graphs_dir: Path = GRAPHS_DIR) -> GraphConfig:
     path = graphs_dir / f"{domain}.yaml"
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = read_yaml(path.read_text(encoding="utf-8"))
         return GraphConfig.model_validate(raw)
     except FileNotFoundError:
         raise CatalogError(f"{path}: no graph config for domain {domain!r}") from None

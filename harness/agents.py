@@ -11,6 +11,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from contracts.catalog import read_yaml
 from contracts.evidence import RoutingDecision, ToolCallRecord
 from contracts.schema import GoldTurn, Task
 from harness.replay import REF, UnresolvedReference, interpolate, resolve_args
@@ -89,7 +90,7 @@ class ScriptFile(BaseModel):
 
 def load_script(path: Path) -> ScriptFile:
     try:
-        return ScriptFile.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+        return ScriptFile.model_validate(read_yaml(path.read_text(encoding="utf-8")))
     except (yaml.YAMLError, ValidationError, OSError) as exc:
         raise ValueError(f"{path}: not a valid trajectory file: {exc}") from None
 

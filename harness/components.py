@@ -6,6 +6,8 @@ Provider clients (`ModelAPI`) are built once per run and shared; each trial wrap
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from contracts.graph import load_graph
 from contracts.schema import Task
 from grader.judge import EvidenceJudge, Judge
@@ -22,9 +24,17 @@ from simulator.scripted import ScriptedUser
 
 
 class TrialComponents:
-    def __init__(self, config: RunConfig, plan: Plan, apis: dict[Role, ModelAPI] | None = None) -> None:
+    def __init__(
+        self,
+        config: RunConfig,
+        plan: Plan,
+        apis: dict[Role, ModelAPI] | None = None,
+        agent_factory: Callable[[Task], Agent] | None = None,
+    ) -> None:
+        """`agent_factory` plugs in any agent (e.g. a framework adapter configured in Python)."""
         self.config = config
         self.plan = plan
+        self.agent_factory = agent_factory
         self.script = load_script(config.script) if plan.agent == "script" and config.script else None
         self.apis: dict[Role, ModelAPI] = apis if apis is not None else self._build_apis()
 
@@ -47,6 +57,8 @@ class TrialComponents:
         )
 
     def agent(self, task: Task, ledger: UsageLedger) -> Agent:
+        if self.agent_factory is not None:
+            return self.agent_factory(task)
         kind = self.plan.agent
         if kind == "oracle":
             return oracle_agent(task)

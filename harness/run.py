@@ -32,6 +32,7 @@ from harness.trial import Limits, run_trial
 from models.base import ConfigurationError
 from models.prices import DEFAULT_PRICE_TABLE, PriceTable
 from servers.gateway import Gateway
+from servers.http import serve_in_loop
 
 log = logging.getLogger("crmbench.run")
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,6 +78,16 @@ def _first_configuration_error(group: BaseExceptionGroup) -> ConfigurationError 
 
 
 @contextlib.asynccontextmanager
+async def _maybe_http(gateway: Gateway, enabled: bool) -> AsyncIterator[str | None]:
+    """Serve the gateway over streamable HTTP on an ephemeral loopback port when an agent needs a URL."""
+    if not enabled:
+        yield None
+        return
+    async with serve_in_loop(gateway) as base_url:
+        yield base_url
+
+
+@contextlib.asynccontextmanager
 async def _domain_clients(gateway: Gateway) -> AsyncIterator[dict[str, Client]]:
     """One in-memory MCP client per domain, shared by all trials (each request names its trial)."""
     async with contextlib.AsyncExitStack() as stack:
@@ -108,8 +119,9 @@ async def execute_run(config: RunConfig, *, console: Console | None = None, comp
 
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("{task.fields[status]}"))
     passed = failed = errors = 0
+    serve_http = config.serve_http or plan.agent == "pydantic-ai"
     try:
-        async with _domain_clients(gateway) as clients:
+        async with _domain_clients(gateway) as clients, _maybe_http(gateway, serve_http) as base_url:
             with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
                 job = progress.add_task(f"{plan.agent} run", total=len(todo), status="")
 
@@ -118,7 +130,9 @@ async def execute_run(config: RunConfig, *, console: Console | None = None, comp
                     async with limiter:
                         record = None
                         for attempt in range(config.infra_retries + 1):
-                            record = await run_trial(task, key, gateway=gateway, client=clients[task.domain], components=components, limits=limits)
+                            record = await run_trial(
+                                task, key, gateway=gateway, client=clients[task.domain], components=components, limits=limits, mcp_base_url=base_url
+                            )
                             record.attempts = attempt + 1
                             if record.status == "scored":
                                 break

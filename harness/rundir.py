@@ -68,6 +68,8 @@ class RunDirectory:
                 f"(config hash {existing.get('config_hash')} vs {manifest['config_hash']}); "
                 "choose another --out directory to start a new run"
             )
+        for stale in (self.root / "trials").glob("*/.*"):
+            stale.unlink(missing_ok=True)  # half-written temp files of a killed run
         if existing is not None:
             manifest = {**manifest, "started_at": existing.get("started_at", manifest.get("started_at")), "resumed": True}
         write_atomic(self.manifest_path, json.dumps(manifest, indent=2, sort_keys=True, default=str))

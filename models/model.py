@@ -51,11 +51,14 @@ _limiters_lock = threading.Lock()
 
 
 def provider_limiter(provider: str, limit: int) -> anyio.CapacityLimiter:
-    """One concurrency limit per provider, shared by every role and trial in the process."""
+    """One concurrency limit per provider, shared by every role and trial in the process. The most
+    recently configured limit applies (a later run in the same process may allow more or fewer)."""
     with _limiters_lock:
         limiter = _limiters.get(provider)
         if limiter is None:
             limiter = _limiters[provider] = anyio.CapacityLimiter(limit)
+        elif limiter.total_tokens != limit:
+            limiter.total_tokens = limit
         return limiter
 
 

@@ -9,6 +9,8 @@ import datetime as dt
 from pathlib import Path
 
 import yaml
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 from pydantic import BaseModel
 
 from models.types import Usage
@@ -30,7 +32,7 @@ class PriceTable(BaseModel):
     @classmethod
     def load(cls, path: Path = DEFAULT_PRICE_TABLE) -> PriceTable:
         try:
-            return cls.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+            return cls.model_validate(yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER))
         except FileNotFoundError:
             raise FileNotFoundError(f"price table {path} not found") from None
 

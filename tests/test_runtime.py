@@ -330,3 +330,10 @@ async def test_fatal_model_error_stops_the_run(tmp_path: Path) -> None:
     config = RunConfig(out=tmp_path / "run", task=["payments_balance_inquiry_01"], agent="graph", agent_model="mock:agent")
     with pytest.raises(ConfigurationError, match="stopping the run: .*401 invalid api key"):
         await execute_run(config, console=QUIET, components=_components(config, _plan(), agent=Rejected([]), router=Rejected([])))
+
+
+def test_provider_limit_follows_the_latest_configuration() -> None:
+    from models.model import provider_limiter
+
+    assert provider_limiter("limit-test", 2).total_tokens == 2
+    assert provider_limiter("limit-test", 64).total_tokens == 64
