@@ -40,11 +40,11 @@ def package_versions() -> dict[str, str | None]:
     return versions
 
 
-def build_manifest(config: RunConfig, plan: Plan, prices: PriceTable, task_ids: list[str]) -> dict[str, Any]:
+def build_manifest(config: RunConfig, plan: Plan, prices: PriceTable, task_ids: list[str], lock: dict[str, Any] | None = None) -> dict[str, Any]:
     from grader.llm_judge import prompt_fingerprint as judge_prompt
     from simulator.llm_user import prompt_fingerprint as user_prompt
 
-    lock = catalog_lock()
+    lock = lock or catalog_lock()
     return {
         "benchmark": lock["benchmark"],
         "dataset_version": lock["version"],
@@ -53,7 +53,7 @@ def build_manifest(config: RunConfig, plan: Plan, prices: PriceTable, task_ids: 
         "packages": package_versions(),
         "python": platform.python_version(),
         "config": config.model_dump(mode="json"),
-        "config_hash": config_hash(config, plan),
+        "config_hash": config_hash(config, plan, lock["catalog_sha256"]),
         "plan": plan.model_dump(),
         "models": plan.models(),
         "sampling": {"agent_temperature": config.agent_temperature, "user_temperature": config.user_temperature, "judge_temperature": 0.0},

@@ -88,11 +88,11 @@ def resolve_plan(config: RunConfig) -> Plan:
     )
 
 
-def config_hash(config: RunConfig, plan: Plan) -> str:
-    """Identifies results that can be merged on resume: the resolved plan plus every result-affecting
-    setting. Task selection and rounds are not in it: a rerun may add tasks or rounds to a run."""
+def config_hash(config: RunConfig, plan: Plan, dataset_sha256: str) -> str:
+    """Identifies results that can be merged on resume: the dataset, the resolved plan and every
+    result-affecting setting. Task selection and rounds are not in it: a rerun may add tasks or rounds."""
     affecting = config.result_affecting()
     for selection in ("domain", "task", "capability", "difficulty", "rounds"):
         affecting.pop(selection, None)
-    payload = {"config": affecting, "plan": plan.model_dump(exclude={"notes"})}
+    payload = {"dataset": dataset_sha256, "config": affecting, "plan": plan.model_dump(exclude={"notes"})}
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]

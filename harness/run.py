@@ -19,7 +19,7 @@ from fastmcp import Client
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from contracts.catalog import load_catalog, select_tasks
+from contracts.catalog import catalog_lock, load_catalog, select_tasks
 from contracts.schema import Task
 from harness.components import TrialComponents
 from harness.config import RunConfig
@@ -53,9 +53,11 @@ def choose_tasks(config: RunConfig) -> list[Task]:
     return tasks
 
 
-def default_out(plan: Plan) -> Path:
+def default_out(plan: Plan, config_hash: str) -> Path:
+    """`runs/<agent>-<date>-<hash>`: the same command resumes its own run; a changed configuration or
+    dataset starts a new one instead of mixing incomparable trials."""
     who = plan.agent if plan.agent_model is None else plan.agent_model.replace(":", "-").replace("/", "-")
-    return ROOT / "runs" / f"{who}-{dt.date.today().isoformat()}"
+    return ROOT / "runs" / f"{who}-{dt.date.today().isoformat()}-{config_hash[:8]}"
 
 
 @dataclass
@@ -102,8 +104,9 @@ async def execute_run(config: RunConfig, *, console: Console | None = None, comp
     if not tasks:
         raise ValueError("no task matches the selection")
     prices = PriceTable.load(config.price_table or DEFAULT_PRICE_TABLE)
-    directory = RunDirectory(config.out or default_out(plan))
-    directory.open(build_manifest(config, plan, prices, [t.id for t in tasks]))
+    manifest = build_manifest(config, plan, prices, [t.id for t in tasks], catalog_lock())
+    directory = RunDirectory(config.out or default_out(plan, manifest["config_hash"]))
+    directory.open(manifest)
     for note in plan.notes:
         console.print(f"[yellow]note[/yellow]: {note}")
 

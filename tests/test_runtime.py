@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from contracts.catalog import get_task
 from contracts.evidence import Message
 from contracts.schema import ReplyCriterion
 from grader.grade import JudgeFailure

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from models.base import FATAL, ConfigurationError, ModelAPI, RetryDecision
-from models.providers.openai import import_sdk, read_api_key, response_headers, retry_after_seconds
+from models.providers.common import classify_stainless_error, import_sdk, read_api_key, response_headers, retry_after_seconds
 from models.types import ChatMessage, GenerateConfig, ModelOutput, ToolCall, ToolSpec, Usage
 
 if TYPE_CHECKING:  # type-only: keeps the SDK out of module import
@@ -170,19 +170,9 @@ class AnthropicAPI(ModelAPI):
         sdk = self._sdk
         if any(isinstance(error, cls) for cls in self._sdk_classes(_SPEND_LIMIT_ERRORS)):
             return RetryDecision("fatal", reason="spend limit reached")
-        if isinstance(error, sdk.RateLimitError):
-            return RetryDecision("rate_limit", retry_after=retry_after_seconds(response_headers(error)), reason="rate limited (429)")
         if self._is_overloaded(error):
             return RetryDecision("transient", retry_after=retry_after_seconds(response_headers(error)), reason="overloaded (529)")
-        if isinstance(error, sdk.InternalServerError):
-            return RetryDecision("transient", reason=f"server error ({error.status_code})")
-        if isinstance(error, sdk.APIStatusError) and error.status_code == 408:
-            return RetryDecision("transient", reason="request timeout (408)")
-        if isinstance(error, sdk.APITimeoutError | TimeoutError):  # APITimeoutError before its base class
-            return RetryDecision("transient", reason="timeout")
-        if isinstance(error, sdk.APIConnectionError):
-            return RetryDecision("transient", reason="connection error")
-        return FATAL
+        return classify_stainless_error(sdk, error) or FATAL
 
     def _is_overloaded(self, error: BaseException) -> bool:
         """529: `OverloadedError` in SDKs that have it, else any status error carrying 529."""

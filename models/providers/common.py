@@ -1,0 +1,76 @@
+"""Helpers shared by the provider adapters. They import nothing heavy: SDKs load on first use."""
+
+from __future__ import annotations
+
+import email.utils
+import importlib
+import os
+import time
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any
+
+from models.base import ConfigurationError, RetryDecision
+
+def import_sdk(package: str) -> ModuleType:
+    """Import a provider SDK on first use, turning its absence into an actionable configuration error."""
+    try:
+        return importlib.import_module(package)
+    except ImportError as exc:
+        raise ConfigurationError(f"the {package!r} package is required for {package} models; install it with: uv add {package}") from exc
+
+
+def read_api_key(env_var: str) -> str:
+    """The key from `env_var`. Checked up front so a missing key fails at model construction, naming the
+    variable, instead of as an opaque 401 in the middle of a run."""
+    key = os.environ.get(env_var, "").strip()
+    if not key:
+        raise ConfigurationError(f"no API key: set {env_var}")
+    return key
+
+
+def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
+    """The server's requested wait, from `retry-after-ms` (more precise, non-standard), then `retry-after`
+    as seconds or as an HTTP date. None when absent or unparseable, so `Model` falls back to backoff."""
+    if not headers:
+        return None
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return max(float(millis) / 1000.0, 0.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    parsed = email.utils.parsedate_tz(value)
+    if parsed is None:
+        return None
+    return max(float(email.utils.mktime_tz(parsed)) - time.time(), 0.0)
+
+
+def response_headers(error: BaseException) -> Mapping[str, str] | None:
+    """Headers of the HTTP response behind an SDK status error, if any."""
+    response = getattr(error, "response", None)
+    return getattr(response, "headers", None)
+
+
+def classify_stainless_error(sdk: Any, error: BaseException) -> RetryDecision | None:
+    """The retry decision for the error classes both official SDKs share (same generator, same names):
+    429 waits for Retry-After; 5xx, 408, timeouts and connection errors are transient. None: not one of
+    these, the caller decides (usually fatal)."""
+    if isinstance(error, sdk.RateLimitError):
+        return RetryDecision("rate_limit", retry_after=retry_after_seconds(response_headers(error)), reason="rate limited (429)")
+    if isinstance(error, sdk.InternalServerError):
+        return RetryDecision("transient", reason=f"server error ({error.status_code})")
+    if isinstance(error, sdk.APIStatusError) and error.status_code == 408:
+        return RetryDecision("transient", reason="request timeout (408)")
+    if isinstance(error, sdk.APITimeoutError | TimeoutError):  # APITimeoutError before its base class
+        return RetryDecision("transient", reason="timeout")
+    if isinstance(error, sdk.APIConnectionError):
+        return RetryDecision("transient", reason="connection error")
+    return None
