@@ -47,16 +47,17 @@ class TrialComponents:
             apis[role] = cache[name]  # type: ignore[index]
         return apis
 
-    def model(self, role: Role, ledger: UsageLedger, temperature: float | None = None) -> Model:
+    def model(self, role: Role, ledger: UsageLedger, temperature: float | None = None, seed: int | None = None) -> Model:
+        """A per-trial model; the trial seed is passed to providers that accept one (recorded per trial)."""
         return Model(
             self.apis[role],
             role=role,
             ledger=ledger,
-            config=GenerateConfig(temperature=temperature),
+            config=GenerateConfig(temperature=temperature, seed=seed),
             max_concurrency=self.config.provider_concurrency,
         )
 
-    def agent(self, task: Task, ledger: UsageLedger) -> Agent:
+    def agent(self, task: Task, ledger: UsageLedger, seed: int | None = None) -> Agent:
         if self.agent_factory is not None:
             return self.agent_factory(task)
         kind = self.plan.agent
@@ -72,19 +73,19 @@ class TrialComponents:
 
             return GraphAgent(
                 load_graph(task.domain),
-                agent_model=self.model("agent", ledger, self.config.agent_temperature),
-                router_model=self.model("router", ledger, self.config.agent_temperature),
+                agent_model=self.model("agent", ledger, self.config.agent_temperature, seed),
+                router_model=self.model("router", ledger, self.config.agent_temperature, seed),
                 max_iterations=self.config.max_iterations,
             )
         from harness.adapters.pydantic_ai import PydanticAIAgent
 
         return PydanticAIAgent.from_model_name(self.plan.agent_model or "", load_graph(task.domain))
 
-    def user(self, task: Task, ledger: UsageLedger) -> User:
+    def user(self, task: Task, ledger: UsageLedger, seed: int | None = None) -> User:
         if self.plan.user == "llm":
             from simulator.llm_user import LLMUser
 
-            return LLMUser(self.model("user", ledger, self.config.user_temperature), task.instruction)
+            return LLMUser(self.model("user", ledger, self.config.user_temperature, seed), task.instruction)
         if self.script is not None and task.id in self.script.tasks:
             return ScriptedUser([turn.user for turn in self.script.tasks[task.id]])
         return ScriptedUser([turn.user for turn in task.gold])

@@ -71,8 +71,8 @@ async def run_trial(
     hallucinated: list[str] = []
     model_failure: str | None = None
     infra: InfrastructureFailure | None = None
-    agent = components.agent(task, ledger)
-    user = components.user(task, ledger)
+    agent = components.agent(task, ledger, key.seed)
+    user = components.user(task, ledger, key.seed)
     started = time.perf_counter()
     try:
         with anyio.fail_after(limits.task_timeout_s):

@@ -19,7 +19,7 @@ from contracts.catalog import POLICIES_DIR
 from contracts.evidence import RoutingDecision
 from contracts.graph import RESERVED_LABELS, GraphConfig, GraphNode
 from models.model import Model
-from models.types import ChatMessage, GenerateConfig, ToolSpec
+from models.types import ChatMessage, ToolSpec
 from orchestrator.protocol import AgentReply, TrialSession
 
 ROUTE_TOOL = "route"
@@ -93,7 +93,7 @@ class GraphAgent:
 
     async def route(self, utterance: str, turn: int) -> RoutingDecision:
         output = await self.router_model.generate(
-            self._router_messages(utterance), [self._route_spec()], GenerateConfig(tool_choice=ROUTE_TOOL, temperature=self.router_model.config.temperature)
+            self._router_messages(utterance), [self._route_spec()], self.router_model.config.model_copy(update={"tool_choice": ROUTE_TOOL})
         )
         valid = {n.name for n in self.graph.nodes} | set(RESERVED_LABELS)
         for call in output.tool_calls:

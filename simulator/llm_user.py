@@ -31,8 +31,14 @@ def prompt_fingerprint() -> str:
     return f"{PROMPT_VERSION}:{hashlib.sha256(prompt_template().encode()).hexdigest()[:12]}"
 
 
+PENDING_CUES = ("shall i", "should i", "would you like", "do you want", "can you confirm", "please confirm",
+                "i will ", "i'll ", "let me ", "one moment", "give me a moment", "i am going to", "i'm going to")
+
+
 def _awaits_customer(message: str) -> bool:
-    return message.rstrip().endswith("?")
+    """The agent asked something, or announced an action it has not reported as done."""
+    text = message.strip().lower()
+    return text.endswith("?") or any(cue in text for cue in PENDING_CUES)
 
 
 class LLMUser:

@@ -336,3 +336,19 @@ def test_provider_limit_follows_the_latest_configuration() -> None:
 
     assert provider_limiter("limit-test", 2).total_tokens == 2
     assert provider_limiter("limit-test", 64).total_tokens == 64
+
+
+async def test_llm_user_does_not_stop_while_an_action_is_announced() -> None:
+    model = Model(ScriptedModel([STOP_TOKEN, STOP_TOKEN]), role="user")
+    user = LLMUser(model, "You are Daniel. Pay $15.50; stop when it is done.")
+    conversation = [Message(role="user", content="Pay $15.50 please", turn=0), Message(role="assistant", content="I'll process that payment now.", turn=0)]
+    assert await user.next_message(conversation) is None  # it insisted twice: then it may stop
+    assert len(model.api.requests) == 2
+
+
+async def test_trial_seed_reaches_the_agent_model(tmp_path: Path) -> None:
+    router = ScriptedModel([tool_call("route", node="general")])
+    agent = ScriptedModel([text("Hello!")])
+    config = RunConfig(out=tmp_path / "run", task=["payments_balance_inquiry_01"], agent="graph", agent_model="mock:agent")
+    result = await execute_run(config, console=QUIET, components=_components(config, _plan(), agent=agent, router=router))
+    assert agent.requests[0][2].seed == result.records[0].key.seed
