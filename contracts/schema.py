@@ -133,7 +133,8 @@ class Contract(Strict):
 
     @property
     def has_negative(self) -> bool:
-        return bool(self.forbidden_actions or self.forbidden_params or self.forbidden_state or self.protected_state)
+        """Policy-constrained (spec B.8): declares a forbidden action, forbidden params or protected state."""
+        return bool(self.forbidden_actions or self.forbidden_params or self.protected_state)
 
 
 class GoldCall(Strict):

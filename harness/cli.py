@@ -5,11 +5,12 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from pathlib import Path
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, CliApp, CliSubCommand, SettingsConfigDict
+from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSubCommand, SettingsConfigDict
 
-from harness.config import ReleaseConfig, RunConfig, ServeConfig, TasksConfig
+from harness.config import CompareConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, TasksConfig
 
 
 def quiet_fastmcp() -> None:
@@ -73,12 +74,57 @@ class Run(RunConfig):
         print(f"run directory: {result.directory}  ({result.ran} trial(s) run, {result.skipped} resumed)")
 
 
+class Report(ReportConfig):
+    __doc__ = ReportConfig.__doc__
+    runs: CliPositionalArg[list[Path]]
+
+    def cli_cmd(self) -> None:
+        from harness.report.build import build_report
+        from harness.report.data import ReportInputError
+
+        try:
+            report = build_report(self.runs, self.out, card_tasks=self.card, price_table=self.price_table)
+        except (ReportInputError, KeyError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
+        print(f"wrote {len(report.tables)} tables, {len(report.figures)} figures, {len(report.cards)} demo cards to {report.out}")
+        print(f"open {report.html_path}")
+        coverage = next(t for t in report.tables if t.key == "coverage")
+        for row in coverage.rows:
+            if row[5]:
+                print(f"note: {row[0]} round {row[1]} is missing {row[5]} task(s) of its domains (partial run)")
+
+
+class Compare(CompareConfig):
+    __doc__ = CompareConfig.__doc__
+    run_a: CliPositionalArg[Path]
+    run_b: CliPositionalArg[Path]
+
+    def cli_cmd(self) -> None:
+        from harness.report.compare import compare_runs
+        from harness.report.data import ReportInputError
+        from harness.report.render import to_markdown
+        from harness.rundir import write_atomic
+
+        try:
+            comparison = compare_runs(self.run_a, self.run_b)
+        except ReportInputError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
+        text = "\n".join(to_markdown(t) for t in comparison.tables())
+        print(text)
+        if self.out:
+            write_atomic(self.out, text)
+
+
 class Crmbench(BaseSettings):
     """CRM-Agent-Bench: stateful CRM domains as MCP servers, with strict executable contracts."""
 
     model_config = SettingsConfigDict(cli_prog_name="crmbench", cli_kebab_case=True, cli_implicit_flags=True)
 
     run: CliSubCommand[Run]
+    report: CliSubCommand[Report]
+    compare: CliSubCommand[Compare]
     serve: CliSubCommand[Serve]
     tasks: CliSubCommand[Tasks]
     validate_: CliSubCommand[Validate] = Field(alias="validate")

@@ -81,3 +81,20 @@ class RunConfig(BaseModel):
         """The fields whose change makes earlier trial records incomparable (the resume key)."""
         ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table"}
         return {k: (str(v) if isinstance(v, Path) else v) for k, v in self.model_dump().items() if k not in ignore}
+
+
+class ReportConfig(BaseModel):
+    """Build the report (tables, figures, demo cards, HTML) from one or more run directories."""
+
+    runs: list[Path] = Field(description="run directories (several systems and/or rounds)")
+    out: Path = Field(default=Path("report"), description="output directory")
+    card: list[str] = Field(default_factory=list, description="task ids to draw demo cards for (default: a success, a failure, a timeout)")
+    price_table: Path | None = Field(default=None, description="price table YAML (default: models/prices.yaml)")
+
+
+class CompareConfig(BaseModel):
+    """Compare two runs task by task, per component, with an exact McNemar test."""
+
+    run_a: Path = Field(description="baseline run directory")
+    run_b: Path = Field(description="run directory to compare against the baseline")
+    out: Path | None = Field(default=None, description="also write the comparison as Markdown here")

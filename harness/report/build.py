@@ -1,0 +1,115 @@
+"""`crmbench report RUN_DIR...`: every table (Markdown, CSV, JSON), figures (PNG), demo cards, and one
+self-contained HTML file (figures embedded) that a person opens in a browser."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import html
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.report.cards import Card, card_html, card_markdown, choose_cards
+from harness.report.data import ReportData, load_runs
+from harness.report.figures import all_figures
+from harness.report.render import to_csv, to_json, to_markdown
+from harness.report.tables import Table, all_tables
+from harness.rundir import write_atomic
+from models.prices import DEFAULT_PRICE_TABLE, PriceTable
+
+STYLE = """
+body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1200px;color:#222;padding:0 1rem}
+table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.85rem}
+th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
+th{background:#f2f2f2} tr.fail td{background:#fdecea} tr.pass td{background:#edf7ed}
+.note{color:#555;font-size:.8rem;font-style:italic} img{max-width:100%;border:1px solid #eee;margin:.5rem 0}
+.card{border:1px solid #bbb;border-radius:6px;padding:.5rem 1rem;margin:1rem 0}
+p.user{background:#eef3fb;padding:.3rem} p.assistant{background:#f7f7f7;padding:.3rem}
+nav a{margin-right:.8rem}
+"""
+
+IMAGE_CHECK = """
+<script>
+window.addEventListener('load', function () {
+  var images = Array.prototype.slice.call(document.images);
+  var ok = images.filter(function (i) { return i.complete && i.naturalWidth > 0; }).length;
+  document.body.setAttribute('data-images-loaded', ok + '/' + images.length);
+});
+</script>
+"""
+
+
+@dataclass
+class Report:
+    out: Path
+    tables: list[Table]
+    figures: dict[str, bytes]
+    cards: list[Card]
+
+    @property
+    def html_path(self) -> Path:
+        return self.out / "report.html"
+
+
+def _table_html(table: Table) -> str:
+    esc = html.escape
+    head = "".join(f"<th>{esc(str(c))}</th>" for c in table.columns)
+    body = "".join("<tr>" + "".join(f"<td>{esc('' if v is None else str(v))}</td>" for v in row) + "</tr>" for row in table.rows)
+    notes = "".join(f"<p class='note'>{esc(n)}</p>" for n in table.notes)
+    return f"<section id='{esc(table.key)}'><h3>{esc(table.title)}</h3><table><tr>{head}</tr>{body}</table>{notes}</section>"
+
+
+def render_html(data: ReportData, tables: list[Table], figures: dict[str, bytes], cards: list[Card]) -> str:
+    esc = html.escape
+    nav = "".join(f"<a href='#{esc(t.key)}'>{esc(t.key)}</a>" for t in tables) + "<a href='#figures'>figures</a><a href='#cards'>demo cards</a>"
+    images = "".join(
+        f"<figure><img alt='{esc(name)}' src='data:image/png;base64,{base64.b64encode(png).decode()}'><figcaption>{esc(name)}</figcaption></figure>"
+        for name, png in figures.items()
+    )
+    sources = "".join(f"<li><code>{esc(str(p))}</code></li>" for p in data.sources)
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>CRM-Agent-Bench report</title><style>{STYLE}</style></head>
+<body>
+<h1>CRM-Agent-Bench report</h1>
+<p>{len(data.systems)} system(s), generated {dt.datetime.now(dt.UTC).isoformat(timespec='seconds')} from:</p><ul>{sources}</ul>
+<nav>{nav}</nav>
+<h2>Tables</h2>
+{''.join(_table_html(t) for t in tables)}
+<h2 id="figures">Figures</h2>
+{images}
+<h2 id="cards">Trajectory demo cards</h2>
+{''.join(card_html(c) for c in cards) or '<p>No trial to show.</p>'}
+{IMAGE_CHECK}
+</body></html>
+"""
+
+
+def build_report(
+    run_dirs: list[Path],
+    out: Path,
+    *,
+    card_tasks: list[str] | None = None,
+    price_table: Path | None = None,
+    labels: dict[Path, str] | None = None,
+) -> Report:
+    data = load_runs(run_dirs, labels)
+    prices = PriceTable.load(price_table or DEFAULT_PRICE_TABLE)
+    tables = all_tables(data, prices)
+    figures = all_figures(data, prices)
+    cards = choose_cards(data, card_tasks or [])
+    for table in tables:
+        write_atomic(out / "tables" / f"{table.key}.md", to_markdown(table))
+        write_atomic(out / "tables" / f"{table.key}.csv", to_csv(table))
+        write_atomic(out / "tables" / f"{table.key}.json", to_json(table))
+    for name, png in figures.items():
+        path = out / "figures" / f"{name}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".png.tmp")
+        tmp.write_bytes(png)
+        tmp.replace(path)
+    markdown = ["# CRM-Agent-Bench report", ""] + [to_markdown(t) for t in tables]
+    markdown += ["## Figures", ""] + [f"![{name}](figures/{name}.png)" for name in figures]
+    markdown += ["", "## Trajectory demo cards", ""] + [card_markdown(c) for c in cards]
+    write_atomic(out / "report.md", "\n".join(markdown) + "\n")
+    write_atomic(out / "report.html", render_html(data, tables, figures, cards))
+    return Report(out=out, tables=tables, figures=figures, cards=cards)

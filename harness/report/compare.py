@@ -1,0 +1,87 @@
+"""`crmbench compare RUN_A RUN_B`: task-by-task differences between two runs, per component, with an
+exact McNemar test on the paired strict outcomes (tasks scored in both runs)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.stats import flips, mcnemar_exact, rate
+from harness.report.data import load_runs
+from harness.report.tables import COMPONENTS, Table, pct
+
+
+@dataclass
+class Comparison:
+    a: str
+    b: str
+    common: int
+    only_a: list[str]
+    only_b: list[str]
+    strict_a: float | None
+    strict_b: float | None
+    gained: list[str]
+    lost: list[str]
+    p_value: float
+    components: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
+    """Component → (tasks where it went fail→pass, pass→fail), over tasks where both graded it."""
+
+    def tables(self) -> list[Table]:
+        summary = Table(
+            "compare_summary",
+            f"Comparison: {self.a} (A) vs {self.b} (B), round 1 of each",
+            ["measure", "value"],
+            [
+                ["tasks scored in both", self.common],
+                ["strict A", pct(self.strict_a)],
+                ["strict B", pct(self.strict_b)],
+                ["fail->pass (A to B)", len(self.gained)],
+                ["pass->fail (A to B)", len(self.lost)],
+                ["exact McNemar p (two-sided)", f"{self.p_value:.4g}"],
+                ["only in A / only in B", f"{len(self.only_a)} / {len(self.only_b)}"],
+            ],
+            ["The paired test uses only tasks scored in both runs; ⊥ and missing trials are left out and counted."],
+        )
+        per_component = Table(
+            "compare_components",
+            "Per-component flips (tasks where both runs recorded the component)",
+            ["component", "fail->pass", "pass->fail", "examples"],
+            [[c, len(g), len(lost), ", ".join((g + lost)[:6])] for c, (g, lost) in self.components.items()],
+        )
+        tasks = Table(
+            "compare_tasks",
+            "Tasks whose strict outcome flipped",
+            ["task", "A", "B"],
+            [[t, "fail", "pass"] for t in self.gained] + [[t, "pass", "fail"] for t in self.lost],
+        )
+        return [summary, per_component, tasks]
+
+
+def compare_runs(run_a: Path, run_b: Path) -> Comparison:
+    a_data = load_runs([run_a], {run_a: f"A:{run_a.name}"})
+    b_data = load_runs([run_b], {run_b: f"B:{run_b.name}"})
+    a, b = a_data.systems[0].first, b_data.systems[0].first
+    outcome_a = {t: a.outcome(t) for t in a.records}
+    outcome_b = {t: b.outcome(t) for t in b.records}
+    both = sorted(t for t in set(outcome_a) & set(outcome_b) if outcome_a[t] is not None and outcome_b[t] is not None)
+    changed = flips(outcome_a, outcome_b)
+    components: dict[str, tuple[list[str], list[str]]] = {}
+    for component in COMPONENTS:
+        ca = {t: a.records[t].verdict.components.get(component) for t in both if a.records[t].verdict}
+        cb = {t: b.records[t].verdict.components.get(component) for t in both if b.records[t].verdict}
+        moved = flips(ca, cb)
+        if moved["gained"] or moved["lost"] or any(v is not None for v in ca.values()):
+            components[component] = (moved["gained"], moved["lost"])
+    return Comparison(
+        a=a_data.systems[0].label,
+        b=b_data.systems[0].label,
+        common=len(both),
+        only_a=sorted(set(outcome_a) - set(outcome_b)),
+        only_b=sorted(set(outcome_b) - set(outcome_a)),
+        strict_a=rate(sum(bool(outcome_a[t]) for t in both), len(both)),
+        strict_b=rate(sum(bool(outcome_b[t]) for t in both), len(both)),
+        gained=changed["gained"],
+        lost=changed["lost"],
+        p_value=mcnemar_exact(len(changed["gained"]), len(changed["lost"])),
+        components=components,
+    )

@@ -1,0 +1,160 @@
+"""Reports from real run directories: every section renders, values follow the spec's definitions, the
+HTML opens in headless Chromium with its figures, and two runs compare task by task."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import anyio
+import pytest
+from rich.console import Console
+
+from contracts.catalog import load_catalog
+from harness.config import RunConfig
+from harness.report.build import build_report
+from harness.report.compare import compare_runs
+from harness.run import execute_run
+
+DATA = Path(__file__).parent / "data"
+QUIET = Console(file=open(os.devnull, "w"))  # noqa: SIM115
+
+
+def _run(out: Path, **kwargs) -> Path:  # type: ignore[no-untyped-def]
+    anyio.run(lambda: execute_run(RunConfig(out=out, **kwargs), console=QUIET))
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("runs")
+    return {
+        "oracle": _run(root / "oracle", rounds=2, offline=True),
+        "noop": _run(root / "noop", agent="noop", rounds=2, offline=True),
+        "script": _run(root / "script", agent="script", script=DATA / "case_c.yaml", task=["commerce_returns_01"], max_turns=19),
+        "case_b": _run(root / "case_b", agent="script", script=DATA / "case_b.yaml", task=["payments_checkout_full_chain_02"]),
+    }
+
+
+@pytest.fixture(scope="module")
+def report(runs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    out = tmp_path_factory.mktemp("report")
+    return build_report([runs["oracle"], runs["noop"], runs["script"]], out)
+
+
+def table(report, key: str):  # type: ignore[no-untyped-def]
+    return next(t for t in report.tables if t.key == key)
+
+
+def test_every_section_is_written(report) -> None:  # type: ignore[no-untyped-def]
+    keys = {t.key for t in report.tables}
+    assert {"leaderboard", "coverage", "per_domain", "difficulty", "failure_composition", "components", "policy",
+            "metric_standings", "metric_ranks", "multi_round", "spearman", "rank_stability", "flips",
+            "contract_inventory", "composition"} <= keys
+    for key in keys:
+        for ext in ("md", "csv", "json"):
+            assert (report.out / "tables" / f"{key}.{ext}").stat().st_size > 0
+    assert len(report.figures) == 8
+    for name, png in report.figures.items():
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and (report.out / "figures" / f"{name}.png").exists()
+    assert [c.role for c in report.cards] == ["success", "graded failure", "timeout"]
+    md = (report.out / "report.md").read_text()
+    assert "Demo card (timeout): commerce_returns_01" in md and "FAIL reply" in md
+
+
+def test_leaderboard_ranks_ties_and_exclusions(report) -> None:  # type: ignore[no-untyped-def]
+    rows = {r[1]: r for r in table(report, "leaderboard").rows}
+    n = len(load_catalog())
+    assert rows["oracle"][:4] == [1, "oracle", "100.00%", f"{n}/{n}"]
+    assert rows["noop"][0] == rows["script"][0] == 2  # competition ranks: tied systems share rank 2
+    assert rows["noop"][3] == f"=0/{n}" and rows["script"][3] == "=0/1"
+    assert rows["oracle"][6] == "n/a"  # unpriced: n/a, never zero
+
+
+def test_component_matrix_uses_each_components_own_denominator(report) -> None:  # type: ignore[no-untyped-def]
+    catalog = load_catalog().values()
+    with_actions = sum(bool(t.contract.expected_actions) for t in catalog)
+    with_order = sum(bool(t.contract.order) for t in catalog)
+    row = next(r for r in table(report, "components").rows if r[0] == "noop")
+    assert row[1] == f"0.0% (0/{with_actions})"
+    assert row[3] == f"0.0% (0/{with_order})"
+
+
+def test_policy_split_and_negative_compliance(report) -> None:  # type: ignore[no-untyped-def]
+    safety = sum(t.contract.has_negative for t in load_catalog().values())
+    row = next(r for r in table(report, "policy").rows if r[0] == "noop")
+    assert row[2] == f"0.00% (0/{safety})"
+    assert row[4] == f"100.0% ({safety}/{safety})"  # doing nothing never breaks a negative check
+
+
+def test_multi_round_statistics(report) -> None:  # type: ignore[no-untyped-def]
+    rows = {r[0]: r for r in table(report, "multi_round").rows}
+    n = len(load_catalog())
+    assert rows["oracle"][1:] == [2, f"{n}/{n}", f"{n}/{n}", "100.00%", "0.00 pp", f"100.00% ({n}/{n})"]
+    assert rows["script"][1] == 1 and rows["script"][-2] == "n/a"  # one round: no sample std
+    flips = {(r[0], r[1]): r for r in table(report, "flips").rows}
+    assert flips[("oracle", "1->2")][2] == 0
+
+
+def test_partial_run_says_what_is_missing(runs: dict[str, Path], tmp_path: Path) -> None:
+    partial = tmp_path / "partial"
+    shutil.copytree(runs["oracle"], partial)
+    removed = sorted((partial / "trials" / "payments").glob("payments_transfer_*__r0__*.json"))[:3]
+    for path in removed:
+        path.unlink()
+    report = build_report([partial], tmp_path / "out")
+    coverage = table(report, "coverage")
+    first = next(r for r in coverage.rows if r[1] == 1)
+    assert first[5] == 3 and first[6].startswith("payments_transfer_")
+
+
+def test_demo_card_for_a_requested_task(runs: dict[str, Path], tmp_path: Path) -> None:
+    report = build_report([runs["case_b"]], tmp_path / "out", card_tasks=["payments_checkout_full_chain_02"])
+    [card] = report.cards
+    md = (report.out / "report.md").read_text()
+    assert "graded failure (primary: state)" in card.outcome
+    assert "accounts.ACC-1002.loyalty_points: expected 155, got 310" in md
+    assert "process_payment" in md and "node `scripted`" in md
+    with pytest.raises(KeyError):
+        build_report([runs["case_b"]], tmp_path / "out2", card_tasks=["payments_nope_01"])
+
+
+def test_compare_flips_and_mcnemar(runs: dict[str, Path]) -> None:
+    comparison = compare_runs(runs["oracle"], runs["noop"])
+    n = len(load_catalog())
+    assert comparison.common == n and comparison.strict_a == 1.0 and comparison.strict_b == 0.0
+    assert len(comparison.lost) == n and comparison.gained == []
+    assert comparison.p_value == pytest.approx(2 * 0.5**n)
+    assert comparison.components["action"][1]  # action verdicts flipped pass->fail
+    same = compare_runs(runs["oracle"], runs["oracle"])
+    assert same.p_value == 1.0 and not same.lost
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+
+
+def test_html_opens_in_headless_chromium_with_its_figures(report, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    browser = _chromium()
+    if browser is None:
+        if os.environ.get("CRMBENCH_REQUIRE_CHROMIUM"):
+            pytest.fail("chromium is required here (CRMBENCH_REQUIRE_CHROMIUM) but not installed")
+        pytest.skip("chromium not installed")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000"]
+    url = report.html_path.resolve().as_uri()
+    dom = subprocess.run([browser, *flags, "--dump-dom", url], capture_output=True, text=True, timeout=120)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert f'data-images-loaded="{len(report.figures)}/{len(report.figures)}"' in dom.stdout
+    assert "Table 6 - Leaderboard" in dom.stdout and "Demo card (timeout)" in dom.stdout
+    shot = tmp_path / "report.png"
+    subprocess.run([browser, *flags, f"--screenshot={shot}", "--window-size=1280,2400", url], capture_output=True, timeout=120)
+    assert shot.exists() and shot.stat().st_size > 10_000
+
+
+def test_report_json_tables_are_machine_readable(report) -> None:  # type: ignore[no-untyped-def]
+    payload = json.loads((report.out / "tables" / "leaderboard.json").read_text())
+    assert payload["columns"][0] == "rank" and len(payload["rows"]) == 3
