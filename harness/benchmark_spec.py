@@ -11,9 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import sys
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -23,6 +21,7 @@ from contracts import catalog as cat
 from contracts.graph import load_graph
 from contracts.schema import Task
 from harness.config import ReleaseConfig
+from harness.files import write_atomic
 from harness.inventory import inventory, render_markdown
 from harness.release import TaskProof, prove_task
 from harness.replay import GatewayReplayer
@@ -120,12 +119,6 @@ def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mut
     }
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def main(argv: list[str] | None = None) -> int:
     return run_release(parse_args(argv))
 
@@ -172,7 +165,7 @@ def run_release(args: ReleaseConfig) -> int:
     if default_catalog and not args.task and not args.domain:
         if args.write_lock and ok:
             lock = cat.catalog_lock()
-            _write_atomic(cat.LOCK_PATH, json.dumps(lock, indent=2, sort_keys=True) + "\n")
+            write_atomic(cat.LOCK_PATH, json.dumps(lock, indent=2, sort_keys=True) + "\n")
             console.print(f"wrote {cat.LOCK_PATH.name} (sha256 {lock['catalog_sha256'][:12]})")
         elif args.write_lock:
             console.print("[red]not writing the lock: gates failed[/red]")
@@ -181,7 +174,7 @@ def run_release(args: ReleaseConfig) -> int:
             console.print(f"catalog lock: {why}")
             ok &= fresh
     if args.json_report:
-        _write_atomic(args.json_report, json.dumps(report, indent=2, default=str))
+        write_atomic(args.json_report, json.dumps(report, indent=2, default=str))
     console.print("[green]ALL GATES PASS[/green]" if ok else "[red]GATES FAILED[/red]")
     return 0 if ok else 1
 

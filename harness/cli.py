@@ -104,7 +104,7 @@ class Compare(CompareConfig):
         from harness.report.compare import compare_runs
         from harness.report.data import ReportInputError
         from harness.report.render import to_markdown
-        from harness.rundir import write_atomic
+        from harness.files import write_atomic
 
         try:
             comparison = compare_runs(self.run_a, self.run_b)

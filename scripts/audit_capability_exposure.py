@@ -20,9 +20,7 @@ import argparse
 import datetime as dt
 import hashlib
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -145,19 +143,10 @@ def audit(tasks_dir: Path = TASKS_DIR, graphs_dir: Path = GRAPHS_DIR) -> dict[st
 
 
 def write_report(report: dict[str, Any], out: Path) -> None:
-    """Write the report atomically: a temp file in the target directory, then os.replace."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(report, handle, indent=2, ensure_ascii=False)
-            handle.write("\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write the report atomically (see `harness.files.write_atomic`)."""
+    from harness.files import write_atomic
+
+    write_atomic(out, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
 
 
 def describe(report: dict[str, Any]) -> str:

@@ -14,7 +14,7 @@ from harness.report.data import ReportData, load_runs
 from harness.report.figures import all_figures
 from harness.report.render import to_csv, to_json, to_markdown
 from harness.report.tables import Table, all_tables
-from harness.rundir import write_atomic
+from harness.files import write_atomic, write_atomic_bytes
 from models.prices import DEFAULT_PRICE_TABLE, PriceTable
 
 STYLE = """
@@ -102,11 +102,7 @@ def build_report(
         write_atomic(out / "tables" / f"{table.key}.csv", to_csv(table))
         write_atomic(out / "tables" / f"{table.key}.json", to_json(table))
     for name, png in figures.items():
-        path = out / "figures" / f"{name}.png"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".png.tmp")
-        tmp.write_bytes(png)
-        tmp.replace(path)
+        write_atomic_bytes(out / "figures" / f"{name}.png", png)
     markdown = ["# CRM-Agent-Bench report", ""] + [to_markdown(t) for t in tables]
     markdown += ["## Figures", ""] + [f"![{name}](figures/{name}.png)" for name in figures]
     markdown += ["", "## Trajectory demo cards", ""] + [card_markdown(c) for c in cards]

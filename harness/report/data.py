@@ -7,7 +7,6 @@ start time, then the round index. Round 1 is the official first-round result (th
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,9 +98,3 @@ def load_runs(paths: list[Path], labels: dict[Path, str] | None = None) -> Repor
     except CatalogError:
         catalog = {}
     return ReportData(systems=sorted(systems.values(), key=lambda s: s.label), catalog=catalog, sources=list(paths))
-
-
-def write_json(path: Path, payload: Any) -> None:
-    from harness.rundir import write_atomic
-
-    write_atomic(path, json.dumps(payload, indent=2, default=str))
