@@ -730,3 +730,46 @@ async def test_live_provider_round_trip(provider: Provider) -> None:
 
     assert "pong" in output.text.lower()
     assert output.usage.prompt_tokens > 0 and output.usage.completion_tokens > 0 and output.usage.calls == 1
+
+
+# ---------------------------------------------------------------- a whole trial through the real adapter
+
+
+async def test_graph_agent_and_llm_judge_through_the_openai_adapter(fake_api: respx.Router, tmp_path: Any) -> None:
+    """`crmbench run --agent-model openai:gpt-5-mini` end to end against an HTTP-level fake of the API:
+    router (forced `route` tool), node ReAct loop, LLM judge, usage per role and the priced agent cost."""
+    from rich.console import Console
+
+    from harness.config import RunConfig
+    from harness.run import execute_run
+
+    answer = "Your balance on ACC-1005 is $640.20 and you have 310 loyalty points."
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        messages = body["messages"]
+        if body.get("tool_choice") == {"type": "function", "function": {"name": "route"}}:
+            call = openai_function_call("call_route", "route", json.dumps({"node": "balance_inquiry", "reason": "balance question"}))
+            return httpx.Response(200, json=openai_completion(None, tool_calls=[call], finish_reason="tool_calls"))
+        if messages[0]["content"].startswith("You grade"):
+            quote = messages[1]["content"].split("[assistant message 1]\n", 1)[1].split("\n", 1)[0]
+            verdict = {"criteria": [{"index": 1, "verdict": True, "evidence": quote, "explanation": "states both"}], "contradiction_found": False}
+            return httpx.Response(200, json=openai_completion(json.dumps(verdict)))
+        if messages[-1]["role"] == "tool":
+            return httpx.Response(200, json=openai_completion(answer))
+        assert [t["function"]["name"] for t in body["tools"]] == ["get_account_balance", "get_transaction_history"]
+        call = openai_function_call("call_1", "get_account_balance", json.dumps({"account_id": "ACC-1005"}))
+        return httpx.Response(200, json=openai_completion(None, tool_calls=[call], finish_reason="tool_calls"))
+
+    route = fake_api.post(OPENAI_URL).mock(side_effect=reply)
+    config = RunConfig(out=tmp_path / "run", task=["payments_balance_inquiry_01"], agent_model="openai:gpt-5-mini", user="scripted")
+    result = await execute_run(config, console=Console(file=open(os.devnull, "w")))  # noqa: SIM115
+    [record] = result.records
+    assert result.plan.agent == "graph" and result.plan.judge == "llm"
+    assert record.strict, record.verdict.summary() if record.verdict else record.error
+    assert record.verdict.judge == "llm:openai:gpt-5-mini"
+    assert [(c.tool, c.status) for c in record.tool_trace] == [("get_account_balance", "executed")]
+    assert record.conversation[-1].content == answer
+    assert {role: u.calls for role, u in record.usage.items()} == {"router": 1, "agent": 2, "judge": 1}
+    assert route.call_count == 4
+    assert "estimated agent cost (cache-neutral): $0." in result.summary_markdown
