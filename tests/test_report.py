@@ -53,7 +53,7 @@ def test_every_section_is_written(report) -> None:  # type: ignore[no-untyped-de
     keys = {t.key for t in report.tables}
     assert {"leaderboard", "coverage", "per_domain", "difficulty", "failure_composition", "components", "policy",
             "metric_standings", "metric_ranks", "multi_round", "spearman", "rank_stability", "flips",
-            "contract_inventory", "composition"} <= keys
+            "contract_inventory", "graph_inventory", "composition"} <= keys
     for key in keys:
         for ext in ("md", "csv", "json"):
             assert (report.out / "tables" / f"{key}.{ext}").stat().st_size > 0
@@ -158,3 +158,10 @@ def test_html_opens_in_headless_chromium_with_its_figures(report, tmp_path: Path
 def test_report_json_tables_are_machine_readable(report) -> None:  # type: ignore[no-untyped-def]
     payload = json.loads((report.out / "tables" / "leaderboard.json").read_text())
     assert payload["columns"][0] == "rank" and len(payload["rows"]) == 3
+
+
+def test_graph_inventory_matches_the_graphs(report) -> None:  # type: ignore[no-untyped-def]
+    row = next(r for r in table(report, "graph_inventory").rows if r[0] == "payments")
+    assert row[1:5] == [6, 5, 18, 13]  # 6 nodes incl. the fallback; 13 tools placed 2+2+3+5+6 = 18 times
+    declarations = sum(len(t.contract.forbidden_actions or []) for t in load_catalog().values() if t.domain == "payments")
+    assert row[6] == f"{declarations} ({declarations} matched)"

@@ -336,6 +336,41 @@ def contract_inventory(data: ReportData) -> Table:
     )
 
 
+def graph_inventory(data: ReportData) -> Table:
+    """Table 5: per domain, the reference graph's nodes, tool placements and unique tools, and the tasks
+    and declarations of forbidden_actions (each matched against the graph by the exposure audit)."""
+    from contracts.catalog import CatalogError
+    from contracts.graph import load_graph
+
+    rows = []
+    for domain in sorted({t.domain for t in data.catalog.values()}):
+        try:
+            graph = load_graph(domain)
+        except CatalogError:
+            rows.append([domain, "no graph", "", "", "", "", ""])
+            continue
+        tasks = [t for t in data.catalog.values() if t.domain == domain]
+        declarations = [tool for t in tasks for tool in t.contract.forbidden_actions or []]
+        rows.append(
+            [
+                domain,
+                len(graph.nodes),
+                len(graph.expert_nodes()),
+                sum(len(n.tools) for n in graph.nodes),
+                len(graph.all_tools()),
+                sum(bool(t.contract.forbidden_actions) for t in tasks),
+                f"{len(declarations)} ({sum(tool in graph.all_tools() for tool in declarations)} matched)",
+            ]
+        )
+    return Table(
+        "graph_inventory",
+        "Table 5 - Reference scaffold: capability graph inventory per domain",
+        ["domain", "nodes", "expert nodes", "tool placements", "unique tools", "tasks with forbidden_actions", "declarations"],
+        rows,
+        ["Every domain has one tool-less general fallback, so expert nodes = nodes - 1."],
+    )
+
+
 def composition(data: ReportData) -> Table:
     """Figure 11: domain → first capability label → easy/medium/hard, with N = tasks with negative checks."""
     groups: dict[tuple[str, str], Counter[str]] = {}
@@ -361,5 +396,6 @@ def all_tables(data: ReportData, prices: PriceTable) -> list[Table]:
         metric_ranks(data, prices),
         *multi_round(data),
         contract_inventory(data),
+        graph_inventory(data),
         composition(data),
     ]
