@@ -33,7 +33,9 @@ class GraphConfig(BaseModel):
     domain: str
     system_prompt: str = Field(min_length=20)
     entry_node: str
+    """Where the first turn goes when the router gives no valid node."""
     fallback_node: str
+    """The tool-less general node; later turns without a valid route go here."""
     refusals: dict[str, str] = Field(description="Deterministic replies for the reserved router labels.")
     nodes: list[GraphNode] = Field(min_length=2)
 

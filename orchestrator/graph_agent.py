@@ -100,7 +100,8 @@ class GraphAgent:
             node = call.arguments.get("node")
             if call.name == ROUTE_TOOL and node in valid:
                 return RoutingDecision(turn=turn, node=node, reason=str(call.arguments.get("reason", "")))
-        return RoutingDecision(turn=turn, node=self.graph.fallback_node, reason="router gave no valid node; fallback")
+        default = self.graph.entry_node if turn == 0 else self.graph.fallback_node
+        return RoutingDecision(turn=turn, node=default, reason="router gave no valid node; default node")
 
     # ---- the node's ReAct loop -----------------------------------------------------------------
     def _system_prompt(self, node: GraphNode) -> str:

@@ -352,3 +352,13 @@ async def test_trial_seed_reaches_the_agent_model(tmp_path: Path) -> None:
     config = RunConfig(out=tmp_path / "run", task=["payments_balance_inquiry_01"], agent="graph", agent_model="mock:agent")
     result = await execute_run(config, console=QUIET, components=_components(config, _plan(), agent=agent, router=router))
     assert agent.requests[0][2].seed == result.records[0].key.seed
+
+
+async def test_invalid_route_goes_to_the_entry_node_first(tmp_path: Path) -> None:
+    router = ScriptedModel([text("I think balance?")])  # no route call at all
+    agent = ScriptedModel([text("Hello! How can I help?")])
+    config = RunConfig(out=tmp_path / "run", task=["payments_balance_inquiry_01"], agent="graph", agent_model="mock:agent")
+    result = await execute_run(config, console=QUIET, components=_components(config, _plan(), agent=agent, router=router))
+    decision = result.records[0].routing[0]
+    assert decision.node == "general" and "no valid node" in decision.reason
+    assert agent.requests[0][1] == []  # the general node exposes no tools

@@ -101,6 +101,11 @@ def leaderboard(data: ReportData, prices: PriceTable) -> Table:
                 "n/a" if per_success is None else f"${per_success:.5f}",
             ]
         )
+    prices_used = sorted({s.agent_model for s in data.systems if s.agent_model and s.agent_model in prices.models})
+    price_notes = [
+        f"price {m}: ${prices.models[m].input:g} in / ${prices.models[m].output:g} out per 1M tokens (accessed {prices.models[m].accessed})"
+        for m in prices_used
+    ]
     return Table(
         "leaderboard",
         "Table 6 - Leaderboard (round 1)",
@@ -110,6 +115,7 @@ def leaderboard(data: ReportData, prices: PriceTable) -> Table:
             "Strict accuracy over scored trials; infrastructure failures (⊥) are excluded from N and shown.",
             "'=' marks systems tied on strict accuracy; ranks are competition ranks (1224).",
             "Cost: agent model only, cache-neutral (all prompt tokens at the input rate); n/a = no price, not zero.",
+            *price_notes,
         ],
     )
 
