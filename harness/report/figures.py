@@ -32,21 +32,25 @@ def _png(fig) -> bytes:  # type: ignore[no-untyped-def]
     return buffer.getvalue()
 
 
-def per_domain_bars(data: ReportData) -> bytes:
+def _grouped_bars(title: str, categories: list[str], values: dict[str, list[float]]) -> bytes:
+    """One bar group per category, one bar per system (strict success in percent)."""
     plt = _plt()
-    domains = sorted({r.domain for s in data.systems for r in s.first.records.values()})
-    fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(domains) * max(1, len(data.systems)) / 2), 4))
-    width = 0.8 / max(1, len(data.systems))
-    for i, s in enumerate(data.systems):
-        rates = domain_rates(s.first)
-        xs = [j + i * width for j in range(len(domains))]
-        ax.bar(xs, [100 * (rates.get(d) or 0) for d in domains], width, label=s.label)
-    ax.set_xticks([j + width * (len(data.systems) - 1) / 2 for j in range(len(domains))], domains)
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.8 * len(categories) * max(1, len(values))), 4))
+    width = 0.8 / max(1, len(values))
+    for i, (label, row) in enumerate(values.items()):
+        ax.bar([j + i * width for j in range(len(categories))], row, width, label=label)
+    ax.set_xticks([j + width * (len(values) - 1) / 2 for j in range(len(categories))], categories)
     ax.set_ylabel("strict success (%)")
     ax.set_ylim(0, 105)
-    ax.set_title("Figure 5 - Strict success per domain")
-    ax.legend(fontsize=8)
+    ax.set_title(title)
+    ax.legend(fontsize=7)
     return _png(fig)
+
+
+def per_domain_bars(data: ReportData) -> bytes:
+    domains = sorted({r.domain for s in data.systems for r in s.first.records.values()})
+    values = {s.label: [100 * (domain_rates(s.first).get(d) or 0) for d in domains] for s in data.systems}
+    return _grouped_bars("Figure 5 - Strict success per domain", domains, values)
 
 
 def failure_pies(data: ReportData) -> bytes:
@@ -144,17 +148,8 @@ def round_rates(data: ReportData) -> bytes:
 
 
 def difficulty_bars(data: ReportData) -> bytes:
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    width = 0.8 / max(1, len(data.systems))
-    for i, s in enumerate(data.systems):
-        values = [100 * (rate(*difficulty_rate(s.first, d)) or 0) for d in DIFFICULTIES]
-        ax.bar([j + i * width for j in range(3)], values, width, label=s.label)
-    ax.set_xticks([j + width * (len(data.systems) - 1) / 2 for j in range(3)], DIFFICULTIES)
-    ax.set_ylabel("strict success (%)")
-    ax.set_title("Table 7 - Strict success by difficulty")
-    ax.legend(fontsize=7)
-    return _png(fig)
+    values = {s.label: [100 * (rate(*difficulty_rate(s.first, d)) or 0) for d in DIFFICULTIES] for s in data.systems}
+    return _grouped_bars("Table 7 - Strict success by difficulty", list(DIFFICULTIES), values)
 
 
 def composition_sunburst(data: ReportData) -> bytes:
