@@ -49,8 +49,15 @@ class TrajectoryAgent:
             except UnresolvedReference:
                 arguments = {k: v for k, v in call.args.items() if not (isinstance(v, str) and REF.search(v))}
             result = await self.session.tools.call_tool(call.tool, arguments)
-            status = "tool_error" if result.is_error else "executed"
-            self.seen.append(ToolCallRecord(seq=len(self.seen), turn=turn, tool=call.tool, status=status, result=result.structured_content))
+            self.seen.append(
+                ToolCallRecord(
+                    seq=len(self.seen),
+                    turn=turn,
+                    tool=call.tool,
+                    status="tool_error" if result.is_error else "executed",
+                    result=result.structured_content,
+                )
+            )
         try:
             text = interpolate(planned.reply, self.seen)
         except UnresolvedReference:

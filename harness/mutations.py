@@ -105,9 +105,9 @@ def generic_mutations(task: Task, env: type[ToolEnvironment]) -> Iterator[Mutati
     for tool in contract.forbidden_actions or []:
         call = GoldCall(tool=tool, args=_args_for(tool, task, probes))
         yield Mutation(f"add forbidden {tool}", _insert_at_end(turns, [call]))
-    for spec in contract.forbidden_params or []:
-        call = GoldCall(tool=spec.tool, args={**_args_for(spec.tool, task, probes), **spec.params})
-        yield Mutation(f"add forbidden {spec.tool}{spec.params}", _insert_at_end(turns, [call]))
+    for pattern in contract.forbidden_params or []:
+        call = GoldCall(tool=pattern.tool, args={**_args_for(pattern.tool, task, probes), **pattern.params})
+        yield Mutation(f"add forbidden {pattern.tool}{pattern.params}", _insert_at_end(turns, [call]))
     if contract.reply_criteria:
         yield Mutation("mute replies", [t.model_copy(update={"reply": MUTED_REPLY}) for t in turns])
 

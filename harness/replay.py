@@ -43,8 +43,8 @@ def interpolate(value: Any, trace: Sequence[ToolCallRecord]) -> Any:
         return value
     whole = REF.fullmatch(value)
     if whole:
-        return _lookup(*whole.groups(), trace)
-    return REF.sub(lambda m: str(_lookup(*m.groups(), trace)), value)
+        return _lookup(whole.group(1), whole.group(2), trace)
+    return REF.sub(lambda m: str(_lookup(m.group(1), m.group(2), trace)), value)
 
 
 def resolve_args(args: dict[str, Any], trace: Sequence[ToolCallRecord]) -> dict[str, Any]:
@@ -63,7 +63,7 @@ class GatewayReplayer:
         await self._stack.__aenter__()
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(self, *exc: Any) -> None:
         await self._stack.__aexit__(*exc)
         self._clients.clear()
 

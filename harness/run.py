@@ -73,10 +73,10 @@ class RunResult:
 
 def _first_configuration_error(group: BaseExceptionGroup) -> ConfigurationError | None:
     """A configuration error in any trial stops the run; surface it plainly, not as a group."""
-    matched = group.subgroup(lambda e: isinstance(e, ConfigurationError))
+    matched: BaseException | None = group.subgroup(lambda e: isinstance(e, ConfigurationError))
     while isinstance(matched, BaseExceptionGroup):
         matched = matched.exceptions[0]
-    return matched
+    return matched if isinstance(matched, ConfigurationError) else None
 
 
 @contextlib.asynccontextmanager

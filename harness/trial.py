@@ -12,7 +12,9 @@ from __future__ import annotations
 import logging
 import time
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import anyio
 from fastmcp import Client
@@ -42,6 +44,12 @@ class InfrastructureFailure(RuntimeError):
         self.kind = kind
 
 
+def _expose(gateway: Gateway, trial_id: str, allowed: Sequence[str] | None) -> None:
+    """The agent narrows the tools exposed for the rest of the current turn (the gateway enforces it)."""
+    trial = gateway.trial(trial_id)
+    gateway.set_turn(trial_id, trial.turn, allowed)
+
+
 async def run_trial(
     task: Task,
     key: TrialKey,
@@ -62,7 +70,7 @@ async def run_trial(
         task_id=task.id,
         seed=key.seed,
         tools=tools,
-        expose=lambda allowed: gateway.set_turn(trial.trial_id, trial.turn, allowed),
+        expose=lambda allowed: _expose(gateway, trial.trial_id, allowed),
         mcp_url=f"{mcp_base_url}/{task.domain}/mcp?trial={trial.trial_id}" if mcp_base_url else None,
         mcp_headers={"X-Trial-Id": trial.trial_id},
     )
@@ -122,7 +130,7 @@ async def run_trial(
         initial_state=trial.initial_state,
         final_state=trial.final_state(),
     )
-    base = {
+    base: dict[str, Any] = {
         "key": key,
         "domain": task.domain,
         "difficulty": task.difficulty,

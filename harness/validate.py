@@ -84,8 +84,8 @@ def validate_task(task: Task, env: type[ToolEnvironment], graph: GraphConfig) ->
         p += _check_args(env, tool, {}, f"{where} forbidden_actions", gold=False)
         if tool not in graph_tools:
             p.append(f"{where}: forbidden action {tool!r} is not a tool of any {task.domain} graph node")
-    for spec in c.forbidden_params or []:
-        p += _check_args(env, spec.tool, spec.params, f"{where} forbidden_params", gold=False)
+    for pattern in c.forbidden_params or []:
+        p += _check_args(env, pattern.tool, pattern.params, f"{where} forbidden_params", gold=False)
     for turn_index, turn in enumerate(task.gold):
         for call in turn.calls:
             p += _check_args(env, call.tool, call.args, f"{where} gold[{turn_index}]", gold=True)

@@ -158,7 +158,11 @@ def composition_sunburst(data: ReportData) -> bytes:
     tree: dict[str, dict[str, Counter[str]]] = {}
     for task in sorted(data.catalog.values(), key=lambda t: (t.domain, t.capabilities[0])):
         tree.setdefault(task.domain, {}).setdefault(task.capabilities[0], Counter())[task.difficulty] += 1
-    inner, middle, outer, inner_labels, middle_labels = [], [], [], [], []
+    inner: list[int] = []
+    middle: list[int] = []
+    outer: list[int] = []
+    inner_labels: list[str] = []
+    middle_labels: list[str] = []
     for domain, caps in tree.items():
         inner.append(sum(sum(c.values()) for c in caps.values()))
         inner_labels.append(f"{domain}\n{inner[-1]}")

@@ -303,8 +303,8 @@ def multi_round(data: ReportData) -> list[Table]:
     flip_rows = []
 
     for s in data.systems:
-        for ia, (a, b) in enumerate(zip(s.rounds, s.rounds[1:]), start=1):
-            result = flips({t: a.outcome(t) for t in a.records}, {t: b.outcome(t) for t in b.records})
+        for ia, (before, after) in enumerate(zip(s.rounds, s.rounds[1:]), start=1):
+            result = flips({t: before.outcome(t) for t in before.records}, {t: after.outcome(t) for t in after.records})
             flip_rows.append([s.label, f"{ia}->{ia + 1}", len(result["gained"]) + len(result["lost"]), len(result["gained"]), len(result["lost"]), ", ".join((result["gained"] + result["lost"])[:8])])
     if flip_rows:
         tables.append(Table("flips", "Appendix C.3 - Per-task flips between consecutive rounds", ["system", "rounds", "flips", "fail->pass", "pass->fail", "examples"], flip_rows))
@@ -348,7 +348,7 @@ def graph_inventory(data: ReportData) -> Table:
     from contracts.catalog import CatalogError
     from contracts.graph import load_graph
 
-    rows = []
+    rows: list[list[Any]] = []
     for domain in sorted({t.domain for t in data.catalog.values()}):
         try:
             graph = load_graph(domain)
