@@ -8,6 +8,7 @@ graded: a different agent design may supply its own graph without touching any t
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import yaml
@@ -72,7 +73,13 @@ class GraphConfig(BaseModel):
         return [n.name for n in self.nodes if tool in n.tools]
 
 
+@cache
 def load_graph(domain: str, graphs_dir: Path = GRAPHS_DIR) -> GraphConfig:
+    """The domain's graph (parsed once per process: graphs are immutable during a run)."""
+    return _parse_graph(domain, graphs_dir)
+
+
+def _parse_graph(domain: str, graphs_dir: Path) -> GraphConfig:
     path = graphs_dir / f"{domain}.yaml"
     try:
         raw = read_yaml(path.read_text(encoding="utf-8"))

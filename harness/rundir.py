@@ -19,8 +19,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from harness.files import write_atomic
+from pydantic import TypeAdapter
+
+from harness.files import write_atomic, write_atomic_bytes
 from harness.records import TrialKey, TrialRecord
+
+
+_RECORDS = TypeAdapter(list[TrialRecord])
 
 
 class ResumeMismatch(RuntimeError):
@@ -72,11 +77,11 @@ class RunDirectory:
         return {r.key for r in self.records() if r.status == "scored"}
 
     def write_traces(self, records: Iterable[TrialRecord]) -> None:
-        by_domain: dict[str, list[dict[str, Any]]] = {}
+        by_domain: dict[str, list[TrialRecord]] = {}
         for record in sorted(records, key=lambda r: (r.domain, r.key.task_id, r.key.round)):
-            by_domain.setdefault(record.domain, []).append(record.model_dump(mode="json"))
+            by_domain.setdefault(record.domain, []).append(record)
         for domain, items in by_domain.items():
-            write_atomic(self.root / domain / "traces.json", json.dumps(items, indent=1))
+            write_atomic_bytes(self.root / domain / "traces.json", _RECORDS.dump_json(items, indent=1))
 
     def write_results(self, records: list[TrialRecord], summary_markdown: str) -> None:
         buffer = io.StringIO()

@@ -101,7 +101,7 @@ class ToolEnvironment(Generic[StateT]):
     @classmethod
     def initial_state(cls, override: Mapping[str, Any] | None = None) -> StateT:
         """`merge(default_state, override)`: dicts merge recursively, everything else is replaced."""
-        base = cls.default_state().model_dump(mode="json")
+        base = _default_dump(cls)
         merged = deep_merge(base, dict(override or {}))
         return typing.cast(StateT, cls.state_model.model_validate(merged))
 
@@ -140,9 +140,23 @@ class ToolEnvironment(Generic[StateT]):
         return sig.replace(parameters=params, return_annotation=dict[str, Any]), hints
 
 
+_DEFAULT_DUMPS: dict[type, dict[str, Any]] = {}
+
+
+def _default_dump(env: type[ToolEnvironment[Any]]) -> dict[str, Any]:
+    """The JSON form of a domain's default state, computed once per process (it never changes)."""
+    dump = _DEFAULT_DUMPS.get(env)
+    if dump is None:
+        dump = _DEFAULT_DUMPS[env] = env.default_state().model_dump(mode="json")
+    return dump
+
+
 def deep_merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
-    """Recursive dict merge; the override wins on leaves and lists. Inputs are not mutated."""
-    out = copy.deepcopy(base)
+    """Recursive dict merge; the override wins on leaves and lists. Inputs are not mutated.
+
+    Only the dicts along the override's paths are copied; untouched subtrees are shared with `base`,
+    which is safe because the result is immediately validated into fresh model objects."""
+    out = dict(base)
     for key, value in override.items():
         if isinstance(value, Mapping) and isinstance(out.get(key), dict):
             out[key] = deep_merge(out[key], value)

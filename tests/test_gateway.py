@@ -264,3 +264,35 @@ async def test_daily_limit_counts_todays_transfers() -> None:
     }
     assert second.structured_content["refused"] and second.structured_content["remaining_today"] == 2000.0
     assert rest.structured_content["status"] == "completed"
+
+
+def _scribble(node) -> None:  # type: ignore[no-untyped-def]
+    """Mutate every container reachable from a state object, in place."""
+    from pydantic import BaseModel
+
+    if isinstance(node, BaseModel):
+        for name in type(node).model_fields:
+            _scribble(getattr(node, name))
+    elif isinstance(node, dict):
+        for value in list(node.values()):
+            _scribble(value)
+        node["__scribble__"] = "x"
+    elif isinstance(node, list):
+        for value in list(node):
+            _scribble(value)
+        node.append("__scribble__")
+
+
+@pytest.mark.parametrize("domain", ["payments", "retail"])
+def test_trials_never_share_mutable_state(domain: str) -> None:
+    """Initial states share nothing with each other or with the cached default (structural sharing in
+    the merge must stop at validation), so one trial's writes can never leak into another's world."""
+    from servers.registry import environment_class
+
+    gateway = Gateway([domain])
+    first = gateway.open_trial(domain)
+    _scribble(first.state)
+    second = gateway.open_trial(domain, initial_state={"business_date": "2026-12-01"})
+    fresh = environment_class(domain).default_state().model_dump(mode="json")
+    assert second.final_state() == {**fresh, "business_date": "2026-12-01"}
+    assert "__scribble__" not in str(gateway.open_trial(domain).final_state())
