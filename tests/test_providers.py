@@ -773,3 +773,23 @@ async def test_graph_agent_and_llm_judge_through_the_openai_adapter(fake_api: re
     assert {role: u.calls for role, u in record.usage.items()} == {"router": 1, "agent": 2, "judge": 1}
     assert route.call_count == 4
     assert "estimated agent cost (cache-neutral): $0." in result.summary_markdown
+
+
+async def test_provider_500s_until_exhaustion_make_the_trial_bottom(fake_api: respx.Router, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A provider outage that outlasts the retries is an infrastructure failure: the trial is ⊥
+    (excluded from the strict denominator, shown, re-runnable), not a model failure."""
+    from rich.console import Console
+
+    import models.model as model_module
+    from harness.config import RunConfig
+    from harness.run import execute_run
+
+    monkeypatch.setattr(model_module, "RetryPolicy", lambda: RetryPolicy(max_retries=1, base_delay_s=0.0, max_delay_s=0.0))
+    route = fake_api.post(OPENAI_URL).mock(return_value=httpx.Response(500, json=openai_error(500)))
+    config = RunConfig(out=tmp_path / "run", task=["payments_balance_inquiry_01"], agent_model="openai:gpt-5-mini", user="scripted", judge="evidence", infra_retries=0)
+    result = await execute_run(config, console=Console(file=open(os.devnull, "w")))  # noqa: SIM115
+    [record] = result.records
+    assert record.status == "infra_error" and record.strict is None and record.failure_class == "infra:provider"
+    assert "gave up after retries" in record.error
+    assert route.call_count == 2  # the router's call and its one retry
+    assert "| **all** | 1 | 0 | 1 | 0 | n/a |" in result.summary_markdown
