@@ -72,6 +72,7 @@ class Run(RunConfig):
             raise SystemExit(2) from None
         print(result.summary_markdown)
         print(f"run directory: {result.directory}  ({result.ran} trial(s) run, {result.skipped} resumed)")
+        print(f"report: uv run crmbench report {result.directory} --out report")
 
 
 class Report(ReportConfig):
