@@ -159,8 +159,9 @@ async def execute_run(config: RunConfig, *, console: Console | None = None, comp
     finally:
         await components.aclose()
     wanted = {key for _, key in keys}
-    records = [r for r in directory.records() if r.key in wanted]
-    directory.write_traces(directory.records())
+    everything = directory.records()
+    records = [r for r in everything if r.key in wanted]
+    directory.write_traces(everything)
     summary = summarise(records, plan, prices)
     directory.write_results(records, summary)
     return RunResult(directory=directory.root, plan=plan, records=records, ran=len(todo), skipped=len(keys) - len(todo), summary_markdown=summary, notes=plan.notes)
