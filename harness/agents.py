@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from contracts.catalog import read_yaml
 from contracts.evidence import RoutingDecision, ToolCallRecord
 from contracts.schema import GoldTurn, Task
-from harness.replay import REF, UnresolvedReference, interpolate, resolve_args
+from harness.replay import render_reply, resolve_args
 from orchestrator.protocol import AgentReply, TrialSession
 
 
@@ -44,10 +44,7 @@ class TrajectoryAgent:
             return AgentReply(text="Is there anything else I can help you with?", routing=[RoutingDecision(turn=turn, node="general")])
         planned = self.turns[turn]
         for call in planned.calls:
-            try:
-                arguments = resolve_args(call.args, self.seen)
-            except UnresolvedReference:
-                arguments = {k: v for k, v in call.args.items() if not (isinstance(v, str) and REF.search(v))}
+            arguments = resolve_args(call.args, self.seen, strict=False)
             result = await self.session.tools.call_tool(call.tool, arguments)
             self.seen.append(
                 ToolCallRecord(
@@ -58,10 +55,7 @@ class TrajectoryAgent:
                     result=result.structured_content,
                 )
             )
-        try:
-            text = interpolate(planned.reply, self.seen)
-        except UnresolvedReference:
-            text = REF.sub("(unavailable)", planned.reply)
+        text = render_reply(planned.reply, self.seen, strict=False)
         return AgentReply(text=text, routing=[RoutingDecision(turn=turn, node=self.node, reason="scripted")])
 
     async def stop(self) -> None:

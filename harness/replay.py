@@ -47,8 +47,33 @@ def interpolate(value: Any, trace: Sequence[ToolCallRecord]) -> Any:
     return REF.sub(lambda m: str(_lookup(m.group(1), m.group(2), trace)), value)
 
 
-def resolve_args(args: dict[str, Any], trace: Sequence[ToolCallRecord]) -> dict[str, Any]:
-    return {key: interpolate(value, trace) for key, value in args.items()}
+def resolve_args(args: dict[str, Any], trace: Sequence[ToolCallRecord], *, strict: bool = True) -> dict[str, Any]:
+    """Arguments with references resolved. Lenient (`strict=False`): an argument whose reference cannot
+    be resolved is left out, as an agent without that id would have to."""
+    try:
+        return {key: interpolate(value, trace) for key, value in args.items()}
+    except UnresolvedReference:
+        if strict:
+            raise
+        return {k: interpolate(v, trace) for k, v in args.items() if not (isinstance(v, str) and _unresolvable(v, trace))}
+
+
+def render_reply(text: str, trace: Sequence[ToolCallRecord], *, strict: bool = True) -> str:
+    """A reply with references resolved; lenient: unresolvable references read "(unavailable)"."""
+    try:
+        return str(interpolate(text, trace))
+    except UnresolvedReference:
+        if strict:
+            raise
+        return REF.sub(lambda m: "(unavailable)" if _unresolvable(m.group(0), trace) else str(_lookup(m.group(1), m.group(2), trace)), text)
+
+
+def _unresolvable(value: str, trace: Sequence[ToolCallRecord]) -> bool:
+    try:
+        interpolate(value, trace)
+    except UnresolvedReference:
+        return True
+    return False
 
 
 class GatewayReplayer:
@@ -87,12 +112,7 @@ class GatewayReplayer:
                 conversation.append(Message(role="user", content=turn.user, turn=index))
                 for call in turn.calls:
                     await self.call(client, trial.trial_id, call, trial.trace, strict_refs=strict_refs)
-                try:
-                    reply = interpolate(turn.reply, trial.trace)
-                except UnresolvedReference:
-                    if strict_refs:
-                        raise
-                    reply = REF.sub("(unavailable)", turn.reply)
+                reply = render_reply(turn.reply, trial.trace, strict=strict_refs)
                 conversation.append(Message(role="assistant", content=reply, turn=index))
         finally:
             self.gateway.close_trial(trial.trial_id)
@@ -107,12 +127,7 @@ class GatewayReplayer:
     async def call(
         client: Client, trial_id: str, call: GoldCall, trace: Sequence[ToolCallRecord], *, strict_refs: bool = False
     ) -> None:
-        try:
-            arguments = resolve_args(call.args, trace)
-        except UnresolvedReference:
-            if strict_refs:
-                raise
-            arguments = {k: v for k, v in call.args.items() if not (isinstance(v, str) and REF.search(v))}
+        arguments = resolve_args(call.args, trace, strict=strict_refs)
         await client.call_tool(call.tool, arguments, raise_on_error=False, meta={TRIAL_META_KEY: trial_id})
 
 
