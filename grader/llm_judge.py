@@ -10,10 +10,8 @@ which the runner records as an infrastructure failure (⊥).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
-from functools import cache
 from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
@@ -22,19 +20,10 @@ from contracts.schema import ReplyCriterion
 from grader.grade import JudgeFailure, validate_judgement
 from grader.judge import CriterionJudgement, JudgeOutput
 from models.model import Model
+from models.prompts import VersionedPrompt
 from models.types import ChatMessage, GenerateConfig
 
-PROMPT_VERSION = "judge_v1"
-PROMPT_PATH = Path(__file__).parent / "prompts" / f"{PROMPT_VERSION}.md"
-
-
-@cache
-def prompt_template() -> str:
-    return PROMPT_PATH.read_text(encoding="utf-8")
-
-
-def prompt_fingerprint() -> str:
-    return f"{PROMPT_VERSION}:{hashlib.sha256(prompt_template().encode()).hexdigest()[:12]}"
+PROMPT = VersionedPrompt(Path(__file__).parent / "prompts", "judge_v1")
 
 
 class _Item(BaseModel):
@@ -81,7 +70,7 @@ class LLMJudge:
 
     async def judge(self, instruction: str, criteria: list[ReplyCriterion], assistant_messages: list[str]) -> JudgeOutput:
         messages = [
-            ChatMessage(role="system", content=prompt_template()),
+            ChatMessage(role="system", content=PROMPT.text),
             ChatMessage(role="user", content=render_request(instruction, criteria, assistant_messages)),
         ]
         problem = ""

@@ -41,8 +41,8 @@ def package_versions() -> dict[str, str | None]:
 
 
 def build_manifest(config: RunConfig, plan: Plan, prices: PriceTable, task_ids: list[str], lock: dict[str, Any] | None = None) -> dict[str, Any]:
-    from grader.llm_judge import prompt_fingerprint as judge_prompt
-    from simulator.llm_user import prompt_fingerprint as user_prompt
+    from grader.llm_judge import PROMPT as JUDGE_PROMPT
+    from simulator.llm_user import PROMPT as USER_PROMPT
 
     lock = lock or catalog_lock()
     return {
@@ -58,8 +58,8 @@ def build_manifest(config: RunConfig, plan: Plan, prices: PriceTable, task_ids: 
         "models": plan.models(),
         "sampling": {"agent_temperature": config.agent_temperature, "user_temperature": config.user_temperature, "judge_temperature": 0.0},
         "limits": {"max_turns": config.max_turns, "task_timeout_s": config.task_timeout_s, "max_iterations": config.max_iterations},
-        "simulator": {"kind": plan.user, "model": plan.user_model, "prompt": user_prompt()},
-        "judge": {"kind": plan.judge, "model": plan.judge_model, "prompt": judge_prompt()},
+        "simulator": {"kind": plan.user, "model": plan.user_model, "prompt": USER_PROMPT.fingerprint},
+        "judge": {"kind": plan.judge, "model": plan.judge_model, "prompt": JUDGE_PROMPT.fingerprint},
         "price_table": prices.model_dump(mode="json"),
         "tasks_selected": len(task_ids),
         "rounds": config.rounds,

@@ -3,32 +3,20 @@ dialogue (never tools, routing or state) and produces the next utterance or a st
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 
 from contracts.evidence import Message
 from models.model import Model
+from models.prompts import VersionedPrompt
 from models.types import ChatMessage, GenerateConfig
 
-PROMPT_VERSION = "user_v1"
-PROMPT_PATH = Path(__file__).parent / "prompts" / f"{PROMPT_VERSION}.md"
+PROMPT = VersionedPrompt(Path(__file__).parent / "prompts", "user_v1")
 STOP_TOKEN = "###STOP###"
 ANSWER_FIRST = (
     "(Note to the customer: the assistant's last message asks you something or is waiting for you. "
     f"Answer it unless your goal is already fully achieved; only then reply {STOP_TOKEN}.)"
 )
-
-
-@cache
-def prompt_template() -> str:
-    return PROMPT_PATH.read_text(encoding="utf-8")
-
-
-def prompt_fingerprint() -> str:
-    """Recorded in the run manifest: which simulator prompt produced the dialogues."""
-    return f"{PROMPT_VERSION}:{hashlib.sha256(prompt_template().encode()).hexdigest()[:12]}"
 
 
 PENDING_CUES = ("shall i", "should i", "would you like", "do you want", "can you confirm", "please confirm",
@@ -50,7 +38,7 @@ class LLMUser:
         self.config = config
 
     def _messages(self, conversation: Sequence[Message], nudge: str | None = None) -> list[ChatMessage]:
-        system = prompt_template().format(instruction=self.instruction.strip(), stop_token=STOP_TOKEN)
+        system = PROMPT.text.format(instruction=self.instruction.strip(), stop_token=STOP_TOKEN)
         # Roles are mirrored: the simulator speaks as "assistant", the agent's replies arrive as "user".
         messages = [ChatMessage(role="system", content=system)]
         if not conversation:
