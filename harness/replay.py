@@ -86,24 +86,19 @@ class GatewayReplayer:
 
     async def __aenter__(self) -> GatewayReplayer:
         await self._stack.__aenter__()
+        self._clients = await self._stack.enter_async_context(self.gateway.in_memory_clients())
         return self
 
     async def __aexit__(self, *exc: Any) -> None:
         await self._stack.__aexit__(*exc)
-        self._clients.clear()
-
-    async def _client(self, domain: str) -> Client:
-        if domain not in self._clients:
-            client = Client(self.gateway.server(domain))
-            self._clients[domain] = await self._stack.enter_async_context(client)
-        return self._clients[domain]
+        self._clients = {}
 
     async def play(self, task: Task, turns: Sequence[GoldTurn], *, seed: int = 0, strict_refs: bool = False) -> Evidence:
         """Run `turns` on a fresh trial of `task` and return the frozen evidence. The trial is closed.
 
         With `strict_refs` (gold paths) an unresolvable `${tool.field}` is an error; otherwise (mutations,
         scripts) the argument is left out, as an agent without that id would have to."""
-        client = await self._client(task.domain)
+        client = self._clients[task.domain]
         trial = self.gateway.open_trial(task.domain, initial_state=task.initial_state, seed=seed, task_id=task.id)
         conversation: list[Message] = []
         try:

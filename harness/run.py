@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import anyio
-from fastmcp import Client
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -89,14 +88,6 @@ async def _maybe_http(gateway: Gateway, enabled: bool) -> AsyncIterator[str | No
         yield base_url
 
 
-@contextlib.asynccontextmanager
-async def _domain_clients(gateway: Gateway) -> AsyncIterator[dict[str, Client]]:
-    """One in-memory MCP client per domain, shared by all trials (each request names its trial)."""
-    async with contextlib.AsyncExitStack() as stack:
-        clients = {d: await stack.enter_async_context(Client(gateway.server(d))) for d in gateway.domains}
-        yield clients
-
-
 async def execute_run(config: RunConfig, *, console: Console | None = None, components: TrialComponents | None = None) -> RunResult:
     console = console or Console(stderr=True)
     plan = components.plan if components is not None else resolve_plan(config)
@@ -124,7 +115,7 @@ async def execute_run(config: RunConfig, *, console: Console | None = None, comp
     passed = failed = errors = 0
     serve_http = config.serve_http or plan.agent == "pydantic-ai"
     try:
-        async with _domain_clients(gateway) as clients, _maybe_http(gateway, serve_http) as base_url:
+        async with gateway.in_memory_clients() as clients, _maybe_http(gateway, serve_http) as base_url:
             with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
                 job = progress.add_task(f"{plan.agent} run", total=len(todo), status="")
 

@@ -17,11 +17,11 @@ import contextlib
 import contextvars
 import logging
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 import mcp_types as mt
-from fastmcp import FastMCP
+from fastmcp import Client, FastMCP
 from fastmcp.exceptions import NotFoundError, ToolError
 from fastmcp.server.dependencies import get_http_request
 from fastmcp.server.middleware import Middleware, MiddlewareContext
@@ -245,3 +245,10 @@ class Gateway:
 
     def close_trial(self, trial_id: str) -> Trial:
         return self.store.close(trial_id)
+
+    @contextlib.asynccontextmanager
+    async def in_memory_clients(self) -> AsyncIterator[dict[str, Client]]:
+        """One in-memory MCP client per domain, shared by every trial: each request names its trial in
+        `_meta`, so no per-trial connection is needed."""
+        async with contextlib.AsyncExitStack() as stack:
+            yield {d: await stack.enter_async_context(Client(s)) for d, s in self.servers.items()}
