@@ -15,16 +15,74 @@ from __future__ import annotations
 import copy
 import hashlib
 import inspect
+import math
+import re
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, BeforeValidator, Field
 
 ToolKind = Literal["read", "write", "compute"]
 StateT = TypeVar("StateT", bound=BaseModel)
 
 _TOOL_MARK = "__crmbench_tool__"
+
+MONEY_MAX = 1_000_000_000.0
+"""No amount in any world is anywhere near a billion; anything larger is a hostile or broken argument."""
+
+_MONEY_TEXT = re.compile(r"^-?\d+(?:\.\d{1,2})?$")
+
+
+def parse_money(value: Any) -> Any:
+    """Strict money parsing shared by every domain: finite, bounded, at most two decimals.
+
+    Accepts 180, 180.0, 180.5 and the plain decimal strings "180" / "180.50" (the same number written
+    differently is a valid alternative, which the equivalence battery checks). Rejects booleans, NaN and
+    infinities, "1_000", "1e3", more than two decimals and magnitudes above `MONEY_MAX` - with a message
+    the agent can act on.
+    """
+    if isinstance(value, bool):
+        raise ValueError("an amount must be a number, not a boolean")
+    if isinstance(value, str):
+        text = value.strip()
+        if not _MONEY_TEXT.match(text):
+            raise ValueError(f"an amount must be a plain decimal number like 15.50, got {text[:40]!r}")
+        value = float(text)
+    if isinstance(value, int):
+        value = float(value)
+    if not isinstance(value, float):
+        raise ValueError("an amount must be a number")
+    if not math.isfinite(value):
+        raise ValueError("an amount must be a finite number")
+    if abs(value) > MONEY_MAX:
+        raise ValueError(f"an amount must be at most {MONEY_MAX:,.0f}")
+    if abs(round(value, 2) - value) > 1e-9:
+        raise ValueError("an amount has at most two decimals (cents)")
+    return round(value, 2)
+
+
+Money = Annotated[float, BeforeValidator(parse_money), Field(description="Amount in US dollars, e.g. 15.50.")]
+"""The one money type of every domain's tools (add a more specific description with another Field)."""
+
+
+class _FreeTextMarker:
+    """Marks a string parameter as free text (a note, a message, a reason) in `Annotated[...]`.
+
+    Rewording free text is not a mistake, so the behavioural battery never "alters" such arguments;
+    it is also how a reader of the tool signature knows that the value is prose, not an identifier.
+    """
+
+    def __repr__(self) -> str:
+        return "FreeText"
+
+
+FreeText = _FreeTextMarker()
+
+
+def is_free_text(annotation: Any) -> bool:
+    """Whether a resolved parameter annotation carries the `FreeText` marker."""
+    return any(meta is FreeText for meta in getattr(annotation, "__metadata__", ()))
 
 
 class Refusal(Exception):

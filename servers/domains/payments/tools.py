@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import InvalidCall, Refusal, ToolEnvironment, tool
+from servers.base import FreeText, InvalidCall, Money, Refusal, ToolEnvironment, tool
 from servers.domains.payments.world import (
     Account,
     Dispute,
@@ -30,7 +30,7 @@ from servers.domains.payments.world import (
 
 AccountId = Annotated[str, Field(description="Account id, e.g. ACC-1001.")]
 TransactionId = Annotated[str, Field(description="Payment transaction id, e.g. TXN-A1B2C3.")]
-Amount = Annotated[float, Field(description="Amount in US dollars, e.g. 15.50.")]
+Amount = Money
 
 POINTS_PER_DOLLAR = 10
 
@@ -116,7 +116,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
     def freeze_account(
         self,
         account_id: AccountId,
-        reason: Annotated[str, Field(description="Why the account is frozen, e.g. 'lost card'.")],
+        reason: Annotated[str, Field(description="Why the account is frozen, e.g. 'lost card'."), FreeText],
     ) -> dict[str, Any]:
         """Freeze an account so that no money can leave it. The owner must be authenticated."""
         account = self._account(account_id)
@@ -193,7 +193,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
         source_account_id: AccountId,
         destination_account_id: AccountId,
         amount: Amount,
-        memo: Annotated[str, Field(description="Optional note shown on both statements.")] = "",
+        memo: Annotated[str, Field(description="Optional note shown on both statements."), FreeText] = "",
     ) -> dict[str, Any]:
         """Move money between two accounts. Refused for frozen accounts, insufficient funds, or above the
         daily limit (all of today's outgoing transfers from the source count towards it)."""
@@ -290,7 +290,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
         self,
         transaction_id: TransactionId,
         category: Annotated[str, Field(description="Ledger category, e.g. 'checkout', 'refund', 'dispute'.")] = "checkout",
-        note: Annotated[str, Field(description="Optional free-text note.")] = "",
+        note: Annotated[str, Field(description="Optional free-text note."), FreeText] = "",
     ) -> dict[str, Any]:
         """Record a payment in the transaction log (the ledger). Each transaction is logged once per category."""
         payment = self._payment(transaction_id)
@@ -313,7 +313,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
         self,
         transaction_id: TransactionId,
         amount: Amount,
-        reason: Annotated[str, Field(description="Why the refund is issued, e.g. 'duplicate charge'.")],
+        reason: Annotated[str, Field(description="Why the refund is issued, e.g. 'duplicate charge'."), FreeText],
     ) -> dict[str, Any]:
         """Refund all or part of a payment to its original method. The owner must be authenticated."""
         amount = _cents(amount)
