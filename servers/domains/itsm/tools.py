@@ -1,7 +1,8 @@
 """ITSM tools: plain business logic over `ItsmState`.
 
 Every policy gate refuses with `Refusal` (a status code and a reason the agent can explain) before
-anything is written; unknown ids raise `InvalidCall`. Writes that would repeat an earlier one (resolving
+anything is written; unknown ids raise `InvalidCall`. New records are numbered sequentially per collection (the next
+incident after INC-2008 is INC-2009), as service-desk tools do, so contracts can name them. Writes that would repeat an earlier one (resolving
 a resolved incident, approving an approved change, granting a role the user already holds, deleting a
 deleted record) are refused with 409, so a repeated write never changes the world twice.
 """
@@ -106,9 +107,17 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
     def _name(self, user_id: str | None) -> str | None:
         return self.state.users[user_id].name if user_id in self.state.users else None
 
+    @staticmethod
+    def _next_id(prefix: str, existing: Any) -> str:
+        """The next number in a collection's sequence (INC-2008 -> INC-2009): service-desk records are
+        numbered sequentially, so a new record's id depends only on the state, never on the trial seed."""
+        keys = [e.audit_id for e in existing] if isinstance(existing, list) else list(existing)
+        numbers = [int(k.rsplit("-", 1)[1]) for k in keys if k.startswith(prefix + "-") and k.rsplit("-", 1)[1].isdigit()]
+        return f"{prefix}-{max(numbers, default=0) + 1}"
+
     def _audit(self, action: str, target_id: str, change_id: str | None = None, detail: str = "") -> AuditEntry:
         entry = AuditEntry(
-            audit_id=self.ids.mint("AUD"), timestamp=self.state.now, action=action, target_id=target_id, change_id=change_id, detail=detail
+            audit_id=self._next_id("AUD", self.state.audit_log), timestamp=self.state.now, action=action, target_id=target_id, change_id=change_id, detail=detail
         )
         self.state.audit_log.append(entry)
         return entry
@@ -193,7 +202,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
             if other.user_id == user_id and ci_id in other.ci_ids and other.status != "resolved":
                 raise Refusal(409, "The caller already has an open incident on this configuration item", incident_id=other.incident_id)
         incident = Incident(
-            incident_id=self.ids.mint("INC"),
+            incident_id=self._next_id("INC", self.state.incidents),
             title=title,
             description=description,
             user_id=user_id,
@@ -347,7 +356,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
                 raise Refusal(409, "Another change is already scheduled on this item at that time", change_id=other.change_id)
         standard = change_type == "standard"
         change = ChangeRequest(
-            change_id=self.ids.mint("CHG"),
+            change_id=self._next_id("CHG", self.state.changes),
             title=title,
             change_type=change_type,
             ci_id=ci_id,
@@ -437,7 +446,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
             if other.user_id == user_id and other.item_id == item_id and other.status == "open":
                 raise Refusal(409, "The user already has an open request for this item", request_id=other.request_id)
         request = ServiceRequest(
-            request_id=self.ids.mint("REQ"),
+            request_id=self._next_id("REQ", self.state.service_requests),
             user_id=user_id,
             item_id=item_id,
             approval="pending" if item.requires_approval else "not_required",
@@ -536,7 +545,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
             if a.user_id == user_id and a.role_id == role_id and a.approver_id == user.manager_id and a.status in ("pending", "approved"):
                 raise Refusal(409, f"An approval request is already {a.status}", approval_id=a.approval_id)
         approval = AccessApproval(
-            approval_id=self.ids.mint("APR"), user_id=user_id, role_id=role_id, approver_id=user.manager_id, status="pending", justification=justification
+            approval_id=self._next_id("APR", self.state.approvals), user_id=user_id, role_id=role_id, approver_id=user.manager_id, status="pending", justification=justification
         )
         self.state.approvals[approval.approval_id] = approval
         self._audit("approval_requested", approval.approval_id, detail=f"{user_id} {role_id}")
@@ -555,7 +564,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
         if role.privileged and approval is None:
             raise Refusal(403, "Privileged access requires the user's manager's approval", manager_id=user.manager_id)
         grant = AccessGrant(
-            grant_id=self.ids.mint("GRANT"), user_id=user_id, role_id=role_id, approval_id=approval.approval_id if approval else None,
+            grant_id=self._next_id("GRANT", self.state.access_grants), user_id=user_id, role_id=role_id, approval_id=approval.approval_id if approval else None,
             granted_at=self.state.now[:10],
         )
         self.state.access_grants[grant.grant_id] = grant
