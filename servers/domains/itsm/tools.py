@@ -380,7 +380,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
         if change.change_type == "standard":
             raise Refusal(409, "Standard changes are pre-approved and need no CAB approval", change_id=change_id)
         if change.status != "pending_approval":
-            raise Refusal(409, f"The change is {change.status}, not pending approval", status=change.status)
+            raise Refusal(409, f"The change is {change.status}, not pending approval", current_status=change.status)
         if approver_id not in self.state.groups[CAB_GROUP].members:
             raise Refusal(403, "The approver is not a member of the Change Advisory Board", approver_id=approver_id)
         if approver_id == change.requested_by:
@@ -397,9 +397,10 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
         standard change does not. Refused if already implemented or rejected (409)."""
         change = self._change(change_id)
         if change.status in ("implemented", "rejected"):
-            raise Refusal(409, f"The change is already {change.status}", status=change.status)
+            raise Refusal(409, f"The change is already {change.status}", current_status=change.status)
         if change.change_type != "standard" and not change.cab_approved:
-            raise Refusal(403, f"A {change.change_type} change needs CAB approval before implementation", change_id=change_id)
+            article = "An" if change.change_type == "emergency" else "A"
+            raise Refusal(403, f"{article} {change.change_type} change needs CAB approval before implementation", change_id=change_id)
         change.status = "implemented"
         change.implemented_at = self.state.now
         self._audit("change_implemented", change_id, change_id)
@@ -465,7 +466,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
         or its required approval is pending or was rejected (403)."""
         request = self._request(request_id)
         if request.status != "open":
-            raise Refusal(409, f"The request is already {request.status}", status=request.status)
+            raise Refusal(409, f"The request is already {request.status}", current_status=request.status)
         if request.approval in ("pending", "rejected"):
             raise Refusal(403, f"The request cannot be fulfilled: approval is {request.approval}", approval=request.approval)
         request.status = "fulfilled"
@@ -480,7 +481,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
         """Cancel an open service request at the user's wish. Refused when it is not open (409)."""
         request = self._request(request_id)
         if request.status != "open":
-            raise Refusal(409, f"The request is already {request.status}", status=request.status)
+            raise Refusal(409, f"The request is already {request.status}", current_status=request.status)
         request.status = "cancelled"
         request.fulfilment_notes = reason
         return {"request_id": request_id, "status": "cancelled"}
@@ -674,7 +675,9 @@ def itsm_probes(state: ItsmState) -> list[tuple[str, list[Any]]]:
         if i.priority != "P1" or i.on_call_paged:
             probes.append((f"resolve {i.incident_id}", [call("resolve_incident", incident_id=i.incident_id, resolution_code="fixed", resolution_notes="probe")]))
         if i.priority != "P1":
-            probes.append((f"raise {i.incident_id} to P1", [call("update_incident", incident_id=i.incident_id, impact="high", urgency="high")]))
+            raise_p1 = call("update_incident", incident_id=i.incident_id, impact="high", urgency="high")
+            probes.append((f"raise {i.incident_id} to P1", [raise_p1]))
+            probes.append((f"raise {i.incident_id} to P1 and page", [raise_p1, call("page_on_call", incident_id=i.incident_id)]))
     for user in list(state.users)[:3]:
         probes.append((f"incident for {user}", [call("create_incident", user_id=user, ci_id="CI-3006", title="probe", impact="low", urgency="low")]))
     cab = state.groups["GRP-CAB"].members if "GRP-CAB" in state.groups else []
@@ -697,12 +700,16 @@ def itsm_probes(state: ItsmState) -> list[tuple[str, list[Any]]]:
     for g in state.access_grants.values():
         if g.status == "active":
             probes.append((f"revoke {g.grant_id}", [call("revoke_access", user_id=g.user_id, role_id=g.role_id, reason="probe")]))
+    def holds(user_id: str, role_id: str) -> bool:
+        return any(g.user_id == user_id and g.role_id == role_id and g.status == "active" for g in state.access_grants.values())
+
     for a in state.approvals.values():
         user = state.users.get(a.user_id)
-        if a.status == "approved" and user is not None and a.approver_id == user.manager_id:
+        if a.status == "approved" and user is not None and a.approver_id == user.manager_id and not holds(a.user_id, a.role_id):
             probes.append((f"grant under {a.approval_id}", [call("grant_access", user_id=a.user_id, role_id=a.role_id)]))
     for uid in list(state.users)[:6]:
-        probes.append((f"grant VPN to {uid}", [call("grant_access", user_id=uid, role_id="ROLE-VPN-USER")]))
+        if not holds(uid, "ROLE-VPN-USER"):
+            probes.append((f"grant VPN to {uid}", [call("grant_access", user_id=uid, role_id="ROLE-VPN-USER")]))
         probes.append((f"approval for {uid}", [call("request_manager_approval", user_id=uid, role_id="ROLE-DOMAIN-ADMIN", justification="probe")]))
     for rec in state.records.values():
         if rec.status != "active" or rec.legal_hold:
