@@ -10,7 +10,7 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSubCommand, SettingsConfigDict
 
-from harness.config import CompareConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, TasksConfig
+from harness.config import CompareConfig, GradeConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, SuggestConfig, TasksConfig
 
 
 def quiet_fastmcp() -> None:
@@ -41,6 +41,24 @@ class Tasks(TasksConfig):
             print(f"{task.id:<52} {task.difficulty:<6} {labels:<40} {task.title}")
             if self.show_instruction:
                 print("    " + task.instruction.strip().replace("\n", "\n    "))
+
+
+class Suggest(SuggestConfig):
+    __doc__ = SuggestConfig.__doc__
+
+    def cli_cmd(self) -> None:
+        import anyio
+
+        from contracts.catalog import CatalogError, load_catalog, select_tasks
+        from harness.suggest import render, suggest_tasks
+
+        try:
+            tasks = select_tasks(load_catalog(), domains=self.domain, task_ids=self.task)
+        except (CatalogError, KeyError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
+        for task, suggestion in anyio.run(suggest_tasks, tasks):
+            print(render(task, suggestion) + "\n")
 
 
 class Validate(ReleaseConfig):
@@ -96,6 +114,31 @@ class Report(ReportConfig):
                 print(f"note: {row[0]} round {row[1]} is missing {row[5]} task(s) of its domains (partial run)")
 
 
+class Grade(GradeConfig):
+    __doc__ = GradeConfig.__doc__
+    run: CliPositionalArg[Path]
+
+    def cli_cmd(self) -> None:
+        import anyio
+
+        from contracts.catalog import CatalogError
+        from harness.regrade import RegradeError, judge_factory_for, regrade_run
+        from harness.rundir import RunDirectory
+        from models.base import ConfigurationError
+
+        manifest = RunDirectory(self.run).read_manifest() or {}
+        try:
+            factory, name = judge_factory_for(self.judge, self.judge_model, manifest)
+            result = anyio.run(
+                lambda: regrade_run(self.run, out=self.out, judge_factory=factory, judge_name=name, only_infra=self.only_infra, tasks_dir=self.tasks_dir)
+            )
+        except (RegradeError, CatalogError, ConfigurationError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
+        print((result.directory / "results.md").read_text(encoding="utf-8"))
+        print(f"re-graded run: {result.directory}  ({len(result.changes)} verdict(s) changed; compare: uv run crmbench compare {self.run} {result.directory})")
+
+
 class Compare(CompareConfig):
     __doc__ = CompareConfig.__doc__
     run_a: CliPositionalArg[Path]
@@ -126,8 +169,10 @@ class Crmbench(BaseSettings):
     run: CliSubCommand[Run]
     report: CliSubCommand[Report]
     compare: CliSubCommand[Compare]
+    grade: CliSubCommand[Grade]
     serve: CliSubCommand[Serve]
     tasks: CliSubCommand[Tasks]
+    suggest: CliSubCommand[Suggest]
     validate_: CliSubCommand[Validate] = Field(alias="validate")
 
     def cli_cmd(self) -> None:
