@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+
+from contracts.text import ERROR_MAX_CHARS, safe_text
 
 from contracts.evidence import Message, RoutingDecision, ToolCallRecord
 from grader.verdicts import TrialVerdict
@@ -44,3 +46,8 @@ class TrialRecord(BaseModel):
     user_turns: int = 0
     wall_s: float = 0.0
     attempts: int = 1
+
+    @field_validator("error", mode="after")
+    @classmethod
+    def _safe_error(cls, value: str | None) -> str | None:
+        return None if value is None else safe_text(value, ERROR_MAX_CHARS * 8)

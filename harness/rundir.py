@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from contracts.text import REPLY_MAX_CHARS, safe_value
 from harness.files import write_atomic, write_atomic_bytes
 from harness.records import TrialKey, TrialRecord
 
@@ -64,7 +65,13 @@ class RunDirectory:
         write_atomic(self.manifest_path, json.dumps(manifest, indent=2, sort_keys=True, default=str))
 
     def save(self, record: TrialRecord) -> None:
-        write_atomic(self.trial_path(record.domain, record.key), record.model_dump_json(indent=1))
+        """Write one record atomically. Every text field is made safe when the record is built; should
+        anything unencodable still slip through, it is replaced (visibly) rather than losing the trial."""
+        try:
+            data = record.model_dump_json(indent=1).encode("utf-8")
+        except (ValueError, UnicodeError):
+            data = json.dumps(safe_value(record.model_dump(mode="json"), REPLY_MAX_CHARS), indent=1, ensure_ascii=False).encode("utf-8")
+        write_atomic_bytes(self.trial_path(record.domain, record.key), data)
 
     def records(self) -> list[TrialRecord]:
         out = []

@@ -15,8 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import json
 import logging
+import math
 import time
+import warnings
+from dataclasses import dataclass
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
@@ -26,9 +30,12 @@ from fastmcp.exceptions import NotFoundError, ToolError
 from fastmcp.server.dependencies import get_http_request
 from fastmcp.server.middleware import Middleware, MiddlewareContext
 from fastmcp.tools.base import Tool, ToolResult
+from pydantic import BaseModel
+from pydantic import ValidationError as PydanticValidationError
 
 from contracts.evidence import CallStatus, ToolCallRecord
-from servers.base import InvalidCall, Refusal, ToolEnvironment, to_result
+from contracts.text import ERROR_MAX_CHARS, VALUE_MAX_CHARS, has_unsafe_text, safe_text, short
+from servers.base import IdMinter, InvalidCall, Refusal, ToolEnvironment, to_result
 from servers.registry import environment_class, known_domains
 from servers.trials import Trial, TrialStore, UnknownTrial
 
@@ -39,7 +46,120 @@ TRIAL_QUERY = "trial"
 TRIAL_META_KEY = "crmbench/trial"
 
 _bound_trial: contextvars.ContextVar[str | None] = contextvars.ContextVar("crmbench_bound_trial", default=None)
-_active_trial: contextvars.ContextVar[Trial | None] = contextvars.ContextVar("crmbench_active_trial", default=None)
+_active_call: contextvars.ContextVar[_CallScope | None] = contextvars.ContextVar("crmbench_active_call", default=None)
+
+ARGUMENT_MAX_CHARS = VALUE_MAX_CHARS
+"""The longest string argument the gateway forwards; longer ones are rejected before any tool runs."""
+
+
+@dataclass
+class _CallScope:
+    """One tool call in flight. The tool body works on a draft (a deep copy of the state and of the id
+    minter) and leaves it here; the recorder commits it to the trial only once the call has succeeded
+    *and* its result has serialised. Anything else leaves the trial byte-identical."""
+
+    trial: Trial
+    draft: BaseModel | None = None
+    ids: IdMinter | None = None
+    result: dict[str, Any] | None = None
+
+    def commit(self) -> None:
+        if self.draft is not None and self.ids is not None:
+            self.trial.state = self.draft
+            self.trial.ids.restore(self.ids.snapshot())
+
+
+class CallRejected(ToolError):
+    """A call the gateway refuses before or after the tool body: nothing was committed."""
+
+
+def strict_json(value: Any, what: str) -> str:
+    """`value` as strict JSON (no NaN/Infinity, valid UTF-8), or `CallRejected` saying what is wrong."""
+    try:
+        text = json.dumps(value, allow_nan=False, ensure_ascii=False)
+        text.encode("utf-8")
+    except (ValueError, TypeError, UnicodeError) as exc:
+        reason = "a non-finite number" if "Out of range float" in str(exc) else ("invalid text" if isinstance(exc, UnicodeError) else type(exc).__name__)
+        raise CallRejected(f"the call was rejected and nothing changed: its {what} holds {reason}") from None
+    return text
+
+
+def check_state(state: BaseModel) -> None:
+    """Reject a new state holding a non-finite number or unsafe text anywhere (`CallRejected`)."""
+
+    def walk(value: Any) -> None:
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise CallRejected("the call was rejected and nothing changed: it would store a non-finite number")
+        elif isinstance(value, str):
+            if has_unsafe_text(value):
+                raise CallRejected("the call was rejected and nothing changed: it would store invalid text")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(key)
+                walk(item)
+        elif isinstance(value, list | tuple | set):
+            for item in value:
+                walk(item)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a wrongly typed field is reported by re-validation, not a warning
+        walk(state.model_dump(mode="python"))
+
+
+def check_arguments(arguments: dict[str, Any]) -> None:
+    """Reject arguments no tool should ever receive: unsafe text (lone surrogates, control characters
+    other than tab/newline) and strings longer than `ARGUMENT_MAX_CHARS`, anywhere in the arguments."""
+
+    def walk(value: Any, path: str) -> None:
+        if isinstance(value, str):
+            if len(value) > ARGUMENT_MAX_CHARS:
+                raise CallRejected(f"argument {path!r} is too long ({len(value):,} characters; at most {ARGUMENT_MAX_CHARS:,})")
+            if has_unsafe_text(value):
+                raise CallRejected(f"argument {path!r} contains invalid text (a lone surrogate or a control character)")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str) and (len(key) > 200 or has_unsafe_text(key)):
+                    raise CallRejected(f"argument {path!r} has an invalid key {short(key)}")
+                walk(item, f"{path}.{key}")
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, f"{path}[{i}]")
+
+    for name, value in arguments.items():
+        if has_unsafe_text(str(name)) or len(str(name)) > 200:
+            raise CallRejected(f"unexpected argument {short(name)}")
+        walk(value, str(name))
+
+
+def clean_error(exc: BaseException, arguments: dict[str, Any]) -> str:
+    """A clear, bounded error message: validation errors as `field: problem` lines without the echoed
+    input, long argument values never echoed whole, unsafe text removed."""
+    cause = exc.__cause__
+    if isinstance(cause, PydanticValidationError):
+        problems = []
+        for error in cause.errors(include_url=False, include_input=False):
+            where = ".".join(str(p) for p in error.get("loc", ()) if p != "call") or "arguments"
+            problems.append(f"{where}: {error.get('msg', 'invalid')}")
+        message = "invalid arguments: " + "; ".join(problems[:10]) + (f" (and {len(problems) - 10} more)" if len(problems) > 10 else "")
+    else:
+        message = str(exc)
+    for value in _strings(arguments):
+        if len(value) > 60:
+            for form in (repr(value), value):
+                if form in message:
+                    message = message.replace(form, short(value))
+    return safe_text(message, ERROR_MAX_CHARS)
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
 
 
 @contextlib.contextmanager
@@ -134,25 +254,39 @@ class TrialRecorder(Middleware):
             status: CallStatus = "executed"
             payload: Any = None
             error: str | None = None
-            token = _active_trial.set(trial)
+            scope = _CallScope(trial)
+            token = _active_call.set(scope)
             try:
                 if not trial.tool_exposed(name) and name in self.tool_names:
-                    status, error = "blocked", f"Tool {name!r} is not available in this turn."
+                    status, error = "blocked", f"Tool {short(name)} is not available in this turn."
                     raise ToolError(error)
+                if name in self.tool_names:
+                    check_arguments(arguments)
                 result = await call_next(context)
+                if getattr(result, "is_error", False):  # an error *returned* (not raised) never commits
+                    status, error = "tool_error", safe_text(str(_result_payload(result)), ERROR_MAX_CHARS)
+                    return result
                 payload = _result_payload(result)
+                strict_json(payload, "result")
                 if isinstance(payload, dict) and payload.get("refused") is True:
                     status = "refused"
+                scope.commit()
                 return result
             except NotFoundError as exc:
-                status, error = "unknown_tool", str(exc)
-                raise
+                status, error = "unknown_tool", clean_error(exc, arguments)
+                payload = None
+                raise ToolError(error) from None
             except Exception as exc:
+                payload = None
                 if status != "blocked":
-                    status, error = "tool_error", str(exc)
-                raise
+                    status, error = "tool_error", clean_error(exc, arguments)
+                if isinstance(exc, ToolError) and not isinstance(exc, CallRejected) and str(exc) == error:
+                    raise
+                if isinstance(exc, ToolError) or isinstance(exc.__cause__, PydanticValidationError):
+                    raise ToolError(error) from None
+                raise  # an unexpected bug in a tool: masked by the server (mask_error_details)
             finally:
-                _active_trial.reset(token)
+                _active_call.reset(token)
                 trial.trace.append(
                     ToolCallRecord(
                         seq=len(trial.trace),
@@ -169,26 +303,41 @@ class TrialRecorder(Middleware):
 
 def _tool_function(env_cls: type[ToolEnvironment], name: str) -> Any:
     """An async MCP tool function with the method's signature (minus `self`), bound per call to the
-    active trial. The call runs on a copy of the state that is committed only on success."""
+    active trial. The body runs on a draft (a deep copy of the state and of the id minter); the draft
+    is handed to the recorder, which commits it only when the call succeeded and its result serialised.
+    A refusal returns data and commits nothing; an invalid call or a bug commits nothing."""
     method = env_cls.tool_methods()[name]
     signature, hints = env_cls.tool_signature(name)
 
     async def call(**kwargs: Any) -> dict[str, Any]:
-        trial = _active_trial.get()
-        if trial is None:  # pragma: no cover - the recorder always binds one
+        scope = _active_call.get()
+        if scope is None:  # pragma: no cover - the recorder always binds one
             raise ToolError("no active trial")
+        trial = scope.trial
         draft = trial.state.model_copy(deep=True)
-        counters = trial.ids.snapshot()
+        ids = IdMinter(trial.ids.seed)
+        ids.restore(trial.ids.snapshot())
         try:
-            value = method(env_cls(draft, trial.ids), **kwargs)
+            value = method(env_cls(draft, ids), **kwargs)
         except Refusal as refusal:
-            trial.ids.restore(counters)
-            return refusal.as_result()
+            result = refusal.as_result()
+            strict_json(result, "result")
+            return result
         except InvalidCall as exc:
-            trial.ids.restore(counters)
             raise ToolError(str(exc)) from None
-        trial.state = draft
-        return to_result(value)
+        result = to_result(value)
+        strict_json(result, "result")
+        # The new state must itself be valid, strict JSON: a tool that stored NaN or invalid text
+        # must not poison every later call and the trial record.
+        check_state(draft)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                type(draft).model_validate(draft.model_dump())
+        except PydanticValidationError:
+            raise CallRejected("the call was rejected and nothing changed: it would leave the world in an invalid state") from None
+        scope.draft, scope.ids, scope.result = draft, ids, result
+        return result
 
     call.__name__ = name
     call.__qualname__ = f"{env_cls.__name__}.{name}"
