@@ -30,6 +30,7 @@ from harness.summary import summarise
 from harness.trial import Limits, run_trial
 from models.base import ConfigurationError
 from models.prices import DEFAULT_PRICE_TABLE, PriceTable
+from models.types import Usage
 from servers.gateway import Gateway
 from servers.http import serve_in_loop
 
@@ -102,7 +103,9 @@ async def execute_run(config: RunConfig, *, console: Console | None = None, comp
         console.print(f"[yellow]note[/yellow]: {note}")
 
     keys = [(task, TrialKey(task_id=task.id, round=r, seed=trial_seed(config.base_seed, task.id, r))) for r in range(config.rounds) for task in tasks]
-    finished = directory.finished_keys()
+    existing = directory.records()
+    finished = {r.key for r in existing if r.status == "scored"}
+    unfinished = {r.key: r for r in existing if r.status != "scored"}
     todo = [(task, key) for task, key in keys if key not in finished]
     if finished:
         console.print(f"resuming {directory.root}: {len(keys) - len(todo)} of {len(keys)} trial(s) already done")
@@ -123,15 +126,22 @@ async def execute_run(config: RunConfig, *, console: Console | None = None, comp
                     nonlocal passed, failed, errors
                     async with limiter:
                         record = None
+                        # Usage of every attempt is kept: this invocation's ⊥ attempts and those of an
+                        # earlier invocation whose ⊥ record this one replaces.
+                        earlier = unfinished.get(key)
+                        spent: dict[str, Usage] = dict(earlier.usage) if earlier else {}
                         for attempt in range(config.infra_retries + 1):
                             record = await run_trial(
                                 task, key, gateway=gateway, client=clients[task.domain], components=components, limits=limits, mcp_base_url=base_url
                             )
-                            record.attempts = attempt + 1
+                            for role, usage in record.usage.items():
+                                spent[role] = spent.get(role, Usage()) + usage
+                            record.attempts = attempt + 1 + (earlier.attempts if earlier else 0)
                             if record.status == "scored":
                                 break
                             log.warning("%s: infrastructure failure (%s), attempt %d", key.slug, record.failure_class, attempt + 1)
                         assert record is not None
+                        record.usage = spent
                         directory.save(record)
                     if record.status != "scored":
                         errors += 1

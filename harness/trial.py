@@ -82,10 +82,20 @@ async def run_trial(
     agent = components.agent(task, ledger, key.seed)
     user = components.user(task, ledger, key.seed)
     started = time.perf_counter()
+    # The task's own clock. Provider retries run outside it: the ledger reports every second lost to a
+    # failed attempt and its backoff, and the deadline moves by as much. A deadline that still fires
+    # while a call is between retries is the provider's doing: ⊥, not the model's non-convergence.
+    clock = anyio.CancelScope(deadline=anyio.current_time() + limits.task_timeout_s)
+
+    def _extend(seconds: float) -> None:
+        clock.deadline += seconds
+
+    ledger.on_retry_time = _extend
+    retrying_at_deadline = False
     try:
-        with anyio.fail_after(limits.task_timeout_s):
+        converged = False
+        with clock:
             await agent.start(session)
-            converged = False
             for turn in range(limits.max_turns + 1):
                 utterance = await user.next_message(conversation)
                 if utterance is None:
@@ -99,10 +109,18 @@ async def run_trial(
                 conversation.append(Message(role="assistant", content=reply.text, turn=turn))
                 routing.extend(reply.routing)
                 hallucinated.extend(reply.hallucinated_tools)
-            if not converged:
-                model_failure = f"non_convergence: user-turn limit ({limits.max_turns}) reached"
+        if clock.cancelled_caught:
+            retrying_at_deadline = ledger.retrying > 0
+            raise TimeoutError
+        if not converged:
+            model_failure = f"non_convergence: user-turn limit ({limits.max_turns}) reached"
     except TimeoutError:
-        model_failure = f"non_convergence: task exceeded {limits.task_timeout_s:g}s"
+        if retrying_at_deadline:
+            infra = InfrastructureFailure(
+                "provider", f"the task's {limits.task_timeout_s:g}s ran out while a provider call was being retried ({ledger.retry_s:.1f}s spent on retries)"
+            )
+        else:
+            model_failure = f"non_convergence: task exceeded {limits.task_timeout_s:g}s"
     except ConfigurationError:
         raise
     except ModelError as exc:
@@ -113,6 +131,7 @@ async def run_trial(
         log.debug("trial crashed", exc_info=True)
         infra = InfrastructureFailure("crash", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}")
     finally:
+        ledger.on_retry_time = None
         with anyio.CancelScope(shield=True):
             try:
                 await agent.stop()
