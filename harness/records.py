@@ -46,6 +46,15 @@ class TrialRecord(BaseModel):
     user_turns: int = 0
     wall_s: float = 0.0
     attempts: int = 1
+    ungraded: str | None = Field(
+        default=None,
+        description="Set when the judge failed after retries: the trial counts as a non-pass, the run is incomplete, a rerun re-judges it.",
+    )
+
+    @property
+    def finished(self) -> bool:
+        """Needs no rerun: scored and fully graded (⊥ and ungraded trials are re-run)."""
+        return self.status == "scored" and self.ungraded is None
 
     @field_validator("error", mode="after")
     @classmethod

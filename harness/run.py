@@ -104,8 +104,8 @@ async def execute_run(config: RunConfig, *, console: Console | None = None, comp
 
     keys = [(task, TrialKey(task_id=task.id, round=r, seed=trial_seed(config.base_seed, task.id, r))) for r in range(config.rounds) for task in tasks]
     existing = directory.records()
-    finished = {r.key for r in existing if r.status == "scored"}
-    unfinished = {r.key: r for r in existing if r.status != "scored"}
+    finished = {r.key for r in existing if r.finished}
+    unfinished = {r.key: r for r in existing if not r.finished}
     todo = [(task, key) for task, key in keys if key not in finished]
     if finished:
         console.print(f"resuming {directory.root}: {len(keys) - len(todo)} of {len(keys)} trial(s) already done")

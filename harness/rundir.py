@@ -80,8 +80,8 @@ class RunDirectory:
         return out
 
     def finished_keys(self) -> set[TrialKey]:
-        """Trials that need no rerun: scored ones (⊥ trials are re-runnable)."""
-        return {r.key for r in self.records() if r.status == "scored"}
+        """Trials that need no rerun: scored and graded ones (⊥ and ungraded trials are re-runnable)."""
+        return {r.key for r in self.records() if r.finished}
 
     def write_traces(self, records: Iterable[TrialRecord]) -> None:
         by_domain: dict[str, list[TrialRecord]] = {}

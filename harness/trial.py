@@ -21,7 +21,7 @@ from fastmcp import Client
 
 from contracts.evidence import Evidence, Message, RoutingDecision
 from contracts.schema import Task
-from grader.grade import JudgeFailure, grade
+from grader.grade import JudgeFailure, grade, ungraded_verdict
 from harness.components import TrialComponents
 from harness.records import TrialKey, TrialRecord
 from models.base import ConfigurationError, ModelError
@@ -164,11 +164,15 @@ async def run_trial(
         "user_turns": sum(1 for m in conversation if m.role == "user"),
         "wall_s": round(wall, 4),
     }
+    ungraded: str | None = None
     if infra is None:
         try:
             verdict = await grade(task, evidence, judge=components.judge(ledger), model_failure=model_failure)
         except JudgeFailure as exc:
-            infra = InfrastructureFailure("judge", str(exc))
+            # Not ⊥: a judge that a reply derailed must not take the trial out of the denominator. The
+            # trial stays visible and counted as a non-pass; the run is reported incomplete.
+            ungraded = str(exc)
+            verdict = ungraded_verdict(task, evidence, ungraded, model_failure)
         except ModelError as exc:
             if not exc.infrastructure:
                 raise ConfigurationError(f"stopping the run: {exc}") from exc
@@ -176,12 +180,15 @@ async def run_trial(
     if infra is not None:
         return TrialRecord(**base, status="infra_error", strict=None, failure_class=f"infra:{infra.kind}", error=str(infra), usage=ledger.snapshot())
     failure_class = None if model_failure is None else "model:" + model_failure.split(":", 1)[0]
+    if ungraded is not None and failure_class is None:
+        failure_class = "ungraded:judge"
     return TrialRecord(
         **base,
         status="scored",
         strict=verdict.strict,
         failure_class=failure_class,
-        error=model_failure,
+        error=model_failure or ungraded,
         verdict=verdict,
+        ungraded=ungraded,
         usage=ledger.snapshot(),
     )
