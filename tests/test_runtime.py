@@ -19,7 +19,7 @@ from harness.config import RunConfig
 from harness.plan import Plan, resolve_plan
 from harness.run import execute_run
 from harness.rundir import ResumeMismatch
-from models.base import ModelError
+from models.base import ConfigurationError, ModelError
 from models.model import Model, RetryPolicy, UsageLedger
 from models.scripted import ScriptedModel, calls, text, tool_call
 from simulator.llm_user import STOP_TOKEN, LLMUser
@@ -298,8 +298,10 @@ async def test_resume_refuses_a_different_configuration(tmp_path: Path) -> None:
 
 def test_plan_without_keys_is_offline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    plan = resolve_plan(RunConfig(agent_model="openai:gpt-5-mini"))
-    assert plan.agent == "oracle" and plan.offline and "OPENAI_API_KEY is not set" in plan.notes[0]
+    plan = resolve_plan(RunConfig())
+    assert plan.agent == "oracle" and plan.offline and "no --agent-model" in plan.notes[0]
+    with pytest.raises(ConfigurationError, match="OPENAI_API_KEY"):  # never silently an oracle run
+        resolve_plan(RunConfig(agent_model="openai:gpt-5-mini"))
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     plan = resolve_plan(RunConfig(agent_model="openai:gpt-5-mini"))
     assert plan.agent == "graph" and plan.user == "llm" and plan.judge == "llm" and plan.router_model == "openai:gpt-5-mini"
