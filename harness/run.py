@@ -44,13 +44,52 @@ def trial_seed(base_seed: int, task_id: str, round_index: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
+class CatalogInvalid(ValueError):
+    """The selected tasks cannot be run as they are (structure or lock). The message says what to do."""
+
+
 def choose_tasks(config: RunConfig) -> list[Task]:
-    tasks = select_tasks(load_catalog(), domains=config.domain, task_ids=config.task)
+    catalog = load_catalog()
+    known = sorted({t.domain for t in catalog.values()})
+    unknown = [d for d in config.domain if d not in known]
+    if unknown:
+        raise CatalogInvalid(f"--domain {unknown[0]!r} has no tasks in the catalog; known domains: {', '.join(known)}")
+    tasks = select_tasks(catalog, domains=config.domain, task_ids=config.task)
     if config.capability:
         tasks = [t for t in tasks if set(t.capabilities) & set(config.capability)]
     if config.difficulty:
         tasks = [t for t in tasks if t.difficulty in config.difficulty]
     return tasks
+
+
+def preflight(tasks: list[Task], config: RunConfig) -> None:
+    """What `crmbench validate` checks structurally, for the selected tasks, before anything runs: every
+    domain is registered, every contract names real tools, arguments and state paths, every initial state
+    validates; and the catalog lock matches the task files (a run must record the dataset it claims)."""
+    from contracts.catalog import lock_status
+    from contracts.graph import load_graph
+    from harness.validate import validate_tasks
+    from servers.registry import UnknownDomain, environment_class
+
+    domains = sorted({t.domain for t in tasks})
+    try:
+        envs = {d: environment_class(d) for d in domains}
+        graphs = {d: load_graph(d) for d in domains}
+    except UnknownDomain as exc:
+        owner = next(t.id for t in tasks if t.domain == exc.args[0])
+        raise CatalogInvalid(f"task {owner!r}: {exc}") from None
+    except (OSError, ValueError) as exc:
+        raise CatalogInvalid(f"cannot load a domain graph: {exc}") from None
+    problems = validate_tasks(tasks, envs, graphs)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise CatalogInvalid(f"the selected tasks do not validate: {problems[0]}{more}; run `crmbench validate` for the full list")
+    fresh, why = lock_status()
+    if not fresh and not config.allow_stale_lock:
+        raise CatalogInvalid(
+            f"the catalog lock does not match the task files ({why}); run `python -m harness.benchmark_spec --gold --write-lock` "
+            "after checking the catalog, or pass --allow-stale-lock to run an unreleased catalog"
+        )
 
 
 def default_out(plan: Plan, config_hash: str) -> Path:
@@ -95,9 +134,27 @@ async def execute_run(config: RunConfig, *, console: Console | None = None, comp
     tasks = choose_tasks(config)
     if not tasks:
         raise ValueError("no task matches the selection")
+    preflight(tasks, config)
     prices = PriceTable.load(config.price_table or DEFAULT_PRICE_TABLE)
     manifest = build_manifest(config, plan, prices, [t.id for t in tasks], catalog_lock())
     directory = RunDirectory(config.out or default_out(plan, manifest["config_hash"]))
+    directory.lock()  # a second run on the same directory is refused; released on exit, even on SIGKILL
+    try:
+        return await _execute(config, console, components, plan, tasks, prices, manifest, directory)
+    finally:
+        directory.unlock()
+
+
+async def _execute(
+    config: RunConfig,
+    console: Console,
+    components: TrialComponents | None,
+    plan: Plan,
+    tasks: list[Task],
+    prices: PriceTable,
+    manifest: dict,
+    directory: RunDirectory,
+) -> RunResult:
     directory.open(manifest)
     for note in plan.notes:
         console.print(f"[yellow]note[/yellow]: {note}")
