@@ -7,8 +7,11 @@ Layout of the HTTP app (`gateway_app`):
                     exposed in it, read the trace and the state, close it.
 
 The trial of a request is, in order: the request's `_meta["crmbench/trial"]`, the in-process binding
-(`bind_trial`, for in-memory clients), the `X-Trial-Id` header, the `?trial=` query parameter, else the
-domain's sandbox trial.
+(`bind_trial`, for in-memory clients), the `X-Trial-Id` header, the `?trial=` query parameter, else a
+sandbox world. Sandboxes: a client-chosen id starting with `sandbox-` that no one opened gets a private
+world of its own on first use; a handshake-era HTTP client (stable `Mcp-Session-Id`) gets one per session;
+anything else shares the domain's sandbox (`sandbox-<domain>`), and `tools/list` says so in every tool's
+description. With `--require-trial` (`TrialStore(sandbox=False)`) there is no sandbox at all.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from contracts.evidence import CallStatus, ToolCallRecord
 from contracts.text import ERROR_MAX_CHARS, VALUE_MAX_CHARS, has_unsafe_text, safe_text, short
 from servers.base import IdMinter, InvalidCall, Refusal, ToolEnvironment, to_result
 from servers.registry import environment_class, known_domains
-from servers.trials import Trial, TrialStore, UnknownTrial
+from servers.trials import SANDBOX_PREFIX, Trial, TrialStore, UnknownTrial
 
 log = logging.getLogger(__name__)
 
@@ -185,9 +188,58 @@ def requested_trial_id(meta: Any = None) -> str | None:
     return request.headers.get(TRIAL_HEADER) or request.query_params.get(TRIAL_QUERY)
 
 
+SESSION_HEADER = "mcp-session-id"
+
+SHARED_SANDBOX_NOTE = (
+    " [Sandbox: this request names no trial, so it uses the domain's SHARED sandbox world, which every "
+    "client that names no trial sees and changes. For a private world send the header X-Trial-Id (or "
+    "?trial=) with an id of your own that starts with 'sandbox-', or open a trial via /control/trials.]"
+)
+
+
+def _session_id() -> str | None:
+    """The MCP session of a handshake-era HTTP client (stable across its requests); None otherwise
+    (stateless-era clients get a new session id per request, so it cannot key a world)."""
+    try:
+        request = get_http_request()
+    except RuntimeError:
+        return None
+    session = request.headers.get(SESSION_HEADER)
+    protocol = request.headers.get("mcp-protocol-version", "")
+    return session if session and protocol < "2026" else None
+
+
+def _is_http() -> bool:
+    try:
+        get_http_request()
+    except RuntimeError:
+        return False
+    return True
+
+
+def sandbox_key(domain: str) -> str | None:
+    """Which private sandbox world a request without an opened trial gets, or None for the shared one."""
+    session = _session_id()
+    if session:
+        return f"{SANDBOX_PREFIX}{domain}/session-{safe_text(session, 64)}"
+    return None
+
+
 def _resolve_trial(store: TrialStore, domain: str, meta: Any = None) -> Trial:
+    """The trial a request belongs to: the trial it names; else a private sandbox (a `sandbox-…` id the
+    client chose, or its handshake-era MCP session); else the domain's shared sandbox."""
     trial_id = requested_trial_id(meta)
-    trial = store.get(trial_id) if trial_id else store.sandbox(domain)
+    if trial_id:
+        try:
+            trial = store.get(trial_id)
+        except UnknownTrial:
+            if not trial_id.startswith(SANDBOX_PREFIX) or not store.sandbox_enabled or len(trial_id) > 128 or has_unsafe_text(trial_id):
+                raise
+            trial = store.sandbox(domain, trial_id)
+        if trial.domain != domain and trial_id.startswith(SANDBOX_PREFIX) and store.sandbox_enabled:
+            trial = store.sandbox(domain, f"{trial_id}/{domain}")  # one private world per domain
+    else:
+        trial = store.sandbox(domain, sandbox_key(domain))
     if trial.domain != domain:
         raise ToolError(f"trial {trial.trial_id!r} belongs to domain {trial.domain!r}, not {domain!r}")
     return trial
@@ -231,6 +283,10 @@ class TrialRecorder(Middleware):
         tools = await call_next(context)
         trial_id = requested_trial_id()
         if not trial_id:
+            if self.store.sandbox_enabled and _is_http() and sandbox_key(self.domain) is None:
+                # Say it where every client looks: these calls would change a world others share. (Over
+                # stdio one process serves one client; in-process clients name their trial per call.)
+                return [t.model_copy(update={"description": (t.description or "") + SHARED_SANDBOX_NOTE}) for t in tools]
             return tools
         try:
             trial = self.store.get(trial_id)
@@ -365,7 +421,7 @@ class Gateway:
     """All domain servers over one trial store, plus the combined namespaced server."""
 
     def __init__(self, domains: Sequence[str] | None = None, *, store: TrialStore | None = None) -> None:
-        self.store = store or TrialStore()
+        self.store = store if store is not None else TrialStore()  # an empty store is falsy (len 0)
         self.domains = list(domains or known_domains())
         self.servers = {d: build_domain_server(d, self.store) for d in self.domains}
         self.combined = FastMCP(name="crmbench-gateway", mask_error_details=True)
