@@ -11,10 +11,33 @@ from collections.abc import Callable, Sequence
 
 import anyio
 
+from contracts.text import has_unsafe_text, safe_text, safe_value
 from models.base import PROTOCOL_ERROR_TYPES, ModelAPI, ModelError, RetryDecision
 from models.types import ChatMessage, GenerateConfig, ModelOutput, Role, ToolSpec, Usage
 
 log = logging.getLogger(__name__)
+
+
+def safe_output(output: ModelOutput) -> ModelOutput:
+    """A model's answer with unsafe text repaired (a lone surrogate would make the next request to any
+    provider, and the trial record, unencodable; control characters can rewrite a terminal). Tool-call
+    arguments are repaired the same way; nothing is cut here, caps apply where text is stored."""
+    if not has_unsafe_text(output.text) and not any(_unsafe_args(call.arguments) for call in output.tool_calls):
+        return output
+    calls = [
+        call.model_copy(update={"name": safe_text(call.name, 200), "arguments": safe_value(call.arguments, 1_000_000)}) for call in output.tool_calls
+    ]
+    return output.model_copy(update={"text": safe_text(output.text, 10_000_000), "tool_calls": calls})
+
+
+def _unsafe_args(value: object) -> bool:
+    if isinstance(value, str):
+        return has_unsafe_text(value)
+    if isinstance(value, dict):
+        return any(_unsafe_args(k) or _unsafe_args(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_unsafe_args(v) for v in value)
+    return False
 
 
 class UsageLedger:
@@ -144,7 +167,7 @@ class Model:
                     await anyio.sleep(wait)
                     continue
                 usage = output.usage.model_copy(update={"calls": max(output.usage.calls, 1), "latency_s": round(time.perf_counter() - started, 6)})
-                output = output.model_copy(update={"usage": usage, "model": output.model or self.name})
+                output = safe_output(output).model_copy(update={"usage": usage, "model": output.model or self.name})
                 self.ledger.add(self.role, usage)
                 return output
         finally:

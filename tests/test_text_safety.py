@@ -69,3 +69,14 @@ async def test_a_lone_surrogate_in_a_reply_does_not_crash_the_run(tmp_path: Path
     reloaded = TrialRecord.model_validate_json(path.read_text(encoding="utf-8"))
     reply = reloaded.conversation[1].content
     assert "\ufffd" in reply and "\x1b" not in reply and "truncated" in reply and len(reply) <= REPLY_MAX_CHARS
+
+
+async def test_model_outputs_are_repaired_before_anyone_sees_them() -> None:
+    from models.model import Model
+    from models.scripted import ScriptedModel, calls
+
+    bad = calls(("get_account_balance", {"account_id": "ACC-1001\ud800"}), text="hi\udfff\x07")
+    output = await Model(ScriptedModel([bad]), role="agent").generate([])
+    assert output.text == "hi\ufffd"
+    assert output.tool_calls[0].arguments == {"account_id": "ACC-1001\ufffd"}
+    json.dumps(output.model_dump(mode="json"), ensure_ascii=False).encode("utf-8")
