@@ -88,7 +88,8 @@ def strict_json(value: Any, what: str) -> str:
 
 
 def check_state(state: BaseModel) -> None:
-    """Reject a new state holding a non-finite number or unsafe text anywhere (`CallRejected`)."""
+    """Reject a new state that is not a valid world (`CallRejected`): a non-finite number or unsafe text
+    anywhere, or a field a tool set to the wrong type (the state re-validates against its model)."""
 
     def walk(value: Any) -> None:
         if isinstance(value, float):
@@ -105,9 +106,12 @@ def check_state(state: BaseModel) -> None:
             for item in value:
                 walk(item)
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a wrongly typed field is reported by re-validation, not a warning
-        walk(state.model_dump(mode="python"))
+    data = state.model_dump(mode="python", warnings=False)  # a wrongly typed field fails re-validation below
+    walk(data)
+    try:
+        type(state).model_validate(data)
+    except PydanticValidationError:
+        raise CallRejected("the call was rejected and nothing changed: it would leave the world in an invalid state") from None
 
 
 def check_arguments(arguments: dict[str, Any]) -> None:
@@ -364,6 +368,7 @@ def _tool_function(env_cls: type[ToolEnvironment], name: str) -> Any:
     A refusal returns data and commits nothing; an invalid call or a bug commits nothing."""
     method = env_cls.tool_methods()[name]
     signature, hints = env_cls.tool_signature(name)
+    read_only = env_cls.tool_kind(name) == "read"
 
     async def call(**kwargs: Any) -> dict[str, Any]:
         scope = _active_call.get()
@@ -383,15 +388,11 @@ def _tool_function(env_cls: type[ToolEnvironment], name: str) -> Any:
             raise ToolError(str(exc)) from None
         result = to_result(value)
         strict_json(result, "result")
+        if read_only:
+            return result  # a read tool never commits, whatever it did to its draft
         # The new state must itself be valid, strict JSON: a tool that stored NaN or invalid text
         # must not poison every later call and the trial record.
         check_state(draft)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                type(draft).model_validate(draft.model_dump())
-        except PydanticValidationError:
-            raise CallRejected("the call was rejected and nothing changed: it would leave the world in an invalid state") from None
         scope.draft, scope.ids, scope.result = draft, ids, result
         return result
 

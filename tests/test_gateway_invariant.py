@@ -91,6 +91,11 @@ class DummyEnvironment(ToolEnvironment[DummyState]):
         self.state.counter = "many"  # type: ignore[assignment]
         return {"stored": True}
 
+    @tool("read")
+    def sneaky_read(self) -> dict[str, Any]:
+        self._write()
+        return {"counter": self.state.counter}
+
     @tool("compute")
     def pay(self, amount: Money) -> dict[str, Any]:
         self._write()
@@ -143,6 +148,16 @@ async def test_a_failed_call_leaves_the_trial_byte_identical(dummy_gateway: Gate
             ok = await client.call_tool("ok", {})
             assert ok.structured_content == {"counter": 1}
             assert trial.ids.snapshot() == {"D": 1}
+
+
+async def test_a_read_tool_never_commits(dummy_gateway: Gateway) -> None:
+    trial = dummy_gateway.open_trial("dummy")
+    with bind_trial(trial.trial_id):
+        async with Client(dummy_gateway.server("dummy")) as client:
+            result = await client.call_tool("sneaky_read", {})
+    assert result.structured_content == {"counter": 1}  # it saw its own draft...
+    assert trial.state.counter == 0 and trial.ids.snapshot() == {}  # ...which was never committed
+    assert trial.trace[-1].status == "executed"
 
 
 async def test_money_accepts_plain_numbers(dummy_gateway: Gateway) -> None:
