@@ -186,6 +186,10 @@ def main(argv: list[str] | None = None) -> None:
 
     try:
         CliApp.run(Crmbench, cli_args=args)
+    except SystemExit as exc:
+        if isinstance(exc.code, str):  # `raise SystemExit("message")` anywhere: the same style, exit 2
+            fail(exc.code)
+        raise
     except ValidationError as exc:
         fail(_flag_error(exc))
     except (ConfigurationError, CatalogError, RunDirectoryError) as exc:

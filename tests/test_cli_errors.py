@@ -159,3 +159,10 @@ def test_killing_the_wrapper_stops_the_child(tmp_path: Path) -> None:
         time.sleep(0.05)
     os.kill(pid, signal.SIGKILL)
     pytest.fail("the child outlived its wrapper")
+
+
+def test_serve_errors_use_the_same_style(capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = cli(capsys, "serve", "--domain", "atlantis")
+    assert code == 2 and err.startswith("error: ") and "atlantis" in err
+    code, err = cli(capsys, "serve", "--task", "no_such_task")
+    assert code == 2 and "no_such_task" in err
