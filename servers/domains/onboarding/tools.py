@@ -18,6 +18,7 @@ from servers.base import FreeText, InvalidCall, Refusal, ToolEnvironment, tool
 from servers.domains.onboarding.world import (
     REQUIRED_DOCUMENTS,
     Account,
+    Activity,
     DataRegion,
     Document,
     Integration,
@@ -103,9 +104,14 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
             "live": account.status == "live",
         }
 
-    @staticmethod
-    def _touch(account: Account) -> None:
+    def _touch(self, account: Account, action: str) -> None:
+        """Record a successful change: the account's revision and the desk's activity log."""
         account.revision += 1
+        self._log(account.account_id, action)
+
+    def _log(self, account_id: str, action: str) -> None:
+        log = self.state.activity_log
+        log.append(Activity(activity_id=f"ACT-{len(log) + 1:04d}", account_id=account_id, action=action, date=self.state.business_date))
 
     def _account_view(self, account: Account) -> dict[str, Any]:
         plan = self.state.plans[account.plan]
@@ -192,6 +198,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
         )
         self.state.accounts[account_id] = account
         prospect.status = "converted"
+        self._log(account_id, "create_account")
         return {
             "account_id": account_id,
             "company_name": account.company_name,
@@ -229,7 +236,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
             raise Refusal(422, "The account does not fit the new plan's limits", account_id=account_id, plan=plan, problems=problems)
         old = account.plan
         account.plan = new.name
-        self._touch(account)
+        self._touch(account, "change_plan")
         return {"account_id": account_id, "previous_plan": old, "plan": new.name, "monthly_price": new.monthly_price}
 
     @tool("write")
@@ -251,7 +258,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
         if len(account.users) >= plan.max_users:
             raise Refusal(422, "The plan's user limit is reached", account_id=account_id, plan=account.plan, max_users=plan.max_users, seats_used=len(account.users))
         account.users.append(User(email=email, role=role))
-        self._touch(account)
+        self._touch(account, "add_user")
         return {"account_id": account_id, "email": email, "role": role, "seats_used": len(account.users), "max_users": plan.max_users}
 
     @tool("write")
@@ -265,7 +272,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
         if user.role == "admin" and sum(u.role == "admin" for u in account.users) == 1:
             raise Refusal(422, "The last admin of an account cannot be removed", account_id=account_id, email=email)
         account.users.remove(user)
-        self._touch(account)
+        self._touch(account, "remove_user")
         return {"account_id": account_id, "removed": email, "seats_used": len(account.users)}
 
     @tool("write")
@@ -299,7 +306,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
         if new == account.settings:
             raise Refusal(409, "Nothing to change: the settings already have these values", account_id=account_id)
         account.settings = Settings.model_validate(new.model_dump())
-        self._touch(account)
+        self._touch(account, "update_settings")
         return {"account_id": account_id, "settings": account.settings.model_dump(mode="json")}
 
     @tool("write")
@@ -316,7 +323,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
         if len(account.integrations) >= plan.max_integrations:
             raise Refusal(422, "The plan's integration limit is reached", plan=account.plan, max_integrations=plan.max_integrations, connected=list(account.integrations))
         account.integrations.append(integration)
-        self._touch(account)
+        self._touch(account, "add_integration")
         return {"account_id": account_id, "integrations": list(account.integrations), "max_integrations": plan.max_integrations}
 
     # ---- verification --------------------------------------------------------------------------
@@ -365,7 +372,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
         if account.verification_status == "passed":
             raise Refusal(409, "Verification has already passed; documents are locked", account_id=account_id)
         account.documents[upload.doc_type] = Document(doc_type=upload.doc_type, upload_reference=upload_reference, expires_on=upload.expires_on)
-        self._touch(account)
+        self._touch(account, "register_document")
         return {"account_id": account_id, "doc_type": upload.doc_type, "upload_reference": upload_reference, "missing_or_expired": self._missing_documents(account)}
 
     @tool("write")
@@ -392,7 +399,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
         else:
             account.verification_status = "passed"
             account.verified_on = self.state.business_date
-        self._touch(account)
+        self._touch(account, "run_verification")
         return {
             "account_id": account_id,
             "result": account.verification_status,
@@ -425,7 +432,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
             raise Refusal(422, "Describe how the issue was resolved", issue_id=issue_id)
         issue.status = "resolved"
         issue.resolution = resolution.strip()
-        self._touch(account)
+        self._touch(account, "resolve_verification_issue")
         remaining = [i.issue_id for i in account.issues.values() if i.status == "open"]
         return {"account_id": account_id, "issue_id": issue_id, "status": "resolved", "open_issues": remaining}
 
@@ -460,7 +467,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
             raise Refusal(422, "The go-live checklist is incomplete", account_id=account_id, blocking=blocking)
         account.status = "live"
         account.live_on = self.state.business_date
-        self._touch(account)
+        self._touch(account, "finalize_go_live")
         return {"account_id": account_id, "status": "live", "live_on": account.live_on}
 
 

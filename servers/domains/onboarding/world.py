@@ -2,8 +2,8 @@
 
 A prospect (`PRO-3004`) becomes an account whose id mirrors the prospect number (`ACC-3004`), so a
 contract can name the account an agent is about to create: `accounts.ACC-3004.plan`. Every successful
-write on an account increments its `revision`, the account's change counter that the onboarding desk
-shows in its activity panel; contracts use it to prove that exactly the requested changes were made.
+write on an account increments its `revision` (the account's change counter) and appends an entry to the
+desk's `activity_log`; contracts use both to prove that exactly the requested changes were made.
 """
 
 from __future__ import annotations
@@ -108,11 +108,21 @@ class Account(BaseModel):
     revision: int = 1
 
 
+class Activity(BaseModel):
+    """One entry of the desk's activity log: every successful change to an account, in order."""
+
+    activity_id: str
+    account_id: str
+    action: str
+    date: str
+
+
 class OnboardingState(BaseModel):
     plans: dict[str, Plan]
     prospects: dict[str, Prospect]
     accounts: dict[str, Account]
     uploads: dict[str, Upload]
+    activity_log: list[Activity] = Field(default_factory=list, description="Today's changes made by the desk.")
     business_date: str = "2026-11-30"
 
 
