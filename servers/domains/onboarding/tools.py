@@ -472,7 +472,28 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
 
 
 def onboarding_probes(state: OnboardingState) -> list[tuple[str, list[Any]]]:
-    """Write sequences touching every prospect and account of the world (for mutation tests)."""
+    """Write sequences touching every prospect and account of the world (for mutation tests).
+
+    Candidates are generated per record and kept only when every call of the sequence succeeds on
+    `state`, so each probe really changes the world."""
+    return [(name, calls) for name, calls in _probe_candidates(state) if _succeeds(state, calls)]
+
+
+def _succeeds(state: OnboardingState, calls: list[Any]) -> bool:
+    from servers.base import IdMinter
+
+    env = OnboardingEnvironment(state.model_copy(deep=True), IdMinter("probe"))
+    for c in calls:
+        try:
+            result = getattr(env, c.tool)(**c.args)
+        except (Refusal, InvalidCall):
+            return False
+        if isinstance(result, dict) and result.get("refused"):
+            return False
+    return True
+
+
+def _probe_candidates(state: OnboardingState) -> list[tuple[str, list[Any]]]:
     from contracts.schema import GoldCall
 
     def call(tool: str, **args: Any) -> GoldCall:
@@ -512,4 +533,17 @@ def onboarding_probes(state: OnboardingState) -> list[tuple[str, list[Any]]]:
         if uploads:
             probes.append((f"register all uploads and verify {aid}", [*uploads, call("run_verification", account_id=aid)]))
         probes.append((f"go live {aid}", [call("finalize_go_live", account_id=aid)]))
+        if a.status != "live":
+            chain = [] if a.settings.timezone else [call("update_settings", account_id=aid, timezone="America/Chicago")]
+            chain += uploads
+            doc_issue_types = {i.document_type for i in a.issues.values() if i.status == "open" and i.document_type}
+            chain += [
+                call("resolve_verification_issue", account_id=aid, issue_id=i.issue_id, resolution="probe")
+                for i in a.issues.values()
+                if i.status == "open" and i.kind not in _SENSITIVE_ISSUES
+            ]
+            if a.verification_status != "passed" or doc_issue_types:
+                chain.append(call("run_verification", account_id=aid))
+            chain.append(call("finalize_go_live", account_id=aid))
+            probes.append((f"complete and go live {aid}", chain))
     return probes
