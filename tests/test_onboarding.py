@@ -406,6 +406,14 @@ async def test_refusal_tasks_pass_with_any_sensible_reads() -> None:
     )
     # a refused go-live attempt is the world's guard, not a mistake
     assert await _strict("onboarding_golive_blocked_open_issue_01", [[_c("finalize_go_live", account_id="ACC-3002")], [], []])
+    # the full plan discovered by the refused add_user itself, without a separate read
+    assert await _strict("onboarding_config_user_limit_01", [[_c("add_user", account_id="ACC-3012", email="sam@kestrelrobotics.co.uk")], [_c("list_plans")], []])
+    # the sanctions issue read from the go-live checklist instead of the verification status
+    assert await _strict("onboarding_verify_sanctions_match_01", [[_c("get_go_live_checklist", account_id="ACC-3014")], []])
+    # role left at its default (member)
+    assert await _strict("onboarding_config_add_user_01", [[_c("add_user", account_id="ACC-3003", email="dispatch@cobaltridge.com")]])
+    # ... but not as an admin
+    assert not await _strict("onboarding_config_add_user_01", [[_c("add_user", account_id="ACC-3003", email="dispatch@cobaltridge.com", role="admin")]])
 
 
 async def test_gold_paths_pass_and_noop_fails_for_every_task() -> None:
