@@ -410,6 +410,11 @@ async def test_refusal_tasks_pass_with_any_sensible_reads() -> None:
     assert await _strict("onboarding_config_user_limit_01", [[_c("add_user", account_id="ACC-3012", email="sam@kestrelrobotics.co.uk")], [_c("list_plans")], []])
     # the sanctions issue read from the go-live checklist instead of the verification status
     assert await _strict("onboarding_verify_sanctions_match_01", [[_c("get_go_live_checklist", account_id="ACC-3014")], []])
+    # the two settings changed in two calls instead of one
+    task = get_task("onboarding_journey_create_configure_01")
+    turns = [list(t.calls) for t in task.gold]
+    turns[1][-1:] = [_c("update_settings", account_id="ACC-3010", timezone="Europe/Paris"), _c("update_settings", account_id="ACC-3010", data_region="eu")]
+    assert await _strict("onboarding_journey_create_configure_01", turns)
     # role left at its default (member)
     assert await _strict("onboarding_config_add_user_01", [[_c("add_user", account_id="ACC-3003", email="dispatch@cobaltridge.com")]])
     # ... but not as an admin
