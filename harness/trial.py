@@ -21,9 +21,9 @@ from fastmcp import Client
 
 from contracts.evidence import Evidence, Message, RoutingDecision
 from contracts.schema import Task
-from grader.grade import JudgeFailure, grade
+from grader.grade import JudgeFailure, criteria_hash, grade_with, judge_replies
 from harness.components import TrialComponents
-from harness.records import TrialKey, TrialRecord
+from harness.records import RECORD_FORMAT, TrialKey, TrialRecord
 from models.base import ConfigurationError, ModelError
 from models.model import UsageLedger
 from orchestrator.protocol import TrialSession, TrialTools
@@ -140,6 +140,9 @@ async def run_trial(
         "routing": routing,
         "tool_trace": evidence.tool_trace,
         "final_state": evidence.final_state,
+        "initial_state": evidence.initial_state,
+        "execution_failure": model_failure,
+        "record_format": RECORD_FORMAT,
         "hallucinated_tools": sorted(set(hallucinated)),
         "models": components.plan.models(),
         "user_turns": sum(1 for m in conversation if m.role == "user"),
@@ -147,7 +150,9 @@ async def run_trial(
     }
     if infra is None:
         try:
-            verdict = await grade(task, evidence, judge=components.judge(ledger), model_failure=model_failure)
+            judgement = await judge_replies(task, evidence, components.judge(ledger))
+            base["judgement"], base["criteria_hash"] = judgement, criteria_hash(task)
+            verdict = grade_with(task, evidence, judgement, model_failure=model_failure)
         except JudgeFailure as exc:
             infra = InfrastructureFailure("judge", str(exc))
         except ModelError as exc:
@@ -156,6 +161,7 @@ async def run_trial(
             infra = InfrastructureFailure("judge", str(exc))
     if infra is not None:
         return TrialRecord(**base, status="infra_error", strict=None, failure_class=f"infra:{infra.kind}", error=str(infra), usage=ledger.snapshot())
+    model_failure = verdict.model_failure  # includes hallucinated tools read from the gateway's record
     failure_class = None if model_failure is None else "model:" + model_failure.split(":", 1)[0]
     return TrialRecord(
         **base,
