@@ -19,6 +19,7 @@ TOOL_CASES: dict[str, tuple[dict[str, Any], str]] = {
     "get_work_order": ({"work_order_id": "WO-5001"}, "required_skill"),
     "get_appointment": ({"appointment_id": "APT-7001"}, "customer_id"),
     "list_customer_appointments": ({"customer_id": "CUST-3001"}, "appointments"),
+    "list_customer_work_orders": ({"customer_id": "CUST-3001"}, "work_orders"),
     "find_available_slots": ({"work_order_id": "WO-5001", "date": "2026-12-03"}, "slots"),
     "list_technicians": ({"skill": "hvac"}, "technicians"),
     "get_technician_schedule": ({"technician_id": "TECH-102", "date": "2026-12-02"}, "appointments"),

@@ -174,6 +174,25 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
         }
 
     @tool("read")
+    def list_customer_work_orders(self, customer_id: CustomerId) -> dict[str, Any]:
+        """List every work order of a customer (any status) with its summary, asset, priority and status."""
+        self._customer(customer_id)
+        rows = [w for w in self.state.work_orders.values() if w.customer_id == customer_id]
+        return {
+            "customer_id": customer_id,
+            "work_orders": [
+                {
+                    "work_order_id": w.work_order_id,
+                    "summary": w.summary,
+                    "asset_kind": self.state.assets[w.asset_id].kind,
+                    "priority": w.priority,
+                    "status": w.status,
+                }
+                for w in rows
+            ],
+        }
+
+    @tool("read")
     def find_available_slots(self, work_order_id: WorkOrderId, date: Date) -> dict[str, Any]:
         """List the bookable two-hour windows on one date for a work order. A window is bookable when it is
         in business hours (Mon-Fri, starts 08:00-16:00), not in the past, and - if the work order's
@@ -336,6 +355,7 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
             raise Refusal(422, "The note is empty")
         entry = Note(note_id=self.ids.mint("NOTE"), text=note.strip(), created_at=f"{self.state.business_date} {self.state.business_time}")
         wo.notes.append(entry)
+        wo.note_count = len(wo.notes)
         return {"work_order_id": work_order_id, "note_id": entry.note_id, "notes_on_work_order": len(wo.notes)}
 
     @tool("write")

@@ -59,6 +59,7 @@ class WorkOrder(BaseModel):
     priority: Priority = "normal"
     status: WorkOrderStatus = "open"
     notes: list[Note] = Field(default_factory=list)
+    note_count: int = Field(default=0, description="How many notes the work order holds (kept by the world).")
 
 
 class Appointment(BaseModel):
@@ -138,7 +139,7 @@ def default_field_service_state() -> FieldServiceState:
     ]
     work_orders = [
         _wo("WO-5001", "CUST-3001", "SITE-301", "AST-401", "Furnace not producing heat", "hvac", priority="high", status="scheduled",
-            notes=[Note(note_id="NOTE-0001", text="Customer reports the pilot light keeps going out.", created_at="2026-11-28 09:12")]),
+            notes=[Note(note_id="NOTE-0001", text="Customer reports the pilot light keeps going out.", created_at="2026-11-28 09:12")], note_count=1),
         _wo("WO-5002", "CUST-3001", "SITE-301", "AST-402", "Water heater annual flush", "water_heater", priority="low", status="scheduled"),
         _wo("WO-5003", "CUST-3002", "SITE-302", "AST-403", "Heat pump annual maintenance", "hvac", status="scheduled"),
         _wo("WO-5004", "CUST-3003", "SITE-303", "AST-404", "EV charger installation", "ev_charger", status="scheduled"),
@@ -146,11 +147,13 @@ def default_field_service_state() -> FieldServiceState:
         _wo("WO-5006", "CUST-3005", "SITE-305", "AST-406", "Solar inverter shows error 18xB", "solar", status="scheduled"),
         _wo("WO-5007", "CUST-3006", "SITE-306", "AST-407", "Air conditioner tune-up before summer", "hvac", priority="low", status="scheduled"),
         _wo("WO-5008", "CUST-3007", "SITE-307", "AST-408", "Electrical panel breaker trips", "electrical", status="completed",
-            notes=[Note(note_id="NOTE-0002", text="Replaced the 20A breaker on circuit 7; tested OK.", created_at="2026-11-27 11:40")]),
+            notes=[Note(note_id="NOTE-0002", text="Replaced the 20A breaker on circuit 7; tested OK.", created_at="2026-11-27 11:40")], note_count=1),
         _wo("WO-5009", "CUST-3008", "SITE-308", "AST-409", "Walk-in cooler not holding temperature", "refrigeration", priority="urgent", status="scheduled"),
         _wo("WO-5010", "CUST-3004", "SITE-304", "AST-410", "Tankless water heater error code E003", "water_heater", status="open"),
         _wo("WO-5011", "CUST-3003", "SITE-303", "AST-404", "EV charger second circuit inspection", "electrical", status="open"),
         _wo("WO-5012", "CUST-3007", "SITE-307", "AST-408", "Whole-home surge protector quote", "electrical", status="cancelled"),
+        _wo("WO-5013", "CUST-3002", "SITE-302", "AST-403", "Smart thermostat replacement", "hvac", status="scheduled"),
+        _wo("WO-5014", "CUST-3006", "SITE-306", "AST-407", "Condenser fan motor replacement", "hvac", status="scheduled"),
     ]
     appointments = [
         _apt("APT-7001", "WO-5001", "CUST-3001", "2026-12-02", "10:00", "TECH-101"),
@@ -163,6 +166,8 @@ def default_field_service_state() -> FieldServiceState:
         _apt("APT-7008", "WO-5008", "CUST-3007", "2026-11-27", "10:00", "TECH-101", status="completed"),
         _apt("APT-7009", "WO-5009", "CUST-3008", "2026-12-02", "10:00", "TECH-102"),
         _apt("APT-7010", "WO-5010", "CUST-3004", "2026-12-01", "14:00", None, status="cancelled", cancel_reason="Customer travelling"),
+        _apt("APT-7011", "WO-5013", "CUST-3002", "2026-12-03", "08:00", "TECH-101"),
+        _apt("APT-7012", "WO-5014", "CUST-3006", "2026-12-03", "12:00", "TECH-101"),
     ]
     technicians = [
         Technician(technician_id="TECH-101", name="Alex Moreno", skills=["hvac", "electrical"], region="north"),
