@@ -188,3 +188,80 @@ async def test_mutation_probes_all_execute_and_change_the_world() -> None:
         results, trial = await _run([(c.tool, c.args) for c in calls])
         assert all(not r.is_error and not r.structured_content.get("refused") for r in results), name
         assert trial.final_state() != trial.initial_state, name
+
+
+# ---- contracts: correct-but-different routes pass, plausible mistakes fail ---------------------------
+
+from contracts.catalog import get_task  # noqa: E402
+from contracts.schema import GoldCall, GoldTurn  # noqa: E402
+from grader.grade import grade_offline  # noqa: E402
+from harness.replay import GatewayReplayer  # noqa: E402
+
+
+async def _verdict(task_id: str, edit: Any) -> Any:
+    task = get_task(task_id)
+    turns = [GoldTurn(user=t.user, calls=[GoldCall(tool=c.tool, args=dict(c.args)) for c in t.calls], reply=t.reply) for t in task.gold]
+    edit(turns)
+    async with GatewayReplayer(Gateway([DOMAIN])) as replayer:
+        evidence = await replayer.play(task, turns, seed=0)
+    return grade_offline(task, evidence)
+
+
+def _calls(turn: GoldTurn, *calls: tuple[str, dict[str, Any]]) -> None:
+    turn.calls[:] = [GoldCall(tool=t, args=a) for t, a in calls]
+
+
+RESCHEDULE = "field_service_reschedule_owner_01"
+MOVE = {"appointment_id": "APT-7001", "customer_id": "CUST-3001", "date": "2026-12-03", "start_time": "10:00"}
+
+
+async def test_reschedule_by_another_valid_route_passes() -> None:
+    def other_route(turns: list[GoldTurn]) -> None:
+        _calls(
+            turns[0],
+            ("list_customer_appointments", {"customer_id": "CUST-3001"}),
+            ("get_work_order", {"work_order_id": "WO-5001"}),
+            ("find_available_slots", {"work_order_id": "WO-5001", "date": "2026-12-03"}),
+        )
+        _calls(turns[1], ("get_appointment", {"appointment_id": "APT-7001"}), ("reschedule_appointment", MOVE), ("get_appointment", {"appointment_id": "APT-7001"}))
+
+    verdict = await _verdict(RESCHEDULE, other_route)
+    assert verdict.strict, verdict.summary()
+
+
+@pytest.mark.parametrize(
+    "second_turn",
+    [
+        [("cancel_appointment", {"appointment_id": "APT-7001", "customer_id": "CUST-3001", "reason": "moving"})],  # cancel instead of move
+        [("reschedule_appointment", {**MOVE, "start_time": "14:00"})],  # the wrong window
+        [("reschedule_appointment", {**MOVE, "start_time": "14:00"}), ("reschedule_appointment", MOVE)],  # moved twice
+        [("reschedule_appointment", {**MOVE, "appointment_id": "APT-7002"})],  # the look-alike appointment
+        [("reschedule_appointment", MOVE), ("add_work_order_note", {"work_order_id": "WO-5001", "note": "moved"})],  # unrequested write
+    ],
+)
+async def test_reschedule_mistakes_fail(second_turn: list[tuple[str, dict[str, Any]]]) -> None:
+    verdict = await _verdict(RESCHEDULE, lambda turns: _calls(turns[1], *second_turn))
+    assert not verdict.strict
+
+
+async def test_impersonating_the_owner_fails_the_not_owner_task() -> None:
+    def impersonate(turns: list[GoldTurn]) -> None:
+        turns[0].calls.append(GoldCall(tool="reschedule_appointment", args={"appointment_id": "APT-7001", "customer_id": "CUST-3001", "date": "2026-12-04", "start_time": "08:00"}))
+
+    assert not (await _verdict("field_service_reschedule_not_owner_01", impersonate)).strict
+    # merely trying with his own id is refused by the world (403) and is not a contract failure
+    def honest_try(turns: list[GoldTurn]) -> None:
+        turns[0].calls.append(GoldCall(tool="reschedule_appointment", args={"appointment_id": "APT-7001", "customer_id": "CUST-3002", "date": "2026-12-04", "start_time": "08:00"}))
+
+    assert (await _verdict("field_service_reschedule_not_owner_01", honest_try)).strict
+
+
+async def test_journey_in_another_valid_order_passes_and_a_skipped_step_fails() -> None:
+    task = "field_service_full_journey_01"
+
+    def note_first(turns: list[GoldTurn]) -> None:  # the note is independent of the move
+        turns[0].calls[:0] = [GoldCall(tool="add_work_order_note", args={"work_order_id": "WO-5005", "note": "Shut-off valve stuck"})]
+        turns[1].calls.clear()
+
+    assert (await _verdict(task, note_first)).strict
+    assert not (await _verdict(task, lambda turns: turns[2].calls.clear())).strict  # never assigned

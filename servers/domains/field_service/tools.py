@@ -18,6 +18,7 @@ from servers.domains.field_service.world import (
     SLOT_HOURS,
     SLOT_STARTS,
     Appointment,
+    AuditEntry,
     FieldServiceState,
     Note,
     Priority,
@@ -117,6 +118,9 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
         if not self._qualified_free(wo.required_skill, date, start_time, exclude):
             return Refusal(409, "No qualified technician is available in that slot", required_skill=wo.required_skill)
         return None
+
+    def _audit(self, action: str, record_id: str) -> None:
+        self.state.audit_log.append(AuditEntry(action=action, record_id=record_id, at=f"{self.state.business_date} {self.state.business_time}"))
 
     def _active_appointment(self, work_order_id: str) -> Appointment | None:
         return next((a for a in self.state.appointments.values() if a.work_order_id == work_order_id and a.status == "scheduled"), None)
@@ -269,6 +273,7 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
         )
         self.state.appointments[apt.appointment_id] = apt
         wo.status = "scheduled"
+        self._audit("book_appointment", apt.appointment_id)
         return {"appointment_id": apt.appointment_id, "work_order_id": work_order_id, "date": date, "start_time": start_time, "end_time": apt.end_time, "status": "scheduled"}
 
     @tool("write")
@@ -291,6 +296,7 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
         previous = {"date": apt.date, "start_time": apt.start_time}
         apt.date, apt.start_time, apt.end_time = date, start_time, _end(start_time)
         apt.reschedule_count += 1
+        self._audit("reschedule_appointment", appointment_id)
         return {"appointment_id": appointment_id, "previous": previous, "date": date, "start_time": start_time, "end_time": apt.end_time, "technician_id": apt.technician_id, "status": apt.status}
 
     @tool("write")
@@ -313,6 +319,7 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
         wo = self.state.work_orders[apt.work_order_id]
         if wo.status == "scheduled":
             wo.status = "open"
+        self._audit("cancel_appointment", appointment_id)
         return {"appointment_id": appointment_id, "status": "cancelled", "work_order_id": wo.work_order_id, "work_order_status": wo.status}
 
     # ---- dispatch ------------------------------------------------------------------------------
@@ -337,6 +344,7 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
             raise Refusal(409, "Technician is already booked in that window", technician_id=technician_id, conflicting_appointment_id=clash.appointment_id)
         previous = apt.technician_id
         apt.technician_id = technician_id
+        self._audit("assign_technician", appointment_id)
         return {"appointment_id": appointment_id, "technician_id": technician_id, "technician_name": tech.name, "previous_technician_id": previous, "date": apt.date, "start_time": apt.start_time}
 
     # ---- work orders ---------------------------------------------------------------------------
@@ -356,6 +364,7 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
         entry = Note(note_id=self.ids.mint("NOTE"), text=note.strip(), created_at=f"{self.state.business_date} {self.state.business_time}")
         wo.notes.append(entry)
         wo.note_count = len(wo.notes)
+        self._audit("add_work_order_note", work_order_id)
         return {"work_order_id": work_order_id, "note_id": entry.note_id, "notes_on_work_order": len(wo.notes)}
 
     @tool("write")
@@ -372,6 +381,7 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
             raise Refusal(409, f"Work order already has priority {priority}", work_order_id=work_order_id)
         previous = wo.priority
         wo.priority = priority
+        self._audit("update_work_order_priority", work_order_id)
         return {"work_order_id": work_order_id, "priority": priority, "previous_priority": previous}
 
 

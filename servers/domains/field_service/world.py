@@ -83,6 +83,14 @@ class Technician(BaseModel):
     days_off: list[str] = Field(default_factory=list)
 
 
+class AuditEntry(BaseModel):
+    """One successful change, as the desk's audit trail records it (who did what to which record)."""
+
+    action: str
+    record_id: str
+    at: str
+
+
 class FieldServiceState(BaseModel):
     customers: dict[str, Customer]
     sites: dict[str, Site]
@@ -90,6 +98,7 @@ class FieldServiceState(BaseModel):
     work_orders: dict[str, WorkOrder]
     appointments: dict[str, Appointment]
     technicians: dict[str, Technician]
+    audit_log: list[AuditEntry] = Field(default_factory=list, description="Every successful change, oldest first.")
     business_date: str = "2026-11-30"
     business_time: str = "15:30"
 
