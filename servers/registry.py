@@ -11,6 +11,7 @@ DOMAIN_ENVIRONMENTS: dict[str, str] = {
     "payments": "servers.domains.payments.tools:PaymentsEnvironment",
     "retail": "servers.domains.retail.tools:RetailEnvironment",
     "field_service": "servers.domains.field_service.tools:FieldServiceEnvironment",
+    "sales": "servers.domains.sales.tools:SalesEnvironment",
 }
 """Domain name → `module:Class` of its `ToolEnvironment`. A new domain adds one line here."""
 
