@@ -12,6 +12,7 @@ DOMAIN_ENVIRONMENTS: dict[str, str] = {
     "retail": "servers.domains.retail.tools:RetailEnvironment",
     "field_service": "servers.domains.field_service.tools:FieldServiceEnvironment",
     "sales": "servers.domains.sales.tools:SalesEnvironment",
+    "marketing": "servers.domains.marketing.tools:MarketingEnvironment",
 }
 """Domain name → `module:Class` of its `ToolEnvironment`. A new domain adds one line here."""
 
