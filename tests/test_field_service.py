@@ -265,3 +265,22 @@ async def test_journey_in_another_valid_order_passes_and_a_skipped_step_fails() 
 
     assert (await _verdict(task, note_first)).strict
     assert not (await _verdict(task, lambda turns: turns[2].calls.clear())).strict  # never assigned
+
+
+@pytest.fixture(scope="module")
+def http_gateway() -> Any:
+    from tests.live_http import serve_gateway
+
+    with serve_gateway([DOMAIN]) as served:
+        yield served
+
+
+@pytest.mark.parametrize("tool", sorted(TOOL_CASES))
+async def test_tool_over_streamable_http(http_gateway: Any, tool: str) -> None:
+    gateway, base_url = http_gateway
+    trial = gateway.open_trial(DOMAIN)
+    args, key = TOOL_CASES[tool]
+    async with Client(f"{base_url}/{DOMAIN}/mcp?trial={trial.trial_id}") as client:
+        result = await client.call_tool(tool, args)
+    assert key in result.structured_content and not result.structured_content.get("refused")
+    assert [(r.tool, r.status) for r in trial.trace] == [(tool, "executed")]

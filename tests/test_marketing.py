@@ -205,3 +205,22 @@ async def test_wrong_segment_criteria_fail() -> None:
         turns[1].calls[0] = GoldCall(tool="build_segment", args={"name": "Engaged customers", "lifecycle": "customer", "min_engagement": 75})
 
     assert not (await _verdict("marketing_preview_then_build_01", wider)).strict
+
+
+@pytest.fixture(scope="module")
+def http_gateway() -> Any:
+    from tests.live_http import serve_gateway
+
+    with serve_gateway([DOMAIN]) as served:
+        yield served
+
+
+@pytest.mark.parametrize("tool", sorted(TOOL_CASES))
+async def test_tool_over_streamable_http(http_gateway: Any, tool: str) -> None:
+    gateway, base_url = http_gateway
+    trial = gateway.open_trial(DOMAIN)
+    args, key = TOOL_CASES[tool]
+    async with Client(f"{base_url}/{DOMAIN}/mcp?trial={trial.trial_id}") as client:
+        result = await client.call_tool(tool, args)
+    assert key in result.structured_content and not result.structured_content.get("refused")
+    assert [(r.tool, r.status) for r in trial.trace] == [(tool, "executed")]

@@ -214,3 +214,22 @@ async def test_converting_another_reps_lead_by_impersonation_fails() -> None:
         turns[0].calls.append(GoldCall(tool="convert_lead", args={"lead_id": "LEAD-1004", "rep_id": "REP-02", "opportunity_name": "Cedar", "amount": 90000}))
 
     assert not (await _verdict("sales_convert_other_rep_01", impersonate)).strict
+
+
+@pytest.fixture(scope="module")
+def http_gateway() -> Any:
+    from tests.live_http import serve_gateway
+
+    with serve_gateway([DOMAIN]) as served:
+        yield served
+
+
+@pytest.mark.parametrize("tool", sorted(TOOL_CASES))
+async def test_tool_over_streamable_http(http_gateway: Any, tool: str) -> None:
+    gateway, base_url = http_gateway
+    trial = gateway.open_trial(DOMAIN)
+    args, key = TOOL_CASES[tool]
+    async with Client(f"{base_url}/{DOMAIN}/mcp?trial={trial.trial_id}") as client:
+        result = await client.call_tool(tool, args)
+    assert key in result.structured_content and not result.structured_content.get("refused")
+    assert [(r.tool, r.status) for r in trial.trace] == [(tool, "executed")]
