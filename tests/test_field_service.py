@@ -284,3 +284,15 @@ async def test_tool_over_streamable_http(http_gateway: Any, tool: str) -> None:
         result = await client.call_tool(tool, args)
     assert key in result.structured_content and not result.structured_content.get("refused")
     assert [(r.tool, r.status) for r in trial.trace] == [(tool, "executed")]
+
+
+@pytest.mark.parametrize("task_id", ["field_service_reschedule_owner_01", "field_service_furnace_journey_01"])
+async def test_release_proof_with_both_batteries(task_id: str) -> None:
+    """The release gate in-process for a flagship task and a journey (the whole domain runs in the gate)."""
+    from contracts.graph import load_graph
+    from harness.release import prove_task
+
+    async with GatewayReplayer(Gateway([DOMAIN])) as replayer:
+        proof = await prove_task(replayer, get_task(task_id), environment_class(DOMAIN), graph=load_graph(DOMAIN))
+    assert proof.batteries is not None and proof.batteries.results
+    assert proof.ok, (proof.error, proof.unkilled, proof.batteries.failures)
