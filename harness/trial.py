@@ -156,6 +156,7 @@ async def run_trial(
             infra = InfrastructureFailure("judge", str(exc))
     if infra is not None:
         return TrialRecord(**base, status="infra_error", strict=None, failure_class=f"infra:{infra.kind}", error=str(infra), usage=ledger.snapshot())
+    model_failure = verdict.model_failure  # includes hallucinated tools read from the gateway's record
     failure_class = None if model_failure is None else "model:" + model_failure.split(":", 1)[0]
     return TrialRecord(
         **base,

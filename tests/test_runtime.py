@@ -3,6 +3,8 @@ and the judge through scripted models, resume and infrastructure failures."""
 
 from __future__ import annotations
 
+import yaml
+
 import json
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from harness.run import execute_run
 from harness.rundir import ResumeMismatch
 from models.base import ModelError
 from models.model import Model, RetryPolicy, UsageLedger
+from contracts.catalog import get_task
 from models.scripted import ScriptedModel, calls, text, tool_call
 from simulator.llm_user import STOP_TOKEN, LLMUser
 
@@ -83,7 +86,7 @@ async def test_case_b_repeated_checkout_fails_state_only(tmp_path: Path) -> None
     record = only(result, "payments_checkout_full_chain_02")
     verdict = record.verdict
     assert not record.strict and record.failure_class is None
-    assert verdict.components == {"action": True, "params": True, "order": True, "state": False, "reply": True}
+    assert verdict.components == {"action": True, "params": True, "order": True, "state": False, "reply": True, "collateral": True}
     assert verdict.primary_failure == "state"
     assert "accounts.ACC-1002.loyalty_points: expected 155, got 310" in [c.diff for c in verdict.failures()]
     assert len([c for c in record.tool_trace if c.tool == "process_payment"]) == 2
@@ -101,6 +104,23 @@ async def test_case_c_credential_loop_is_model_attributable_non_convergence(tmp_
     assert status[0].result["status"] == "Delivered"
     # the get_order_status evidence is still credited; the reply never reported it
     assert record.verdict.components == {"action": True, "params": True, "reply": False}
+    assert record.verdict.primary_failure == "non_convergence"
+
+
+async def test_hallucinated_tool_of_a_script_agent_scores_zero_from_the_gateway_record(tmp_path: Path) -> None:
+    """Not only the reference agent: whatever the agent reports, the gateway's record decides."""
+    task = "payments_checkout_full_chain_02"
+    gold = get_task(task).gold[0]
+    calls = [{"tool": c.tool, "args": c.args} for c in gold.calls]
+    script = {"tasks": {task: [{"user": gold.user, "calls": [{"tool": "issue_gift_card", "args": {"amount": 5}}, *calls], "reply": gold.reply}]}}
+    path = tmp_path / "hallucinating.yaml"
+    path.write_text(yaml.safe_dump(script))
+    result = await run(tmp_path / "run", agent="script", script=path, task=[task])
+    record = only(result, task)
+    assert record.status == "scored" and record.strict is False
+    assert record.failure_class == "model:hallucinated_tool"
+    assert record.tool_trace[0].status == "unknown_tool"
+    assert all(record.verdict.components.values())  # every declared check passed; the made-up tool alone scores 0
 
 
 # ---- graph agent, simulator and judge through scripted models ---------------------------------
