@@ -7,6 +7,10 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
+from contracts.catalog import get_task
+from contracts.schema import GoldCall, GoldTurn
+from grader.grade import grade_offline
+from harness.replay import GatewayReplayer
 from servers.domains.field_service.tools import FieldServiceEnvironment
 from servers.gateway import TRIAL_META_KEY, Gateway
 from servers.registry import environment_class
@@ -191,11 +195,6 @@ async def test_mutation_probes_all_execute_and_change_the_world() -> None:
 
 
 # ---- contracts: correct-but-different routes pass, plausible mistakes fail ---------------------------
-
-from contracts.catalog import get_task  # noqa: E402
-from contracts.schema import GoldCall, GoldTurn  # noqa: E402
-from grader.grade import grade_offline  # noqa: E402
-from harness.replay import GatewayReplayer  # noqa: E402
 
 
 async def _verdict(task_id: str, edit: Any) -> Any:
