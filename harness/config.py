@@ -97,10 +97,11 @@ class RunConfig(BaseModel):
     out: Path | None = Field(default=None, description="run directory (default: runs/<agent>-<date>)")
     offline: bool = Field(default=False, description="force the offline configuration (no model calls)")
     serve_http: bool = Field(default=False, description="also serve the gateway over HTTP (external agents need it)")
+    allow_stale_lock: bool = Field(default=False, description="run even if contracts/catalog.lock.json does not match the task files")
 
     def result_affecting(self) -> dict[str, object]:
         """The fields whose change makes earlier trial records incomparable (the resume key)."""
-        ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table"}
+        ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock"}
         return {k: (str(v) if isinstance(v, Path) else v) for k, v in self.model_dump().items() if k not in ignore}
 
 

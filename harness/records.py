@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+
+from contracts.text import ERROR_MAX_CHARS, safe_text
 
 from contracts.evidence import Message, RoutingDecision, ToolCallRecord
 from grader.judge import JudgeOutput
@@ -59,3 +61,17 @@ class TrialRecord(BaseModel):
     user_turns: int = 0
     wall_s: float = 0.0
     attempts: int = 1
+    ungraded: str | None = Field(
+        default=None,
+        description="Set when the judge failed after retries: the trial counts as a non-pass, the run is incomplete, a rerun re-judges it.",
+    )
+
+    @property
+    def finished(self) -> bool:
+        """Needs no rerun: scored and fully graded (⊥ and ungraded trials are re-run)."""
+        return self.status == "scored" and self.ungraded is None
+
+    @field_validator("error", mode="after")
+    @classmethod
+    def _safe_error(cls, value: str | None) -> str | None:
+        return None if value is None else safe_text(value, ERROR_MAX_CHARS * 8)

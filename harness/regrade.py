@@ -7,8 +7,9 @@ current catalog (or another catalog directory) to every recorded trial:
 - the programmatic checks are recomputed from the record;
 - the reply judgement is reused when the task's criteria are unchanged and no other judge was asked for,
   otherwise the judge is asked again (spec A.2: a judge failure is re-judged, never re-run);
-- ⊥ trials whose evidence is complete (the judge failed) are re-judged and become scored trials; ⊥
-  trials whose execution never finished (provider outage, crash) stay ⊥ - only a re-run can fix them.
+- trials the judge could not grade (`ungraded`, or ⊥ `infra:judge` when the judge's provider was down)
+  are re-judged from the record; ⊥ trials whose execution never finished (provider outage, crash) stay
+  ⊥ - only a re-run can fix them.
 
 The result is a new run directory whose manifest names the source run, the catalog lock used, the judge,
 and every verdict that changed. `grade_record` is the same operation for one record, for harnesses in
@@ -28,7 +29,7 @@ from typing import Any
 from contracts import catalog as cat
 from contracts.evidence import Evidence
 from contracts.schema import Task
-from grader.grade import JudgeFailure, criteria_hash, grade_with, judge_replies
+from grader.grade import JudgeFailure, criteria_hash, grade_with, judge_replies, ungraded_verdict
 from grader.judge import CriterionJudgement, EvidenceJudge, Judge, JudgeOutput
 from grader.verdicts import TrialVerdict
 from harness.records import RECORD_FORMAT, TrialRecord
@@ -106,17 +107,18 @@ async def grade_record(record: TrialRecord, task: Task, judge: Judge | None = No
     if record.status == "infra_error" and record.failure_class != "infra:judge":
         return record, False
     evidence = evidence_of(record, task)
-    judgement = None if rejudge else _recorded_judgement(record, task)
+    judgement = None if rejudge or record.ungraded else _recorded_judgement(record, task)
     asked = False
-    if judgement is None and task.contract.reply_criteria:
-        asked = True
-        try:
-            judgement = await judge_replies(task, evidence, judge or EvidenceJudge())
-        except (JudgeFailure, ModelError) as exc:
-            return _infra(record, evidence, str(exc)), asked
     try:
+        if judgement is None and task.contract.reply_criteria:
+            asked = True
+            judgement = await judge_replies(task, evidence, judge or EvidenceJudge())
         verdict = grade_with(task, evidence, judgement, model_failure=_execution_failure(record))
     except JudgeFailure as exc:
+        return _ungraded(record, task, evidence, str(exc)), asked
+    except ModelError as exc:
+        if not exc.infrastructure:
+            raise
         return _infra(record, evidence, str(exc)), asked
     failure = verdict.model_failure
     updated = record.model_copy(
@@ -131,11 +133,31 @@ async def grade_record(record: TrialRecord, task: Task, judge: Judge | None = No
             "execution_failure": _execution_failure(record),
             "judgement": judgement,
             "criteria_hash": criteria_hash(task),
+            "ungraded": None,
             "difficulty": task.difficulty,
             "capabilities": task.capabilities,
         }
     )
     return updated, asked
+
+
+def _ungraded(record: TrialRecord, task: Task, evidence: Evidence, message: str) -> TrialRecord:
+    """The judge failed after retries: a visible, counted non-pass, re-judgeable later (as in a live trial)."""
+    verdict = ungraded_verdict(task, evidence, message, _execution_failure(record))
+    failure = verdict.model_failure
+    return record.model_copy(
+        update={
+            "record_format": RECORD_FORMAT,
+            "status": "scored",
+            "strict": False,
+            "verdict": verdict,
+            "failure_class": "ungraded:judge" if failure is None else "model:" + failure.split(":", 1)[0],
+            "error": failure or message,
+            "ungraded": message,
+            "initial_state": evidence.initial_state,
+            "execution_failure": _execution_failure(record),
+        }
+    )
 
 
 def _infra(record: TrialRecord, evidence: Evidence, message: str) -> TrialRecord:
@@ -190,7 +212,7 @@ async def regrade_run(
     result = RegradeResult(directory=out or source.with_name(source.name + "-regraded"), records=[])
     new_records = []
     for record in records:
-        if only_infra and record.status == "scored":
+        if only_infra and record.status == "scored" and record.ungraded is None:
             new_records.append(record)
             continue
         task = catalog[record.key.task_id]

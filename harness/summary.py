@@ -43,6 +43,19 @@ def summarise(records: list[TrialRecord], plan: Plan, prices: PriceTable) -> str
     macro = f"{100.0 * sum(domain_rates) / len(domain_rates):.2f}%" if domain_rates else "n/a"
     lines += ["", f"domain macro average: {macro}"]
 
+    ungraded = [r for r in scored_all if r.ungraded]
+    bottom = len(records) - len(scored_all)
+    if ungraded or bottom:
+        parts = []
+        if ungraded:
+            parts.append(f"{len(ungraded)} trial(s) ungraded (the judge failed after retries; counted as non-passes, so the strict rate is a lower bound)")
+        if bottom:
+            parts.append(f"{bottom} trial(s) ⊥ (infrastructure; excluded)")
+        lines += ["", "**run incomplete**: " + "; ".join(parts) + ". Rerun the same command to retry them."]
+    deciders = Counter(r.verdict.judge for r in scored_all if r.verdict and r.verdict.judge)
+    if deciders:
+        lines.append("reply criteria decided by: " + ", ".join(f"{k} ({v} trial(s))" for k, v in deciders.most_common()))
+
     labels = Counter(r.verdict.primary_failure for r in scored_all if r.verdict and not r.strict)
     model_failures = Counter(r.failure_class for r in scored_all if r.failure_class)
     if labels:

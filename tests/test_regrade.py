@@ -66,7 +66,7 @@ async def test_judge_failures_are_rejudged_without_running_agent_or_user(tmp_pat
     config = RunConfig(out=tmp_path / "run", task=TASKS, judge="llm", infra_retries=0)
     broken = ScriptedModel(lambda m, t: "I refuse to answer in JSON")
     run = await execute_run(config, console=QUIET, components=TrialComponents(config, plan, apis={"judge": broken}))
-    assert {r.failure_class for r in run.records} == {"infra:judge"}
+    assert {r.failure_class for r in run.records} == {"ungraded:judge"} and all(r.ungraded for r in run.records)
 
     def forbidden(*args, **kwargs):  # re-grading must never build an agent or a user
         raise AssertionError("re-grading called an agent or user model")
@@ -75,9 +75,11 @@ async def test_judge_failures_are_rejudged_without_running_agent_or_user(tmp_pat
     monkeypatch.setattr(TrialComponents, "user", forbidden)
 
     def answer(messages, tools):
-        transcript = messages[1].content.split("[assistant message 1]\n", 1)[1].split("\n", 1)[0]
+        transcript = json.loads(messages[1].content.split('<transcript_json untrusted="true">\n', 1)[1].split("\n</transcript_json>", 1)[0])
+        first = transcript[0].split("\n", 1)[0]
         n = messages[1].content.count("\n", messages[1].content.index("<criteria>"), messages[1].content.index("</criteria>")) - 1
-        return json.dumps({"criteria": [{"index": i + 1, "verdict": True, "evidence": transcript, "explanation": "ok"} for i in range(n)], "contradiction_found": False})
+        items = [{"index": i + 1, "verdict": True, "message": 1, "evidence": first, "explanation": "ok"} for i in range(n)]
+        return json.dumps({"criteria": items, "contradiction_found": False})
 
     judge_model = Model(ScriptedModel(answer), role="judge")
     result = await regrade_run(run.directory, out=tmp_path / "regraded", judge_factory=lambda: LLMJudge(judge_model), judge_name="llm:mock", only_infra=True)
