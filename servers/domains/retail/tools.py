@@ -137,14 +137,15 @@ class RetailEnvironment(ToolEnvironment[RetailState]):
 
     @tool("read")
     def get_order_details(self, order_id: OrderId, customer_id: CustomerId) -> dict[str, Any]:
-        """Look up an order in full: status, dates, payment method, shipping address, line items (SKU,
-        name, quantity, unit price, final-sale flag, item status), the last day of its return window,
-        and its returns, refunds and exchanges so far. Needs the customer id the order belongs to (no PIN)."""
+        """Look up an order's contents: status, order and delivery dates, payment method, shipping address,
+        line items (SKU, name, quantity, unit price, final-sale flag, item status), the last day of its
+        return window, and its returns, refunds and exchanges so far. Tracking and estimated delivery are
+        in get_order_status. Needs the customer id the order belongs to (no PIN)."""
         self._customer(customer_id)
         order = self._order(order_id)
         if order.customer_id != customer_id:
             raise Refusal(403, "Order does not belong to this customer", order_id=order_id, customer_id=customer_id)
-        details = order.model_dump(mode="json")
+        details = order.model_dump(mode="json", exclude={"estimated_delivery", "tracking_number"})
         details["order_total"] = _cents(sum(i.qty * i.unit_price for i in order.items))
         details["return_window_ends"] = return_window_end(order)
         details["returns"] = [r.model_dump(mode="json") for r in self.state.returns.values() if r.order_id == order_id]
