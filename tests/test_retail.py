@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from servers.domains.retail.tools import RetailEnvironment
+from servers.domains.retail.tools import RetailEnvironment, probe_owner
 from servers.gateway import TRIAL_META_KEY, Gateway, bind_trial
 from servers.registry import environment_class
 
@@ -192,10 +192,17 @@ async def test_mutation_probes_all_execute_and_reach_every_writable_part() -> No
     assert "return ORD-9004/SKU-1004" not in names and "return ORD-9003/SKU-1005" not in names
     kinds = {n.split()[0] for n in names}
     assert kinds == {"authenticate", "return", "refund", "exchange", "cancel", "address"}
+    state = RetailEnvironment.default_state()
     gateway = Gateway(["retail"])
     for name, calls in probes:
         trial = gateway.open_trial("retail")
         async with Client(gateway.server("retail")) as client:
+            owner = probe_owner(state, calls)
+            if owner is not None:  # write probes are bare writes: they need their owner verified first
+                refused = (await _call(client, trial.trial_id, calls[0].tool, calls[0].args)).structured_content
+                assert refused["refused"] is True and refused["status"] == 403, (name, refused)
+                pin = state.customers[owner].pin
+                await _call(client, trial.trial_id, "authenticate_customer", {"customer_id": owner, "pin": pin})
             for call in calls:
                 result = await _call(client, trial.trial_id, call.tool, call.args)
                 assert not result.is_error and not result.structured_content.get("refused"), (name, result.structured_content)
@@ -245,6 +252,7 @@ WRITE_GATES = [
     (None, "list_customer_orders", {"customer_id": "CUST-5001"}, 403, "Customer identity must be verified before this action"),
     (None, "get_order_details", {"order_id": "ORD-9002", "customer_id": "CUST-5001"}, 403, "Order does not belong to this customer"),
     (ETHAN, "initiate_return", {"order_id": "ORD-9022", "sku": "SKU-1008"}, 409, "A return was already initiated for this item"),
+    (ETHAN, "authenticate_customer", EMMA, 409, "Another customer is already verified in this conversation"),
 ]
 
 
@@ -269,18 +277,29 @@ async def test_refund_exchange_cancel_address_effects_and_no_repeats() -> None:
     gateway = Gateway(["retail"])
     trial = gateway.open_trial("retail")
     async with Client(gateway.server("retail")) as client:
-        for who in (OLIVIA, ETHAN, GRACE, LUCAS):
-            await _call(client, trial.trial_id, "authenticate_customer", who)
+        await _call(client, trial.trial_id, "authenticate_customer", OLIVIA)
         credit = (await _call(client, trial.trial_id, "issue_refund", {"return_id": "RET-7001", "refund_to": "store_credit"})).structured_content
-        card = (await _call(client, trial.trial_id, "issue_refund", {"return_id": "RET-7006"})).structured_content
         again = (await _call(client, trial.trial_id, "issue_refund", {"return_id": "RET-7001", "refund_to": "store_credit"})).structured_content
-        exchange = (await _call(client, trial.trial_id, "create_exchange", {"order_id": "ORD-9009", "sku": "SKU-2102", "new_sku": "SKU-2103", "reason": "too small"})).structured_content
-        exchange_again = (await _call(client, trial.trial_id, "create_exchange", {"order_id": "ORD-9009", "sku": "SKU-2102", "new_sku": "SKU-2104", "reason": "too small"})).structured_content
+    olivia_state = trial.final_state()
+    trial = gateway.open_trial("retail")  # one customer per conversation: a new one per customer
+    async with Client(gateway.server("retail")) as client:
+        await _call(client, trial.trial_id, "authenticate_customer", GRACE)
+        card = (await _call(client, trial.trial_id, "issue_refund", {"return_id": "RET-7006"})).structured_content
         cancel = (await _call(client, trial.trial_id, "cancel_order", {"order_id": "ORD-9017", "reason": "not needed"})).structured_content
         cancel_again = (await _call(client, trial.trial_id, "cancel_order", {"order_id": "ORD-9017", "reason": "not needed"})).structured_content
-        moved = (await _call(client, trial.trial_id, "update_shipping_address", {"order_id": "ORD-9030", "street": "7 Lake Road", "city": "Boise", "postal_code": "83706"})).structured_content
         listing = (await _call(client, trial.trial_id, "list_customer_orders", {"customer_id": "CUST-5012"})).structured_content
+    grace_state = trial.final_state()
+    trial = gateway.open_trial("retail")
+    async with Client(gateway.server("retail")) as client:
+        await _call(client, trial.trial_id, "authenticate_customer", ETHAN)
+        exchange = (await _call(client, trial.trial_id, "create_exchange", {"order_id": "ORD-9009", "sku": "SKU-2102", "new_sku": "SKU-2103", "reason": "too small"})).structured_content
+        exchange_again = (await _call(client, trial.trial_id, "create_exchange", {"order_id": "ORD-9009", "sku": "SKU-2102", "new_sku": "SKU-2104", "reason": "too small"})).structured_content
         stock = (await _call(client, trial.trial_id, "check_inventory", {"sku": "SKU-2103"})).structured_content
+    ethan_state = trial.final_state()
+    trial = gateway.open_trial("retail")
+    async with Client(gateway.server("retail")) as client:
+        await _call(client, trial.trial_id, "authenticate_customer", LUCAS)
+        moved = (await _call(client, trial.trial_id, "update_shipping_address", {"order_id": "ORD-9030", "street": "7 Lake Road", "city": "Boise", "postal_code": "83706"})).structured_content
     assert credit["method"] == "store_credit" and credit["amount"] == 32.0 and credit["store_credit_balance"] == 32.0
     assert card["method"] == "card" and card["amount"] == 75.0
     assert again["refused"] is True and again["status"] == 409
@@ -289,10 +308,9 @@ async def test_refund_exchange_cancel_address_effects_and_no_repeats() -> None:
     assert moved["shipping_address"]["postal_code"] == "83706"
     assert listing["store_credit"] == 40.0 and [o["order_id"] for o in listing["orders"]][:2] == ["ORD-9017", "ORD-9016"]
     assert stock["stock"] == 4 and {v["sku"] for v in stock["variants"]} == {"SKU-2101", "SKU-2102", "SKU-2103", "SKU-2104"}
-    state = trial.final_state()
-    assert state["customers"]["CUST-5003"]["store_credit"] == 32.0
-    assert state["returns"]["RET-7001"]["status"] == "refunded" and state["orders"]["ORD-9019"]["items"][0]["status"] == "refunded"
-    assert state["orders"]["ORD-9009"]["items"][0]["status"] == "exchange_requested"
-    assert state["orders"]["ORD-9017"]["status"] == "Cancelled" and state["orders"]["ORD-9016"]["status"] == "Processing"
-    assert state["orders"]["ORD-9030"]["shipping_address"] == {"street": "7 Lake Road", "city": "Boise", "postal_code": "83706"}
-    assert len(state["refunds"]) == len(trial.initial_state["refunds"]) + 3
+    assert olivia_state["customers"]["CUST-5003"]["store_credit"] == 32.0
+    assert olivia_state["returns"]["RET-7001"]["status"] == "refunded" and olivia_state["orders"]["ORD-9019"]["items"][0]["status"] == "refunded"
+    assert ethan_state["orders"]["ORD-9009"]["items"][0]["status"] == "exchange_requested"
+    assert grace_state["orders"]["ORD-9017"]["status"] == "Cancelled" and grace_state["orders"]["ORD-9016"]["status"] == "Processing"
+    assert len(grace_state["refunds"]) == len(trial.initial_state["refunds"]) + 2
+    assert trial.final_state()["orders"]["ORD-9030"]["shipping_address"] == {"street": "7 Lake Road", "city": "Boise", "postal_code": "83706"}

@@ -109,10 +109,14 @@ class RetailEnvironment(ToolEnvironment[RetailState]):
     ) -> dict[str, Any]:
         """Verify a customer's identity with their PIN. Required before returns, refunds, exchanges,
         cancellations, shipping-address changes and listing a customer's orders; not needed for order
-        status or order details lookups, nor for product questions."""
+        status or order details lookups, nor for product questions. A conversation serves one customer:
+        once a customer is verified, verifying a different one is refused (409)."""
         customer = self._customer(customer_id)
         if pin != customer.pin:
             raise Refusal(403, "Authentication failed: PIN does not match", customer_id=customer_id)
+        other = next((c for c in self.state.authenticated_customers if c != customer_id), None)
+        if other is not None:
+            raise Refusal(409, "Another customer is already verified in this conversation", verified_customer_id=other)
         if customer_id not in self.state.authenticated_customers:
             self.state.authenticated_customers.append(customer_id)
         return {"authenticated": True, "customer_id": customer_id, "name": customer.name}
@@ -434,25 +438,27 @@ class RetailEnvironment(ToolEnvironment[RetailState]):
 
 def retail_probes(state: RetailState) -> list[tuple[str, list[Any]]]:
     """Write sequences touching every writable part of the world: authentications, returns, refunds,
-    exchanges, cancellations and address changes."""
+    exchanges, cancellations and address changes.
+
+    A write probe is the bare write, without the owner's authentication: appended to a gold path it
+    succeeds only when the gold already verified the record's owner (the collateral damage a careless
+    agent can really do in that conversation), and is refused otherwise, as the world would refuse an
+    agent that never had the other customer's PIN."""
     from contracts.schema import GoldCall
 
     def call(tool: str, **args: Any) -> GoldCall:
         return GoldCall(tool=tool, args=args)
 
     probes: list[tuple[str, list[Any]]] = []
-    auth: dict[str, GoldCall] = {}
     for customer in state.customers.values():
-        auth[customer.customer_id] = call("authenticate_customer", customer_id=customer.customer_id, pin=customer.pin)
-        probes.append((f"authenticate {customer.customer_id}", [auth[customer.customer_id]]))
+        probes.append((f"authenticate {customer.customer_id}", [call("authenticate_customer", customer_id=customer.customer_id, pin=customer.pin)]))
     for order in state.orders.values():
-        owner = auth.get(order.customer_id)
-        if owner is None:
+        if order.customer_id not in state.customers:
             continue
         if order.status == "Processing":
-            probes.append((f"cancel {order.order_id}", [owner, call("cancel_order", order_id=order.order_id, reason="probe")]))
+            probes.append((f"cancel {order.order_id}", [call("cancel_order", order_id=order.order_id, reason="probe")]))
             probes.append(
-                (f"address {order.order_id}", [owner, call("update_shipping_address", order_id=order.order_id, street="1 Probe Road", city="Probe", postal_code="00000")])
+                (f"address {order.order_id}", [call("update_shipping_address", order_id=order.order_id, street="1 Probe Road", city="Probe", postal_code="00000")])
             )
         if order.status != "Delivered" or not within_return_window(order, state.business_date):
             continue
@@ -460,7 +466,7 @@ def retail_probes(state: RetailState) -> list[tuple[str, list[Any]]]:
             already = any(r.order_id == order.order_id and r.sku == line.sku for r in state.returns.values())
             if line.final_sale or already or line.status != "ordered":
                 continue
-            probes.append((f"return {order.order_id}/{line.sku}", [owner, call("initiate_return", order_id=order.order_id, sku=line.sku, reason="probe")]))
+            probes.append((f"return {order.order_id}/{line.sku}", [call("initiate_return", order_id=order.order_id, sku=line.sku, reason="probe")]))
             product = state.products.get(line.sku)
             if product is None or product.product_id is None:
                 continue
@@ -469,15 +475,24 @@ def retail_probes(state: RetailState) -> list[tuple[str, list[Any]]]:
                     probes.append(
                         (
                             f"exchange {order.order_id}/{line.sku}->{other.sku}",
-                            [owner, call("create_exchange", order_id=order.order_id, sku=line.sku, new_sku=other.sku, reason="probe")],
+                            [call("create_exchange", order_id=order.order_id, sku=line.sku, new_sku=other.sku, reason="probe")],
                         )
                     )
     for ret in state.returns.values():
         order = state.orders.get(ret.order_id)
-        owner = auth.get(ret.customer_id)
-        if order is None or owner is None or ret.status != "received":
+        if order is None or ret.status != "received":
             continue
-        probes.append((f"refund {ret.return_id}", [owner, call("issue_refund", return_id=ret.return_id, refund_to="original_payment")]))
+        probes.append((f"refund {ret.return_id}", [call("issue_refund", return_id=ret.return_id, refund_to="original_payment")]))
         if order.payment_method != "gift_card":
-            probes.append((f"refund {ret.return_id} to store credit", [owner, call("issue_refund", return_id=ret.return_id, refund_to="store_credit")]))
+            probes.append((f"refund {ret.return_id} to store credit", [call("issue_refund", return_id=ret.return_id, refund_to="store_credit")]))
     return probes
+
+
+def probe_owner(state: RetailState, calls: list[Any]) -> str | None:
+    """The customer whose record a write probe touches (for running a probe on its own)."""
+    for c in calls:
+        if "order_id" in c.args and c.args["order_id"] in state.orders:
+            return state.orders[c.args["order_id"]].customer_id
+        if "return_id" in c.args and c.args["return_id"] in state.returns:
+            return state.returns[c.args["return_id"]].customer_id
+    return None
