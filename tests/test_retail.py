@@ -314,3 +314,121 @@ async def test_refund_exchange_cancel_address_effects_and_no_repeats() -> None:
     assert grace_state["orders"]["ORD-9017"]["status"] == "Cancelled" and grace_state["orders"]["ORD-9016"]["status"] == "Processing"
     assert len(grace_state["refunds"]) == len(trial.initial_state["refunds"]) + 2
     assert trial.final_state()["orders"]["ORD-9030"]["shipping_address"] == {"street": "7 Lake Road", "city": "Boise", "postal_code": "83706"}
+
+
+# ---- contracts: correct-but-different routes pass, plausible mistakes fail ---------------------------
+
+from contracts.catalog import get_task  # noqa: E402
+from contracts.schema import GoldCall, GoldTurn  # noqa: E402
+from grader.grade import grade_offline  # noqa: E402
+from harness.replay import GatewayReplayer  # noqa: E402
+
+
+def _c(tool: str, **args: Any) -> GoldCall:
+    return GoldCall(tool=tool, args=args)
+
+
+async def _strict(task_id: str, turns: list[GoldTurn]) -> bool:
+    task = get_task(task_id)
+    async with GatewayReplayer(Gateway(["retail"])) as replayer:
+        evidence = await replayer.play(task, turns)
+    return grade_offline(task, evidence).strict
+
+
+def _one_turn(task_id: str, calls: list[GoldCall], reply: str | None = None) -> list[GoldTurn]:
+    gold = get_task(task_id).gold
+    return [gold[0].model_copy(update={"calls": calls, **({"reply": reply} if reply else {})})] + list(gold[1:])
+
+
+AUTH_OLIVIA = _c("authenticate_customer", customer_id="CUST-5003", pin="5402")
+AUTH_AVA = _c("authenticate_customer", customer_id="CUST-5007", pin="7052")
+AUTH_GRACE = _c("authenticate_customer", customer_id="CUST-5012", pin="8827")
+
+# (task, calls of its first turn, reply of that turn or None for the gold reply)
+VALID_ROUTES = [
+    # the status read through get_order_details as well, and a search before the lookup
+    ("retail_status_shipped_01", [_c("get_order_details", order_id="ORD-9002", customer_id="CUST-5002"),
+                                  _c("get_order_status", order_id="ORD-9002", customer_id="CUST-5002")], None),
+    # the customer's order list first, stock checked by search instead of check_inventory
+    ("retail_exchange_size_01", [_c("authenticate_customer", customer_id="CUST-5006", pin="4410"),
+                                 _c("list_customer_orders", customer_id="CUST-5006"), _c("search_products", query="everyday sneakers"),
+                                 _c("get_order_details", order_id="ORD-9009", customer_id="CUST-5006"),
+                                 _c("create_exchange", order_id="ORD-9009", sku="SKU-2102", new_sku="SKU-2103", reason="they pinch")], None),
+    # the order read before verifying, the reason in other words
+    ("retail_return_final_sale_mixed_01", [_c("get_order_details", order_id="ORD-9004", customer_id="CUST-5003"), AUTH_OLIVIA,
+                                           _c("initiate_return", order_id="ORD-9004", sku="SKU-1003", reason="Customer no longer wants the mugs")], None),
+    # "St" for "Street"-style rewording of the street line; both orders in the other order
+    ("retail_address_both_orders_01", [AUTH_GRACE, _c("update_shipping_address", order_id="ORD-9017", street="250 Park Ln", city="Raleigh", postal_code="27609"),
+                                       _c("update_shipping_address", order_id="ORD-9016", street="250 Park Ln", city="Raleigh", postal_code="27609")], None),
+]
+
+# (task, calls of its first turn, what the mistake is)
+MISTAKES = [
+    ("retail_return_final_sale_mixed_01", [AUTH_OLIVIA, _c("get_order_details", order_id="ORD-9004", customer_id="CUST-5003"),
+                                           _c("initiate_return", order_id="ORD-9004", sku="SKU-1004", reason="x"),
+                                           _c("initiate_return", order_id="ORD-9004", sku="SKU-1003", reason="x")], "tries the final-sale jacket"),
+    ("retail_return_final_sale_mixed_01", [AUTH_OLIVIA, _c("get_order_details", order_id="ORD-9004", customer_id="CUST-5003"),
+                                           _c("initiate_return", order_id="ORD-9004", sku="SKU-1003", reason="x"),
+                                           _c("issue_refund", return_id="RET-7001", refund_to="original_payment")], "refunds a return nobody asked about"),
+    ("retail_return_partial_01", [_c("authenticate_customer", customer_id="CUST-5002", pin="8164"),
+                                  _c("get_order_details", order_id="ORD-9007", customer_id="CUST-5002"),
+                                  _c("initiate_return", order_id="ORD-9007", sku="SKU-1007", reason="x"),
+                                  _c("initiate_return", order_id="ORD-9007", sku="SKU-1006", reason="x")], "returns the watch too"),
+    ("retail_return_partial_01", [_c("authenticate_customer", customer_id="CUST-5002", pin="8164"),
+                                  _c("initiate_return", order_id="ORD-9007", sku="SKU-1007", reason="x")], "skips the order lookup"),
+    ("retail_cancel_lookalike_01", [AUTH_GRACE, _c("cancel_order", order_id="ORD-9016", reason="x"),
+                                    _c("cancel_order", order_id="ORD-9017", reason="x")], "cancels the look-alike order first"),
+    ("retail_exchange_out_of_stock_01", [_c("authenticate_customer", customer_id="CUST-5008", pin="1386"),
+                                         _c("get_order_details", order_id="ORD-9011", customer_id="CUST-5008"),
+                                         _c("create_exchange", order_id="ORD-9011", sku="SKU-2201", new_sku="SKU-2202", reason="x")],
+     "tries the out-of-stock variant"),
+    ("retail_exchange_jeans_size_01", [AUTH_AVA, _c("get_order_details", order_id="ORD-9010", customer_id="CUST-5007"),
+                                       _c("create_exchange", order_id="ORD-9010", sku="SKU-2302", new_sku="SKU-2303", reason="x"),
+                                       _c("create_exchange", order_id="ORD-9010", sku="SKU-2002", new_sku="SKU-2004", reason="x")],
+     "exchanges the T-shirt as well"),
+    ("retail_refund_store_credit_01", [_c("authenticate_customer", customer_id="CUST-5009", pin="9274"),
+                                       _c("issue_refund", return_id="RET-7003", refund_to="original_payment")], "ignores the store-credit choice"),
+    ("retail_status_no_pin_01", [_c("authenticate_customer", customer_id="CUST-5011", pin="1234"),
+                                 _c("get_order_status", order_id="ORD-9014", customer_id="CUST-5011")], "guesses a PIN"),
+    ("retail_address_change_01", [_c("authenticate_customer", customer_id="CUST-5009", pin="9274"),
+                                  _c("update_shipping_address", order_id="ORD-9030", street="7 Lake Road", city="Boise", postal_code="83706"),
+                                  _c("cancel_order", order_id="ORD-9030", reason="x")], "cancels the order it should only redirect"),
+    ("retail_auth_sibling_orders_01", [_c("authenticate_customer", customer_id="CUST-5010", pin="5518"), _c("list_customer_orders", customer_id="CUST-5010"),
+                                       _c("list_customer_orders", customer_id="CUST-5007")], "tries to list the sister's orders"),
+]
+
+
+@pytest.mark.parametrize(("task_id", "calls", "reply"), VALID_ROUTES, ids=[v[0] for v in VALID_ROUTES])
+async def test_correct_but_different_routes_pass(task_id: str, calls: list[GoldCall], reply: str | None) -> None:
+    assert await _strict(task_id, _one_turn(task_id, calls, reply))
+
+
+@pytest.mark.parametrize(("task_id", "calls", "mistake"), MISTAKES, ids=[m[2] for m in MISTAKES])
+async def test_plausible_mistakes_fail(task_id: str, calls: list[GoldCall], mistake: str) -> None:
+    assert await _strict(task_id, get_task(task_id).gold)  # the gold route itself passes
+    assert not await _strict(task_id, _one_turn(task_id, calls)), mistake
+
+
+def test_catalog_shape_matches_the_inventory_row() -> None:
+    from collections import Counter
+
+    from contracts.catalog import load_catalog
+
+    tasks = [t for t in load_catalog().values() if t.domain == "retail"]
+    assert len(tasks) == 95
+    assert Counter(t.difficulty for t in tasks) == {"easy": 34, "medium": 36, "hard": 25}
+    assert Counter(len(t.capabilities) for t in tasks) == {1: 71, 2: 13, 3: 7, 4: 4}
+    labels = {label for t in tasks for label in t.capabilities}
+    assert labels == {"authentication", "order_status", "returns_refunds", "exchanges", "product_catalog"}
+    case_c = get_task("commerce_returns_01")
+    assert case_c.capabilities == ["order_status"] and [c.tool for c in case_c.gold[0].calls] == ["get_order_status"]
+
+
+async def test_gold_paths_pass_and_noop_fails_for_a_sample() -> None:
+    from harness.release import prove_task
+
+    sample = ["commerce_returns_01", "retail_journey_full_service_02", "retail_return_sisters_order_01", "retail_exchange_lookalike_order_01"]
+    async with GatewayReplayer(Gateway(["retail"])) as replayer:
+        for task_id in sample:
+            proof = await prove_task(replayer, get_task(task_id), RetailEnvironment, mutate=False)
+            assert proof.gold.strict and proof.noop_ok, (task_id, proof.gold.summary())
