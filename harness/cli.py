@@ -10,7 +10,7 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSubCommand, SettingsConfigDict
 
-from harness.config import CompareConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, TasksConfig
+from harness.config import CompareConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, SuggestConfig, TasksConfig
 
 
 def quiet_fastmcp() -> None:
@@ -41,6 +41,24 @@ class Tasks(TasksConfig):
             print(f"{task.id:<52} {task.difficulty:<6} {labels:<40} {task.title}")
             if self.show_instruction:
                 print("    " + task.instruction.strip().replace("\n", "\n    "))
+
+
+class Suggest(SuggestConfig):
+    __doc__ = SuggestConfig.__doc__
+
+    def cli_cmd(self) -> None:
+        import anyio
+
+        from contracts.catalog import CatalogError, load_catalog, select_tasks
+        from harness.suggest import render, suggest_tasks
+
+        try:
+            tasks = select_tasks(load_catalog(), domains=self.domain, task_ids=self.task)
+        except (CatalogError, KeyError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
+        for task, suggestion in anyio.run(suggest_tasks, tasks):
+            print(render(task, suggestion) + "\n")
 
 
 class Validate(ReleaseConfig):
@@ -128,6 +146,7 @@ class Crmbench(BaseSettings):
     compare: CliSubCommand[Compare]
     serve: CliSubCommand[Serve]
     tasks: CliSubCommand[Tasks]
+    suggest: CliSubCommand[Suggest]
     validate_: CliSubCommand[Validate] = Field(alias="validate")
 
     def cli_cmd(self) -> None:

@@ -28,6 +28,14 @@ class TasksConfig(BaseModel):
     show_instruction: bool = Field(default=False, description="print each task's user instruction")
 
 
+class SuggestConfig(BaseModel):
+    """Authoring aid: play tasks' gold paths and print the checks that pin their effect (only_changes,
+    exact counts of new records, exact counts of writes) for the author to review and paste."""
+
+    task: list[str] = Field(default_factory=list, description="task ids (repeatable)")
+    domain: list[str] = Field(default_factory=list, description="every task of these domains")
+
+
 class ReleaseConfig(BaseModel):
     """Release gates: structural validation, gold paths, no-op and mutation proofs, the lock."""
 

@@ -83,7 +83,7 @@ async def test_case_b_repeated_checkout_fails_state_only(tmp_path: Path) -> None
     record = only(result, "payments_checkout_full_chain_02")
     verdict = record.verdict
     assert not record.strict and record.failure_class is None
-    assert verdict.components == {"action": True, "params": True, "order": True, "state": False, "reply": True}
+    assert verdict.components == {"action": True, "params": True, "order": True, "state": False, "reply": True, "collateral": True}
     assert verdict.primary_failure == "state"
     assert "accounts.ACC-1002.loyalty_points: expected 155, got 310" in [c.diff for c in verdict.failures()]
     assert len([c for c in record.tool_trace if c.tool == "process_payment"]) == 2
