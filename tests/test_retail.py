@@ -432,3 +432,44 @@ async def test_gold_paths_pass_and_noop_fails_for_a_sample() -> None:
         for task_id in sample:
             proof = await prove_task(replayer, get_task(task_id), RetailEnvironment, mutate=False)
             assert proof.gold.strict and proof.noop_ok, (task_id, proof.gold.summary())
+
+
+# ---- every tool over streamable HTTP -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def retail_http() -> Any:
+    import threading
+    import time
+
+    import uvicorn
+
+    from servers.http import gateway_app, listening_socket
+
+    gateway = Gateway(["retail"])
+    sock = listening_socket()
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(gateway_app(gateway), log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "gateway did not start"
+        time.sleep(0.02)
+    try:
+        yield gateway, f"http://127.0.0.1:{port}/retail/mcp"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+async def test_every_tool_over_streamable_http(retail_http: Any) -> None:
+    gateway, url = retail_http
+    for tool, (setup, args, key) in sorted(TOOL_CASES.items()):
+        trial = gateway.open_trial("retail")
+        async with Client(f"{url}?trial={trial.trial_id}") as client:
+            for name, setup_args in setup:
+                await client.call_tool(name, setup_args)
+            result = await client.call_tool(tool, args)
+        assert key in result.structured_content, (tool, result.structured_content)
+        assert [r.tool for r in trial.trace][-1] == tool and all(r.status == "executed" for r in trial.trace), tool
