@@ -1,4 +1,5 @@
-"""The retail domain: every tool over the in-memory gateway, identity gates, return rules, probes."""
+"""The retail domain: every tool in memory and over streamable HTTP, every policy gate (refused, state
+unchanged), probes, and contracts (correct-but-different routes pass, plausible mistakes fail)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
+from contracts.catalog import get_task
+from contracts.schema import GoldCall, GoldTurn
+from grader.grade import grade_offline
+from harness.replay import GatewayReplayer
 from servers.domains.retail.tools import RetailEnvironment, probe_owner
 from servers.gateway import TRIAL_META_KEY, Gateway, bind_trial
 from servers.registry import environment_class
@@ -317,12 +322,6 @@ async def test_refund_exchange_cancel_address_effects_and_no_repeats() -> None:
 
 
 # ---- contracts: correct-but-different routes pass, plausible mistakes fail ---------------------------
-
-from contracts.catalog import get_task  # noqa: E402
-from contracts.schema import GoldCall, GoldTurn  # noqa: E402
-from grader.grade import grade_offline  # noqa: E402
-from harness.replay import GatewayReplayer  # noqa: E402
-
 
 def _c(tool: str, **args: Any) -> GoldCall:
     return GoldCall(tool=tool, args=args)
