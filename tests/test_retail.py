@@ -404,7 +404,6 @@ async def test_correct_but_different_routes_pass(task_id: str, calls: list[GoldC
 
 @pytest.mark.parametrize(("task_id", "calls", "mistake"), MISTAKES, ids=[m[2] for m in MISTAKES])
 async def test_plausible_mistakes_fail(task_id: str, calls: list[GoldCall], mistake: str) -> None:
-    assert await _strict(task_id, get_task(task_id).gold)  # the gold route itself passes
     assert not await _strict(task_id, _one_turn(task_id, calls)), mistake
 
 
