@@ -80,7 +80,7 @@ def test_a_changed_flag_on_resume_is_a_sentence(capsys: pytest.CaptureFixture[st
     out = tmp_path / "run"
     assert cli(capsys, "run", "--task", TASK, "--out", str(out))[0] == 0
     code, err = cli(capsys, "run", "--task", TASK, "--out", str(out), "--max-turns", "5")
-    assert code == 2 and "different configuration" in err and str(out) in err
+    assert code == 2 and "different configuration" in err and str(out) in err and "--max-turns 30 -> 5" in err
 
 
 def test_a_second_run_on_the_same_directory_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
