@@ -174,21 +174,30 @@ def _flag_error(exc: ValidationError) -> str:
     return "invalid value for " + "; ".join(parts)
 
 
-def follow_parent() -> None:
+WRAPPERS = ("uv", "uvx")
+"""Parents that only wrap the run: when they die, the run should stop with them."""
+
+
+def follow_parent(wrappers: tuple[str, ...] | None = WRAPPERS) -> None:
     """Make signals reach the run through a wrapper (`uv run crmbench ...`): on Linux, ask the kernel to
-    send this process SIGTERM when its parent dies, so killing the wrapper, even with SIGKILL, stops the
-    run instead of leaving it going. SIGTERM and SIGINT themselves are forwarded by uv."""
+    send this process SIGTERM when its wrapper dies, so killing the wrapper, even with SIGKILL, stops the
+    run instead of leaving it going (SIGTERM and SIGINT themselves are forwarded by uv). Only for the
+    wrappers named (None: any parent): a run started from a shell with nohup must outlive that shell."""
     if not sys.platform.startswith("linux"):
         return
     try:
         import ctypes
         import signal
 
+        parent = os.getppid()
+        if wrappers is not None:
+            comm = Path(f"/proc/{parent}/comm").read_text(encoding="utf-8").strip()
+            if comm not in wrappers:
+                return
         libc = ctypes.CDLL(None, use_errno=True)
         pr_set_pdeathsig = 1
-        parent = os.getppid()
         libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
-        if os.getppid() != parent:  # the parent died before the request took effect
+        if os.getppid() != parent:  # the wrapper died before the request took effect
             os.kill(os.getpid(), signal.SIGTERM)
     except (OSError, AttributeError):  # pragma: no cover - best effort
         pass

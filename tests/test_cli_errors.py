@@ -136,7 +136,7 @@ def test_killing_the_wrapper_stops_the_child(tmp_path: Path) -> None:
         import os, sys, time
         sys.path.insert(0, {str(ROOT)!r})
         from harness.cli import follow_parent
-        follow_parent()
+        follow_parent(wrappers=None)
         open({str(marker)!r}, "w").write(str(os.getpid()))
         time.sleep(60)
         """
