@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from contracts.evidence import Evidence
 from contracts.schema import Task
 from grader.checks import PROGRAMMATIC_CHECKS
@@ -131,12 +133,33 @@ def _verdict(task: Task, evidence: Evidence, output: JudgeOutput | None, model_f
     )
 
 
+def criteria_hash(task: Task) -> str | None:
+    """Identifies the reply criteria a judgement answered (a changed criterion needs a new judgement)."""
+    import hashlib
+
+    criteria = task.contract.reply_criteria
+    if not criteria:
+        return None
+    text = json.dumps([c.model_dump(mode="json") for c in criteria], sort_keys=True)
+    return hashlib.sha256((task.instruction + "\n" + text).encode()).hexdigest()[:16]
+
+
+async def judge_replies(task: Task, evidence: Evidence, judge: Judge | None = None) -> JudgeOutput | None:
+    """The reply judgement of a trial (None when the task declares no reply criteria)."""
+    if not task.contract.reply_criteria:
+        return None
+    judge = judge or EvidenceJudge()
+    return await judge.judge(task.instruction, task.contract.reply_criteria, evidence.assistant_messages())
+
+
+def grade_with(task: Task, evidence: Evidence, output: JudgeOutput | None, *, model_failure: str | None = None) -> TrialVerdict:
+    """The verdict from evidence plus an already obtained reply judgement (validated here)."""
+    return _verdict(task, evidence, output, model_failure)
+
+
 async def grade(task: Task, evidence: Evidence, *, judge: Judge | None = None, model_failure: str | None = None) -> TrialVerdict:
     """The strict verdict of a trial. Programmatic checks are authoritative; the judge only adds reply checks."""
-    output = None
-    if task.contract.reply_criteria:
-        judge = judge or EvidenceJudge()
-        output = await judge.judge(task.instruction, task.contract.reply_criteria, evidence.assistant_messages())
+    output = await judge_replies(task, evidence, judge)
     return _verdict(task, evidence, output, model_failure)
 
 

@@ -11,7 +11,7 @@ from typing import NoReturn
 from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSubCommand, SettingsConfigDict
 
-from harness.config import CompareConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, SuggestConfig, TasksConfig
+from harness.config import CompareConfig, GradeConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, SuggestConfig, TasksConfig
 
 
 def quiet_fastmcp() -> None:
@@ -113,6 +113,31 @@ class Report(ReportConfig):
                 print(f"note: {row[0]} round {row[1]} is missing {row[5]} task(s) of its domains (partial run)")
 
 
+class Grade(GradeConfig):
+    __doc__ = GradeConfig.__doc__
+    run: CliPositionalArg[Path]
+
+    def cli_cmd(self) -> None:
+        import anyio
+
+        from contracts.catalog import CatalogError
+        from harness.regrade import RegradeError, judge_factory_for, regrade_run
+        from harness.rundir import RunDirectory
+        from models.base import ConfigurationError
+
+        manifest = RunDirectory(self.run).read_manifest() or {}
+        try:
+            factory, name = judge_factory_for(self.judge, self.judge_model, manifest)
+            result = anyio.run(
+                lambda: regrade_run(self.run, out=self.out, judge_factory=factory, judge_name=name, only_infra=self.only_infra, tasks_dir=self.tasks_dir)
+            )
+        except (RegradeError, CatalogError, ConfigurationError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
+        print((result.directory / "results.md").read_text(encoding="utf-8"))
+        print(f"re-graded run: {result.directory}  ({len(result.changes)} verdict(s) changed; compare: uv run crmbench compare {self.run} {result.directory})")
+
+
 class Compare(CompareConfig):
     __doc__ = CompareConfig.__doc__
     run_a: CliPositionalArg[Path]
@@ -142,6 +167,7 @@ class Crmbench(BaseSettings):
     run: CliSubCommand[Run]
     report: CliSubCommand[Report]
     compare: CliSubCommand[Compare]
+    grade: CliSubCommand[Grade]
     serve: CliSubCommand[Serve]
     tasks: CliSubCommand[Tasks]
     suggest: CliSubCommand[Suggest]

@@ -36,6 +36,19 @@ class SuggestConfig(BaseModel):
     domain: list[str] = Field(default_factory=list, description="every task of these domains")
 
 
+class GradeConfig(BaseModel):
+    """Re-grade a recorded run from its stored evidence (no agent or user model is called): the current
+    catalog's contracts, reply judgements reused where the criteria are unchanged, judge failures re-judged."""
+
+    out: Path | None = Field(default=None, description="new run directory (default: <run>-regraded)")
+    judge: Literal["recorded", "evidence", "llm"] = Field(
+        default="recorded", description="recorded: reuse recorded judgements, ask the run's own judge where needed; evidence / llm: re-judge every reply"
+    )
+    judge_model: str | None = Field(default=None, description="provider:model for --judge llm (default: the run's judge model)")
+    only_infra: bool = Field(default=False, description="only re-judge trials whose judge failed (⊥); copy the rest unchanged")
+    tasks_dir: Path | None = Field(default=None, description="grade against the contracts in this catalog directory instead")
+
+
 class ReleaseConfig(BaseModel):
     """Release gates: structural validation, gold paths, no-op and mutation proofs, the lock."""
 

@@ -9,10 +9,15 @@ from pydantic import BaseModel, Field, field_validator
 from contracts.text import ERROR_MAX_CHARS, safe_text
 
 from contracts.evidence import Message, RoutingDecision, ToolCallRecord
+from grader.judge import JudgeOutput
 from grader.verdicts import TrialVerdict
 from models.types import Usage
 
 TrialStatus = Literal["scored", "infra_error"]
+
+RECORD_FORMAT = 2
+"""Version of the trial-record JSON (docs/trial-record.md). 2 added what re-grading needs: the initial
+state, the execution failure before grading, and the reply judgement with the criteria it answered."""
 
 
 class TrialKey(BaseModel, frozen=True):
@@ -26,6 +31,10 @@ class TrialKey(BaseModel, frozen=True):
 
 
 class TrialRecord(BaseModel):
+    """One trial as the run directory stores it: everything needed to grade it again without re-running
+    it (`crmbench grade`): the four evidence channels, the initial state, and how execution ended."""
+
+    record_format: int = Field(default=1, description="Absent in format-1 records, which lack initial_state and judgement.")
     key: TrialKey
     domain: str
     difficulty: str
@@ -40,6 +49,12 @@ class TrialRecord(BaseModel):
     routing: list[RoutingDecision] = Field(default_factory=list)
     tool_trace: list[ToolCallRecord] = Field(default_factory=list)
     final_state: dict[str, Any] = Field(default_factory=dict)
+    initial_state: dict[str, Any] | None = Field(default=None, description="merge(default state, task override) as the trial began.")
+    execution_failure: str | None = Field(
+        default=None, description="Model-attributable failure of the execution itself (non-convergence, agent-reported tool errors), before grading."
+    )
+    judgement: JudgeOutput | None = Field(default=None, description="The reply judge's raw answer, reused on re-grading when the criteria are unchanged.")
+    criteria_hash: str | None = Field(default=None, description="Hash of the reply criteria the judgement answered.")
     hallucinated_tools: list[str] = Field(default_factory=list)
     usage: dict[str, Usage] = Field(default_factory=dict, description="Per model role.")
     models: dict[str, str] = Field(default_factory=dict, description="Per model role: provider:model.")

@@ -29,6 +29,7 @@ from harness.rundir import RunDirectory
 from harness.summary import summarise
 from harness.trial import Limits, run_trial
 from models.base import ConfigurationError
+from models.model import UsageLedger
 from models.prices import DEFAULT_PRICE_TABLE, PriceTable
 from models.types import Usage
 from servers.gateway import Gateway
@@ -128,6 +129,32 @@ async def _maybe_http(gateway: Gateway, enabled: bool) -> AsyncIterator[str | No
         yield base_url
 
 
+async def _rejudge_ungraded(
+    existing: list[TrialRecord], tasks: list[Task], components: TrialComponents, directory: RunDirectory, console: Console
+) -> list[TrialRecord]:
+    """Spec A.2: a trial whose judge failed is re-judged from its record, never re-run. Its conversation
+    and tool trace are complete; only the reply judgement is missing."""
+    from harness.regrade import grade_record
+
+    by_id = {t.id: t for t in tasks}
+    pending = [r for r in existing if r.ungraded is not None and r.key.task_id in by_id]
+    if not pending:
+        return existing
+    console.print(f"re-judging {len(pending)} trial(s) whose judge failed (no agent or user call)")
+    out = []
+    for record in existing:
+        if record.ungraded is not None and record.key.task_id in by_id:
+            ledger = UsageLedger()
+            updated, _ = await grade_record(record, by_id[record.key.task_id], components.judge(ledger))
+            usage = dict(updated.usage)
+            for role, spent in ledger.snapshot().items():
+                usage[role] = usage.get(role, Usage()) + spent
+            record = updated.model_copy(update={"usage": usage})
+            directory.save(record)
+        out.append(record)
+    return out
+
+
 async def execute_run(config: RunConfig, *, console: Console | None = None, components: TrialComponents | None = None) -> RunResult:
     console = console or Console(stderr=True)
     plan = components.plan if components is not None else resolve_plan(config)
@@ -161,12 +188,13 @@ async def _execute(
 
     keys = [(task, TrialKey(task_id=task.id, round=r, seed=trial_seed(config.base_seed, task.id, r))) for r in range(config.rounds) for task in tasks]
     existing = directory.records()
+    components = components or TrialComponents(config, plan)
+    existing = await _rejudge_ungraded(existing, tasks, components, directory, console)
     finished = {r.key for r in existing if r.finished}
     unfinished = {r.key: r for r in existing if not r.finished}
     todo = [(task, key) for task, key in keys if key not in finished]
     if finished:
         console.print(f"resuming {directory.root}: {len(keys) - len(todo)} of {len(keys)} trial(s) already done")
-    components = components or TrialComponents(config, plan)
     gateway = Gateway(sorted({t.domain for t in tasks}))
     limits = Limits(max_turns=config.max_turns, task_timeout_s=config.task_timeout_s)
     limiter = anyio.CapacityLimiter(config.concurrency)

@@ -21,9 +21,9 @@ from fastmcp import Client
 
 from contracts.evidence import Evidence, Message, RoutingDecision
 from contracts.schema import Task
-from grader.grade import JudgeFailure, grade, ungraded_verdict
+from grader.grade import JudgeFailure, criteria_hash, grade_with, judge_replies, ungraded_verdict
 from harness.components import TrialComponents
-from harness.records import TrialKey, TrialRecord
+from harness.records import RECORD_FORMAT, TrialKey, TrialRecord
 from models.base import ConfigurationError, ModelError
 from models.model import UsageLedger
 from orchestrator.protocol import TrialSession, TrialTools
@@ -159,6 +159,9 @@ async def run_trial(
         "routing": routing,
         "tool_trace": evidence.tool_trace,
         "final_state": evidence.final_state,
+        "initial_state": evidence.initial_state,
+        "execution_failure": model_failure,
+        "record_format": RECORD_FORMAT,
         "hallucinated_tools": sorted(set(hallucinated)),
         "models": components.plan.models(),
         "user_turns": sum(1 for m in conversation if m.role == "user"),
@@ -167,7 +170,9 @@ async def run_trial(
     ungraded: str | None = None
     if infra is None:
         try:
-            verdict = await grade(task, evidence, judge=components.judge(ledger), model_failure=model_failure)
+            judgement = await judge_replies(task, evidence, components.judge(ledger))
+            base["judgement"], base["criteria_hash"] = judgement, criteria_hash(task)
+            verdict = grade_with(task, evidence, judgement, model_failure=model_failure)
         except JudgeFailure as exc:
             # Not ⊥: a judge that a reply derailed must not take the trial out of the denominator. The
             # trial stays visible and counted as a non-pass; the run is reported incomplete.

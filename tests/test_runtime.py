@@ -265,7 +265,8 @@ async def test_invalid_judge_leaves_the_trial_ungraded_counted_and_rerun_rejudge
         return json.dumps({"criteria": items, "contradiction_found": False})
 
     rerun = await execute_run(config, console=QUIET, components=TrialComponents(config, plan, apis={"judge": ScriptedModel(answer)}))
-    assert rerun.ran == 2 and [r.status for r in rerun.records] == ["scored", "scored"]
+    # re-judged from the record, never re-run (spec A.2): no trial ran again
+    assert rerun.ran == 0 and [r.status for r in rerun.records] == ["scored", "scored"]
     assert all(r.ungraded is None for r in rerun.records) and "run incomplete" not in rerun.summary_markdown
 
 
