@@ -66,7 +66,7 @@ async def test_no_sandbox_at_all_with_require_trial() -> None:
     async with Client(gateway.server("payments")) as c:
         anonymous = await c.call_tool("get_account_balance", {"account_id": "ACC-1001"}, raise_on_error=False)
         chosen = await c.call_tool("get_account_balance", {"account_id": "ACC-1001"}, raise_on_error=False, meta={"crmbench/trial": "sandbox-mine"})
-    assert anonymous.is_error and "requires" in anonymous.content[0].text
+    assert anonymous.is_error and "--require-trial" in anonymous.content[0].text
     assert chosen.is_error and "unknown trial id" in chosen.content[0].text
     assert gateway.store.ids() == []
 
