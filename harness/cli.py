@@ -37,7 +37,12 @@ class Tasks(TasksConfig):
     def cli_cmd(self) -> None:
         from contracts.catalog import load_catalog, select_tasks
 
-        for task in select_tasks(load_catalog(), domains=self.domain):
+        catalog = load_catalog()
+        known = sorted({t.domain for t in catalog.values()})
+        for domain in self.domain:
+            if domain not in known:
+                fail(f"--domain {domain!r} has no tasks in the catalog; known domains: {', '.join(known)}")
+        for task in select_tasks(catalog, domains=self.domain):
             labels = ",".join(task.capabilities)
             print(f"{task.id:<52} {task.difficulty:<6} {labels:<40} {task.title}")
             if self.show_instruction:

@@ -166,3 +166,8 @@ def test_serve_errors_use_the_same_style(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 2 and err.startswith("error: ") and "atlantis" in err
     code, err = cli(capsys, "serve", "--task", "no_such_task")
     assert code == 2 and "no_such_task" in err
+
+
+def test_tasks_with_an_unknown_domain(capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = cli(capsys, "tasks", "--domain", "atlantis")
+    assert code == 2 and "'atlantis'" in err and "payments" in err
