@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from contracts.evidence import ToolCallRecord
-from contracts.text import short
+from contracts.text import json_problem, short
 from servers.base import IdMinter
 from servers.registry import environment_class
 
@@ -81,6 +81,9 @@ class TrialStore:
     ) -> Trial:
         env = environment_class(domain)
         state = env.initial_state(initial_state)
+        problem = json_problem(state.model_dump(mode="python", warnings=False))
+        if problem:  # a world holding NaN or invalid text would poison every call and the record
+            raise ValueError(f"initial_state holds {problem}")
         trial_id = trial_id or f"trial-{secrets.token_hex(6)}"
         trial = Trial(
             trial_id=trial_id,
