@@ -121,8 +121,10 @@ def test_a_contract_naming_an_unknown_tool_is_refused(tmp_path: Path, monkeypatc
 
 
 def test_a_stale_lock_is_refused_unless_allowed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(catalog, "lock_status", lambda: (False, "lock is stale; changed: tasks/payments.yaml"))
-    with pytest.raises(CatalogInvalid, match="catalog lock does not match.*--allow-stale-lock"):
+    real = run_module.stale_lock_files
+    assert real(["payments"]) == []  # the committed lock covers payments
+    monkeypatch.setattr(run_module, "stale_lock_files", lambda domains: ["tasks/payments.yaml"])
+    with pytest.raises(CatalogInvalid, match="catalog lock does not match.*tasks/payments.yaml.*--allow-stale-lock"):
         anyio.run(lambda: execute_run(RunConfig(out=tmp_path / "a", task=[TASK]), console=QUIET))
     result = anyio.run(lambda: execute_run(RunConfig(out=tmp_path / "b", task=[TASK], allow_stale_lock=True), console=QUIET))
     assert result.records[0].strict
