@@ -29,15 +29,15 @@ from contracts.text import ERROR_MAX_CHARS
 from servers.gateway import TRIAL_META_KEY, Gateway, check_state
 from servers.registry import environment_class, known_domains
 
-TOTAL_EXAMPLES = 2_000
-"""Spread over every tool of every domain (at least 12 each)."""
+TOTAL_EXAMPLES = 1_600
+"""Spread over every tool of every domain (at least 10 each)."""
 
 HTTP_EXAMPLES = 100
-"""The same over streamable HTTP (at least 4 per tool): what a JSON body can carry."""
+"""The same over streamable HTTP (at least 3 per tool): what a JSON body can carry."""
 
 ALL_TOOLS = [(d, t) for d in known_domains() for t in environment_class(d).tool_methods()]
-EXAMPLES_PER_TOOL = max(12, TOTAL_EXAMPLES // max(len(ALL_TOOLS), 1))
-HTTP_EXAMPLES_PER_TOOL = max(4, HTTP_EXAMPLES // max(len(ALL_TOOLS), 1))
+EXAMPLES_PER_TOOL = max(10, TOTAL_EXAMPLES // max(len(ALL_TOOLS), 1))
+HTTP_EXAMPLES_PER_TOOL = max(3, HTTP_EXAMPLES // max(len(ALL_TOOLS), 1))
 
 MEGABYTE = "A" * 1_000_000
 
