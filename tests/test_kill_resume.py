@@ -21,8 +21,7 @@ ROUNDS = 4
 
 def test_sigkill_then_rerun_completes_every_trial_exactly_once(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    # whether the catalog lock is fresh is the release's check, not this test's
-    command = [str(CRMBENCH), "run", "--rounds", str(ROUNDS), "--concurrency", "2", "--out", str(out), "--allow-stale-lock"]
+    command = [str(CRMBENCH), "run", "--rounds", str(ROUNDS), "--concurrency", "2", "--out", str(out)]
     expected = len(load_catalog()) * ROUNDS
     proc = subprocess.Popen(command, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     trials = out / "trials"

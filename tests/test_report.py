@@ -24,8 +24,7 @@ QUIET = Console(file=open(os.devnull, "w"))  # noqa: SIM115
 
 
 def _run(out: Path, **kwargs) -> Path:  # type: ignore[no-untyped-def]
-    # Reports are tested on whatever the catalog holds; whether its lock is fresh is the release's check.
-    anyio.run(lambda: execute_run(RunConfig(out=out, allow_stale_lock=True, **kwargs), console=QUIET))
+    anyio.run(lambda: execute_run(RunConfig(out=out, **kwargs), console=QUIET))
     return out
 
 
