@@ -174,3 +174,24 @@ def test_serve_errors_use_the_same_style(capsys: pytest.CaptureFixture[str]) -> 
 def test_tasks_with_an_unknown_domain(capsys: pytest.CaptureFixture[str]) -> None:
     code, err = cli(capsys, "tasks", "--domain", "atlantis")
     assert code == 2 and "'atlantis'" in err and "payments" in err
+
+
+def test_ctrl_c_stops_the_run_with_a_sentence(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    crmbench = Path(sys.executable).parent / "crmbench"
+    env = {**os.environ, "FASTMCP_CHECK_FOR_UPDATES": "off"}
+    env.pop("OPENAI_API_KEY", None)
+    proc = subprocess.Popen(
+        [str(crmbench), "run", "--rounds", "3", "--concurrency", "2", "--out", str(out)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 120
+    while len(list((out / "trials").glob("*/*.json"))) < 3:
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err[-2000:]
+    assert "interrupted" in err and "Traceback" not in err
+    records = list((out / "trials").glob("*/*.json"))
+    assert records and all(RunDirectory(out).records())  # every saved record is whole
