@@ -21,7 +21,6 @@ import contextvars
 import json
 import logging
 import time
-import warnings
 from dataclasses import dataclass
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any

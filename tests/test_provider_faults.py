@@ -11,7 +11,8 @@ import httpx
 import pytest
 import respx
 from rich.console import Console
-from test_providers import BOTH, HELLO, RecordingRetryPolicy, build, closing, fake_api, offline_env  # noqa: F401
+import test_providers
+from test_providers import BOTH, HELLO, build
 
 from harness.components import TrialComponents
 from harness.config import RunConfig
@@ -22,6 +23,10 @@ from models.model import Model, RetryPolicy
 from models.scripted import ScriptedModel, text, tool_call
 
 pytestmark = pytest.mark.anyio
+# The HTTP-level provider fakes of test_providers (fixtures are found by name in this module).
+fake_api = test_providers.fake_api
+offline_env = test_providers.offline_env
+closing = test_providers.closing
 QUIET = Console(file=open("/dev/null", "w"), force_terminal=False)  # noqa: SIM115
 
 GARBAGE = [
