@@ -37,7 +37,12 @@ class Tasks(TasksConfig):
     def cli_cmd(self) -> None:
         from contracts.catalog import load_catalog, select_tasks
 
-        for task in select_tasks(load_catalog(), domains=self.domain):
+        catalog = load_catalog()
+        known = sorted({t.domain for t in catalog.values()})
+        for domain in self.domain:
+            if domain not in known:
+                fail(f"--domain {domain!r} has no tasks in the catalog; known domains: {', '.join(known)}")
+        for task in select_tasks(catalog, domains=self.domain):
             labels = ",".join(task.capabilities)
             print(f"{task.id:<52} {task.difficulty:<6} {labels:<40} {task.title}")
             if self.show_instruction:
@@ -200,21 +205,30 @@ def _flag_error(exc: ValidationError) -> str:
     return "invalid value for " + "; ".join(parts)
 
 
-def follow_parent() -> None:
+WRAPPERS = ("uv", "uvx")
+"""Parents that only wrap the run: when they die, the run should stop with them."""
+
+
+def follow_parent(wrappers: tuple[str, ...] | None = WRAPPERS) -> None:
     """Make signals reach the run through a wrapper (`uv run crmbench ...`): on Linux, ask the kernel to
-    send this process SIGTERM when its parent dies, so killing the wrapper, even with SIGKILL, stops the
-    run instead of leaving it going. SIGTERM and SIGINT themselves are forwarded by uv."""
+    send this process SIGTERM when its wrapper dies, so killing the wrapper, even with SIGKILL, stops the
+    run instead of leaving it going (SIGTERM and SIGINT themselves are forwarded by uv). Only for the
+    wrappers named (None: any parent): a run started from a shell with nohup must outlive that shell."""
     if not sys.platform.startswith("linux"):
         return
     try:
         import ctypes
         import signal
 
+        parent = os.getppid()
+        if wrappers is not None:
+            comm = Path(f"/proc/{parent}/comm").read_text(encoding="utf-8").strip()
+            if comm not in wrappers:
+                return
         libc = ctypes.CDLL(None, use_errno=True)
         pr_set_pdeathsig = 1
-        parent = os.getppid()
         libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
-        if os.getppid() != parent:  # the parent died before the request took effect
+        if os.getppid() != parent:  # the wrapper died before the request took effect
             os.kill(os.getpid(), signal.SIGTERM)
     except (OSError, AttributeError):  # pragma: no cover - best effort
         pass

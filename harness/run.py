@@ -10,6 +10,7 @@ import contextlib
 import datetime as dt
 import hashlib
 import logging
+import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,11 +64,15 @@ def choose_tasks(config: RunConfig) -> list[Task]:
     return tasks
 
 
+ALLOW_STALE_LOCK_ENV = "CRMBENCH_ALLOW_STALE_LOCK"
+"""`=1` does what `--allow-stale-lock` does (the test suite sets it: tests check behaviour, the release
+gates check the lock)."""
+
+
 def preflight(tasks: list[Task], config: RunConfig) -> None:
     """What `crmbench validate` checks structurally, for the selected tasks, before anything runs: every
     domain is registered, every contract names real tools, arguments and state paths, every initial state
     validates; and the catalog lock matches the task files (a run must record the dataset it claims)."""
-    from contracts.catalog import lock_status
     from contracts.graph import load_graph
     from harness.validate import validate_tasks
     from servers.registry import UnknownDomain, environment_class
@@ -85,12 +90,28 @@ def preflight(tasks: list[Task], config: RunConfig) -> None:
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise CatalogInvalid(f"the selected tasks do not validate: {problems[0]}{more}; run `crmbench validate` for the full list")
-    fresh, why = lock_status()
-    if not fresh and not config.allow_stale_lock:
+    stale = stale_lock_files(domains)
+    if stale and not (config.allow_stale_lock or os.environ.get(ALLOW_STALE_LOCK_ENV) == "1"):
         raise CatalogInvalid(
-            f"the catalog lock does not match the task files ({why}); run `python -m harness.benchmark_spec --gold --write-lock` "
-            "after checking the catalog, or pass --allow-stale-lock to run an unreleased catalog"
+            f"the catalog lock does not match the files of the selected domains (changed: {', '.join(stale)}); "
+            "run `python -m harness.benchmark_spec --gold --write-lock` after checking the catalog, "
+            "or pass --allow-stale-lock to run an unreleased catalog"
         )
+
+
+def stale_lock_files(domains: list[str]) -> list[str]:
+    """Catalog files of these domains (tasks, graph, policy) whose content differs from the committed
+    lock, or that the lock does not know. Other domains' files do not block a run of these."""
+    import json
+
+    from contracts.catalog import LOCK_PATH, catalog_lock
+
+    if not LOCK_PATH.exists():
+        return [LOCK_PATH.name + " (missing)"]
+    committed = json.loads(LOCK_PATH.read_text(encoding="utf-8")).get("files", {})
+    current = catalog_lock()["files"]
+    names = set(committed) | set(current)
+    return sorted(n for n in names if Path(n).stem in domains and committed.get(n) != current.get(n))
 
 
 def default_out(plan: Plan, config_hash: str) -> Path:

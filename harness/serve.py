@@ -50,4 +50,8 @@ def serve(config: ServeConfig) -> None:
         print(f"  {domain:>18}: {base}/{domain}/mcp   (add ?trial=ID or header X-Trial-Id)", file=sys.stderr)
     print(f"  {'all (namespaced)':>18}: {base}/mcp", file=sys.stderr)
     print(f"  {'control plane':>18}: {base}/control/trials", file=sys.stderr)
+    if config.require_trial:
+        print("  no sandbox (--require-trial): every call must name a trial opened via the control plane", file=sys.stderr)
+    else:
+        print("  no trial id: the domain's SHARED sandbox world; a new id starting with 'sandbox-': a private one", file=sys.stderr)
     uvicorn.run(gateway_app(gateway), host=config.host, port=config.port, log_level=config.log_level.lower())

@@ -57,7 +57,7 @@ def summarise(records: list[TrialRecord], plan: Plan, prices: PriceTable) -> str
         lines.append("reply criteria decided by: " + ", ".join(f"{k} ({v} trial(s))" for k, v in deciders.most_common()))
 
     labels = Counter(r.verdict.primary_failure for r in scored_all if r.verdict and not r.strict)
-    model_failures = Counter(r.failure_class for r in scored_all if r.failure_class)
+    model_failures = Counter(r.failure_class for r in scored_all if r.failure_class and r.failure_class.startswith("model:"))
     if labels:
         lines.append("failure composition (primary label): " + ", ".join(f"{k} {v}" for k, v in labels.most_common()))
     if model_failures:
@@ -71,10 +71,10 @@ def summarise(records: list[TrialRecord], plan: Plan, prices: PriceTable) -> str
         for role, u in r.usage.items():
             usage[role] = usage.get(role, Usage()) + u
     if usage:
-        lines += ["", "| role | model | calls | prompt tokens | completion tokens |", "|---|---|---|---|---|"]
+        lines += ["", "| role | model | calls | failed attempts | prompt tokens | completion tokens |", "|---|---|---|---|---|---|"]
         models = plan.models()
         for role, u in sorted(usage.items()):
-            lines.append(f"| {role} | {models.get(role, '-')} | {u.calls} | {u.prompt_tokens} | {u.completion_tokens} |")
+            lines.append(f"| {role} | {models.get(role, '-')} | {u.calls} | {u.failed_calls} | {u.prompt_tokens} | {u.completion_tokens} |")
     agent_cost = None
     if plan.agent_model:
         agent_usage = usage.get("agent", Usage()) + usage.get("router", Usage()) if plan.router_model == plan.agent_model else usage.get("agent", Usage())

@@ -110,7 +110,7 @@ async def run_trial(
                 routing.extend(reply.routing)
                 hallucinated.extend(reply.hallucinated_tools)
         if clock.cancelled_caught:
-            retrying_at_deadline = ledger.retrying > 0
+            retrying_at_deadline = ledger.cancelled_while_retrying
             raise TimeoutError
         if not converged:
             model_failure = f"non_convergence: user-turn limit ({limits.max_turns}) reached"

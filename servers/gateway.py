@@ -20,9 +20,7 @@ import contextlib
 import contextvars
 import json
 import logging
-import math
 import time
-import warnings
 from dataclasses import dataclass
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
@@ -37,7 +35,7 @@ from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from contracts.evidence import CallStatus, ToolCallRecord
-from contracts.text import ERROR_MAX_CHARS, VALUE_MAX_CHARS, has_unsafe_text, safe_text, short
+from contracts.text import ERROR_MAX_CHARS, VALUE_MAX_CHARS, has_unsafe_text, json_problem, safe_text, short
 from servers.base import IdMinter, InvalidCall, Refusal, ToolEnvironment, to_result
 from servers.registry import environment_class, known_domains
 from servers.trials import SANDBOX_PREFIX, Trial, TrialStore, UnknownTrial
@@ -90,24 +88,10 @@ def strict_json(value: Any, what: str) -> str:
 def check_state(state: BaseModel) -> None:
     """Reject a new state that is not a valid world (`CallRejected`): a non-finite number or unsafe text
     anywhere, or a field a tool set to the wrong type (the state re-validates against its model)."""
-
-    def walk(value: Any) -> None:
-        if isinstance(value, float):
-            if not math.isfinite(value):
-                raise CallRejected("the call was rejected and nothing changed: it would store a non-finite number")
-        elif isinstance(value, str):
-            if has_unsafe_text(value):
-                raise CallRejected("the call was rejected and nothing changed: it would store invalid text")
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                walk(key)
-                walk(item)
-        elif isinstance(value, list | tuple | set):
-            for item in value:
-                walk(item)
-
     data = state.model_dump(mode="python", warnings=False)  # a wrongly typed field fails re-validation below
-    walk(data)
+    problem = json_problem(data)
+    if problem:
+        raise CallRejected(f"the call was rejected and nothing changed: it would store {problem}")
     try:
         type(state).model_validate(data)
     except PydanticValidationError:

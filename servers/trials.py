@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from contracts.evidence import ToolCallRecord
+from contracts.text import json_problem, short
 from servers.base import IdMinter
 from servers.registry import environment_class
 
@@ -27,7 +28,12 @@ recently used one is dropped beyond this, so anonymous clients cannot grow the p
 
 class UnknownTrial(KeyError):
     def __str__(self) -> str:
-        return f"unknown trial id {self.args[0]!r} (open one first via the control plane)"
+        return f"unknown trial id {short(self.args[0])} (open one first via the control plane)"
+
+
+class NoTrialGiven(UnknownTrial):
+    def __str__(self) -> str:
+        return "this gateway has no sandbox (--require-trial): name a trial opened via the control plane with ?trial= or X-Trial-Id"
 
 
 @dataclass
@@ -75,6 +81,9 @@ class TrialStore:
     ) -> Trial:
         env = environment_class(domain)
         state = env.initial_state(initial_state)
+        problem = json_problem(state.model_dump(mode="python", warnings=False))
+        if problem:  # a world holding NaN or invalid text would poison every call and the record
+            raise ValueError(f"initial_state holds {problem}")
         trial_id = trial_id or f"trial-{secrets.token_hex(6)}"
         trial = Trial(
             trial_id=trial_id,
@@ -113,7 +122,7 @@ class TrialStore:
         session), a private world of its own, opened on first use. None at all when the store requires
         explicit trials (`--require-trial`)."""
         if not self.sandbox_enabled:
-            raise UnknownTrial("(none given; this gateway requires ?trial= or X-Trial-Id naming a trial opened via the control plane)")
+            raise NoTrialGiven(None)
         trial_id = SANDBOX_PREFIX + domain if key is None else key
         with self._guard:
             existing = self._trials.get(trial_id)
