@@ -21,7 +21,7 @@ def summarise(records: list[TrialRecord], plan: Plan, prices: PriceTable) -> str
     for r in records:
         by_domain.setdefault(r.domain, []).append(r)
     lines = [
-        f"# Run summary - agent: {plan.agent}" + (f" ({plan.agent_model})" if plan.agent_model else ""),
+        f"# Run summary - agent: {plan.agent}" + (f" ({plan.agent_model})" if plan.agent_model else "") + (f" [{plan.agent_ref}]" if plan.agent_ref else ""),
         "",
         f"user: {plan.user}" + (f" ({plan.user_model})" if plan.user_model else "") + f"; judge: {plan.judge}" + (f" ({plan.judge_model})" if plan.judge_model else ""),
         *[f"note: {n}" for n in plan.notes],

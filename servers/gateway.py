@@ -22,11 +22,13 @@ from typing import Any
 
 import mcp_types as mt
 from fastmcp import Client, FastMCP
+from fastmcp.tools.function_tool import FunctionTool
 from fastmcp.exceptions import NotFoundError, ToolError
 from fastmcp.server.dependencies import get_http_request
 from fastmcp.server.middleware import Middleware, MiddlewareContext
 from fastmcp.tools.base import Tool, ToolResult
 
+from contracts.catalog import POLICIES_DIR
 from contracts.evidence import CallStatus, ToolCallRecord
 from servers.base import InvalidCall, Refusal, ToolEnvironment, to_result
 from servers.registry import environment_class, known_domains
@@ -67,10 +69,11 @@ def requested_trial_id(meta: Any = None) -> str | None:
 
 def _resolve_trial(store: TrialStore, domain: str, meta: Any = None) -> Trial:
     trial_id = requested_trial_id(meta)
-    trial = store.get(trial_id) if trial_id else store.sandbox(domain)
-    if trial.domain != domain:
-        raise ToolError(f"trial {trial.trial_id!r} belongs to domain {trial.domain!r}, not {domain!r}")
-    return trial
+    try:
+        return store.get(trial_id) if trial_id else store.sandbox(domain)
+    except UnknownTrial as exc:
+        store.incident(None, f"tool call on {domain} named an unknown trial id {trial_id!r}")
+        raise ToolError(str(exc)) from None
 
 
 def _request_meta(context: MiddlewareContext[Any]) -> dict[str, Any] | None:
@@ -116,6 +119,8 @@ class TrialRecorder(Middleware):
             trial = self.store.get(trial_id)
         except UnknownTrial:
             return tools
+        if trial.domain != self.domain:  # the combined endpoint: a trial sees only its own domain
+            return []
         return [t for t in tools if trial.tool_exposed(t.name)]
 
     async def on_call_tool(
@@ -123,12 +128,16 @@ class TrialRecorder(Middleware):
         context: MiddlewareContext[mt.CallToolRequestParams],
         call_next: Any,
     ) -> ToolResult:
-        try:
-            trial = _resolve_trial(self.store, self.domain, _request_meta(context))
-        except UnknownTrial as exc:
-            raise ToolError(str(exc)) from None
+        trial = _resolve_trial(self.store, self.domain, _request_meta(context))
         name = context.message.name
         arguments = dict(context.message.arguments or {})
+        if trial.domain != self.domain:  # another domain's tool (e.g. through the combined endpoint)
+            error = f"trial {trial.trial_id!r} belongs to domain {trial.domain!r}, not {self.domain!r}: tool {self.domain}_{name} is not available to it."
+            async with trial.lock:
+                trial.trace.append(
+                    ToolCallRecord(seq=len(trial.trace), turn=trial.turn, tool=f"{self.domain}_{name}", arguments=arguments, status="blocked", error=error)
+                )
+            raise ToolError(error)
         async with trial.lock:
             started = time.perf_counter()
             status: CallStatus = "executed"
@@ -198,16 +207,66 @@ def _tool_function(env_cls: type[ToolEnvironment], name: str) -> Any:
     return call
 
 
+POLICY_URI = "crmbench://policy"
+POLICY_PROMPT = "policy"
+
+
+def domain_policy_text(domain: str) -> str:
+    path = POLICIES_DIR / f"{domain}.md"
+    return path.read_text(encoding="utf-8").strip() if path.exists() else ""
+
+
+def server_instructions(domain: str) -> str:
+    """The MCP server instructions: what the server is, and the domain policy the agent must follow
+    (also served as the resource `policy://<domain>` and the prompt `policy`). An MCP-only agent thereby
+    knows what the in-tree agents know before the user speaks."""
+    env_cls = environment_class(domain)
+    parts = [(env_cls.__doc__ or f"The {domain} domain.").strip()]
+    policy = domain_policy_text(domain)
+    if policy:
+        parts.append(
+            f"You act for the business. Follow this policy (also available as the resource "
+            f"{POLICY_URI} and the prompt '{POLICY_PROMPT}'):\n\n{policy}"
+        )
+    return "\n\n".join(parts)
+
+
+def tool_annotations(kind: str) -> mt.ToolAnnotations:
+    """MCP hints from the tool kind: reads and computations change nothing and may be repeated; writes
+    change the world (and are not idempotent: repeating one is a second effect). The world is closed."""
+    if kind in ("read", "compute"):
+        return mt.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+    return mt.ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False)
+
+
+def tool_input_schema(env_cls: type[ToolEnvironment], name: str) -> dict[str, Any]:
+    """The MCP input schema of a tool, exactly as the server publishes it."""
+    return FunctionTool.from_function(_tool_function(env_cls, name)).parameters
+
+
 def build_domain_server(domain: str, store: TrialStore) -> FastMCP:
-    """One domain as a standalone MCP server (servable alone over stdio or HTTP, or mounted)."""
+    """One domain as a standalone MCP server (servable alone over stdio or HTTP, or mounted): its tools
+    (annotated from their kinds), its instructions, and its policy as a resource and a prompt."""
     env_cls = environment_class(domain)
     server = FastMCP(
         name=f"crmbench-{domain}",
-        instructions=(env_cls.__doc__ or "").strip(),
+        instructions=server_instructions(domain),
         mask_error_details=True,
     )
     for name in env_cls.tool_methods():
-        server.tool(_tool_function(env_cls, name), tags={env_cls.tool_kind(name)})
+        kind = env_cls.tool_kind(name)
+        server.tool(_tool_function(env_cls, name), tags={kind}, annotations=tool_annotations(kind))
+    policy = domain_policy_text(domain)
+    if policy:
+
+        def read_policy() -> str:
+            return policy
+
+        def policy_prompt() -> str:
+            return f"Follow the {domain} domain policy below in every reply and tool call.\n\n{policy}"
+
+        server.resource(POLICY_URI, name=f"{domain}-policy", description=f"The {domain} domain policy.", mime_type="text/markdown")(read_policy)
+        server.prompt(name=POLICY_PROMPT, description=f"The {domain} domain policy as instructions.")(policy_prompt)
     server.add_middleware(TrialRecorder(store, domain))
     return server
 
@@ -216,7 +275,7 @@ class Gateway:
     """All domain servers over one trial store, plus the combined namespaced server."""
 
     def __init__(self, domains: Sequence[str] | None = None, *, store: TrialStore | None = None) -> None:
-        self.store = store or TrialStore()
+        self.store = store if store is not None else TrialStore()  # an empty store is falsy (len 0)
         self.domains = list(domains or known_domains())
         self.servers = {d: build_domain_server(d, self.store) for d in self.domains}
         self.combined = FastMCP(name="crmbench-gateway", mask_error_details=True)

@@ -39,6 +39,8 @@ class Trial:
     allowed_tools: frozenset[str] | None = None
     trace: list[ToolCallRecord] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    incidents: list[str] = field(default_factory=list)
+    """Refused attempts attributed to this trial's agent outside tool calls (e.g. the control plane)."""
 
     def final_state(self) -> dict[str, Any]:
         return self.state.model_dump(mode="json")
@@ -55,6 +57,16 @@ class TrialStore:
         self._trials: dict[str, Trial] = {}
         self._guard = threading.Lock()
         self.sandbox_enabled = sandbox
+        self.incidents: list[dict[str, Any]] = []
+        """Every refused access (unknown trial id, unauthorised control-plane request, bad Origin)."""
+
+    def incident(self, trial_id: str | None, what: str) -> None:
+        """Record a refused access; attribute it to the trial it names, when that trial is open."""
+        with self._guard:
+            self.incidents.append({"trial_id": trial_id, "what": what})
+            trial = self._trials.get(trial_id) if trial_id else None
+        if trial is not None:
+            trial.incidents.append(what)
 
     def open(
         self,
@@ -67,7 +79,7 @@ class TrialStore:
     ) -> Trial:
         env = environment_class(domain)
         state = env.initial_state(initial_state)
-        trial_id = trial_id or f"trial-{secrets.token_hex(6)}"
+        trial_id = trial_id or f"trial-{secrets.token_urlsafe(18)}"  # unguessable: 144 random bits
         trial = Trial(
             trial_id=trial_id,
             domain=domain,

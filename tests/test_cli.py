@@ -31,7 +31,7 @@ def _free_port() -> int:
 def served() -> Iterator[str]:
     port = _free_port()
     proc = subprocess.Popen(
-        [str(BIN / "crmbench"), "serve", "--port", str(port), "--task", "payments_transfer_insufficient_then_retry_01"],
+        [str(BIN / "crmbench"), "serve", "--port", str(port), "--task", "payments_transfer_insufficient_then_retry_01", "--control-token", TOKEN],
         cwd=ROOT,
         env=ENV,
         stdout=subprocess.DEVNULL,
@@ -56,6 +56,9 @@ def served() -> Iterator[str]:
         proc.wait(timeout=10)
 
 
+TOKEN = "test-control-token"
+
+
 def _fastmcp(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(BIN / "fastmcp"), *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60)
 
@@ -70,7 +73,8 @@ def test_fastmcp_cli_lists_and_calls_payments_tools(served: str) -> None:
     payload = json.loads(called.stdout)
     assert payload["structured_content"] == {"valid": False, "reason": "Insufficient funds", "status": 422, "available_balance": 180.0}
     # the call landed in the default trial, which `--task` started from that task's state, and was recorded
-    trace = httpx.get(f"{served}/control/trials/sandbox-payments").json()
+    assert httpx.get(f"{served}/control/trials/sandbox-payments").status_code == 401  # the control plane needs the token
+    trace = httpx.get(f"{served}/control/trials/sandbox-payments", headers={"Authorization": f"Bearer {TOKEN}"}).json()
     assert trace["task_id"] == "payments_transfer_insufficient_then_retry_01"
     assert [(r["tool"], r["status"]) for r in trace["trace"]] == [("validate_transfer", "executed")]
 

@@ -165,6 +165,7 @@ async def test_trial_of_another_domain_is_rejected() -> None:
     async with Client(gateway.server("payments")) as client:
         result = await client.call_tool("get_account_balance", {"account_id": "ACC-1001"}, raise_on_error=False, meta={TRIAL_META_KEY: trial.trial_id})
     assert result.is_error and "belongs to domain 'retail'" in result.content[0].text
+    assert [(r.tool, r.status) for r in trial.trace] == [("payments_get_account_balance", "blocked")]  # refused and recorded
 
 
 async def test_sandbox_trial_when_no_trial_is_named() -> None:
