@@ -176,6 +176,34 @@ class TrialRecorder(Middleware):
                 )
 
 
+class CombinedRecorder(Middleware):
+    """On the combined `/mcp` endpoint: a trial's agent sees only its own domain's tools (the domain
+    servers' recorders filter the list), and a call to another domain's tool — or to no domain's — is
+    refused *and recorded* in that trial's trace, like any call that reaches a domain server."""
+
+    def __init__(self, store: TrialStore, domains: Sequence[str]) -> None:
+        self.store = store
+        self.domains = list(domains)
+
+    async def on_call_tool(self, context: MiddlewareContext[mt.CallToolRequestParams], call_next: Any) -> ToolResult:
+        trial_id = requested_trial_id(_request_meta(context))
+        name = context.message.name
+        try:
+            trial = self.store.get(trial_id) if trial_id else None
+        except UnknownTrial:
+            trial = None
+        if trial is None or name.startswith(f"{trial.domain}_"):
+            return await call_next(context)
+        owner = next((d for d in self.domains if name.startswith(f"{d}_")), None)
+        status: CallStatus = "blocked" if owner else "unknown_tool"
+        error = f"Tool {name!r} is not available to trial {trial.trial_id!r} ({trial.domain})." if owner else f"Unknown tool: {name!r}"
+        async with trial.lock:
+            trial.trace.append(
+                ToolCallRecord(seq=len(trial.trace), turn=trial.turn, tool=name, arguments=dict(context.message.arguments or {}), status=status, error=error)
+            )
+        raise ToolError(error)
+
+
 def _tool_function(env_cls: type[ToolEnvironment], name: str) -> Any:
     """An async MCP tool function with the method's signature (minus `self`), bound per call to the
     active trial. The call runs on a copy of the state that is committed only on success."""
@@ -281,6 +309,7 @@ class Gateway:
         self.combined = FastMCP(name="crmbench-gateway", mask_error_details=True)
         for domain, server in self.servers.items():
             self.combined.mount(server, namespace=domain)
+        self.combined.add_middleware(CombinedRecorder(self.store, self.domains))
 
     def server(self, domain: str) -> FastMCP:
         try:
