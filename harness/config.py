@@ -22,6 +22,11 @@ class ServeConfig(BaseModel):
         default=None, description="token /control/ requests must send as 'Authorization: Bearer TOKEN' (default: a fresh one, printed; 'none': no token)"
     )
     allowed_origin: list[str] = Field(default_factory=list, description="browser Origins allowed besides loopback (e.g. an Inspector UI elsewhere)")
+    user: Literal["scripted", "llm"] = Field(default="scripted", description="the user behind /control/trials/{id}/user: the task's scripted turns, or the simulator")
+    user_model: str = Field(default="openai:gpt-5-mini", description="user simulator model (with --user llm)")
+    judge: Literal["evidence", "llm"] = Field(default="evidence", description="the judge behind /control/trials/{id}/grade")
+    judge_model: str = Field(default="openai:gpt-5-mini", description="judge model (with --judge llm)")
+    max_turns: int = Field(default=30, ge=1, description="user-turn limit of a dialogue driven through the control plane")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
 
 

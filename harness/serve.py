@@ -11,7 +11,7 @@ log = logging.getLogger("crmbench.serve")
 
 
 def serve(config: ServeConfig) -> None:
-    from harness.control import dialogue_routes
+    from harness.control import dialogue_routes, serve_components
     from contracts.catalog import CatalogError, get_task
     from servers.gateway import Gateway
     from servers.registry import UnknownDomain, environment_class, known_domains
@@ -60,5 +60,5 @@ def serve(config: ServeConfig) -> None:
     print(f"  {'control plane':>18}: {base}/control/trials", file=sys.stderr)
     if token:
         print(f"  {'control token':>18}: {token}   (send 'Authorization: Bearer {token}')", file=sys.stderr)
-    app = gateway_app(gateway, control_token=token, allowed_origins=config.allowed_origin, extra_control_routes=dialogue_routes(gateway))
+    app = gateway_app(gateway, control_token=token, allowed_origins=config.allowed_origin, extra_control_routes=dialogue_routes(gateway, serve_components(config)))
     uvicorn.run(app, host=config.host, port=config.port, log_level=config.log_level.lower())
