@@ -97,6 +97,15 @@ async def test_model_give_up_scores_zero_and_adapter_crash_is_bottom(tmp_path: P
     [record] = crashed.records
     assert record.status == "infra_error" and record.failure_class == "infra:crash" and "adapter bug" in (record.error or "")
     assert GivesUp.name != Crashes.name
+    assert "WARNING: crashes: 1 of 1 trials (100%) are ⊥" in crashed.summary_markdown  # loud, not a footnote
+    assert "WARNING" not in gave_up.summary_markdown
+    from harness.report.data import load_runs
+    from harness.report.tables import leaderboard
+    from models.prices import DEFAULT_PRICE_TABLE, PriceTable
+
+    table = leaderboard(load_runs([gave_up.directory, crashed.directory]), PriceTable.load(DEFAULT_PRICE_TABLE))
+    assert {row[1] for row in table.rows} == {"gives-up", "crashes"}  # two systems, by name
+    assert any(n.startswith("WARNING: crashes: 1 of 1") for n in table.notes)
 
 
 async def test_agent_gets_a_redacted_view_and_no_url_when_it_needs_none(tmp_path: Path) -> None:
@@ -152,3 +161,19 @@ def test_trial_ids_are_unguessable() -> None:
     store = TrialStore()
     ids = {store.open("payments").trial_id for _ in range(50)}
     assert len(ids) == 50 and all(len(i) >= 6 + 24 for i in ids)
+
+
+def test_cli_runs_a_plugin_agent_from_the_project_folder(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    crmbench = Path(sys.executable).parent / "crmbench"
+    root = Path(__file__).resolve().parents[1]
+    ok = subprocess.run(
+        [str(crmbench), "run", "--agent", "tests.fixtures.my_agent:MyAgent", "--task", BALANCE, "--offline", "--out", str(tmp_path / "run")],
+        cwd=root, capture_output=True, text=True, timeout=120,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert "agent: my-agent" in ok.stdout and "| **all** | 1 | 1 | 0 | 1 | 100.00% |" in ok.stdout
+    bad = subprocess.run([str(crmbench), "run", "--agent", "nowhere:Agent", "--offline", "--out", str(tmp_path / "bad")], cwd=root, capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "cannot import 'nowhere'" in bad.stderr and "Traceback" not in bad.stderr
