@@ -177,3 +177,13 @@ def test_cli_runs_a_plugin_agent_from_the_project_folder(tmp_path: Path) -> None
     assert "agent: my-agent" in ok.stdout and "| **all** | 1 | 1 | 0 | 1 | 100.00% |" in ok.stdout
     bad = subprocess.run([str(crmbench), "run", "--agent", "nowhere:Agent", "--offline", "--out", str(tmp_path / "bad")], cwd=root, capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "cannot import 'nowhere'" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_wheel_ships_every_package_the_code_imports() -> None:
+    """A non-editable `pip install .` once lacked `models`: every top-level package is in the wheel."""
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    shipped = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"])
+    packages = {p.parent.name for p in root.glob("*/__init__.py")} - {"tests", "scripts"}
+    assert packages <= shipped, f"missing from the wheel: {sorted(packages - shipped)}"
