@@ -17,6 +17,7 @@ import contextlib
 import contextvars
 import logging
 import time
+import typing
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
@@ -27,6 +28,7 @@ from fastmcp.exceptions import NotFoundError, ToolError
 from fastmcp.server.dependencies import get_http_request
 from fastmcp.server.middleware import Middleware, MiddlewareContext
 from fastmcp.tools.base import Tool, ToolResult
+from pydantic import BaseModel, TypeAdapter
 
 from contracts.catalog import POLICIES_DIR
 from contracts.evidence import CallStatus, ToolCallRecord
@@ -272,6 +274,34 @@ def tool_input_schema(env_cls: type[ToolEnvironment], name: str) -> dict[str, An
     return FunctionTool.from_function(_tool_function(env_cls, name)).parameters
 
 
+REFUSAL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "A business refusal: the call reached the tool and was refused; nothing changed.",
+    "properties": {"refused": {"const": True}, "status": {"type": ["integer", "string"]}, "reason": {"type": "string"}},
+    "required": ["refused", "reason"],
+}
+
+
+def tool_output_schema(env_cls: type[ToolEnvironment], name: str) -> dict[str, Any] | None:
+    """The MCP output schema from the tool method's declared return type: a pydantic model (or a
+    TypedDict) gives its schema, or a business refusal. Untyped returns (`dict[str, Any]`) keep
+    fastmcp's generic object schema (None)."""
+    method = env_cls.tool_methods()[name]
+    try:
+        returned = typing.get_type_hints(method).get("return")
+    except Exception:  # noqa: BLE001 - unresolvable hints: no specific schema
+        return None
+    is_model = isinstance(returned, type) and issubclass(returned, BaseModel)
+    if not (is_model or typing.is_typeddict(returned)):
+        return None
+    schema = TypeAdapter(returned).json_schema(mode="serialization")
+    defs = schema.pop("$defs", {})
+    combined: dict[str, Any] = {"type": "object", "anyOf": [schema, REFUSAL_SCHEMA]}
+    if defs:
+        combined["$defs"] = defs
+    return combined
+
+
 def build_domain_server(domain: str, store: TrialStore) -> FastMCP:
     """One domain as a standalone MCP server (servable alone over stdio or HTTP, or mounted): its tools
     (annotated from their kinds), its instructions, and its policy as a resource and a prompt."""
@@ -283,7 +313,9 @@ def build_domain_server(domain: str, store: TrialStore) -> FastMCP:
     )
     for name in env_cls.tool_methods():
         kind = env_cls.tool_kind(name)
-        server.tool(_tool_function(env_cls, name), tags={kind}, annotations=tool_annotations(kind))
+        output = tool_output_schema(env_cls, name)
+        extra: dict[str, Any] = {} if output is None else {"output_schema": output}
+        server.tool(_tool_function(env_cls, name), tags={kind}, annotations=tool_annotations(kind), **extra)
     policy = domain_policy_text(domain)
     if policy:
 
