@@ -30,6 +30,18 @@ class Serve(ServeConfig):
         serve(ServeConfig.model_validate(self.model_dump()))
 
 
+class Stdio(ServeConfig):
+    """Serve one domain over stdio (one process is one trial): `crmbench stdio --domain payments`, the same
+    as `serve --transport stdio`, for MCP clients' config files (the MCP Inspector's CLI takes a
+    `--transport` among a server's arguments for its own)."""
+
+    def cli_cmd(self) -> None:
+        from harness.serve import serve
+
+        logging.basicConfig(level=self.log_level, stream=sys.stderr)
+        serve(ServeConfig.model_validate({**self.model_dump(), "transport": "stdio"}))
+
+
 class Tasks(TasksConfig):
     __doc__ = TasksConfig.__doc__
 
@@ -127,6 +139,7 @@ class Crmbench(BaseSettings):
     report: CliSubCommand[Report]
     compare: CliSubCommand[Compare]
     serve: CliSubCommand[Serve]
+    stdio: CliSubCommand[Stdio]
     tasks: CliSubCommand[Tasks]
     validate_: CliSubCommand[Validate] = Field(alias="validate")
 

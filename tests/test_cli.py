@@ -80,14 +80,11 @@ def test_fastmcp_cli_lists_and_calls_payments_tools(served: str) -> None:
 
 
 @pytest.mark.anyio
-async def test_stdio_serves_one_domain() -> None:
-    transport = StdioTransport(
-        command=str(BIN / "crmbench"),
-        args=["serve", "--transport", "stdio", "--domain", "payments"],
-        cwd=str(ROOT),
-        env=ENV,
-    )
+@pytest.mark.parametrize("args", [["serve", "--transport", "stdio", "--domain", "payments"], ["stdio", "--domain", "payments"]])
+async def test_stdio_serves_one_domain(args: list[str], tmp_path: Path) -> None:
+    transport = StdioTransport(command=str(BIN / "crmbench"), args=args, cwd=str(tmp_path), env=ENV)  # any folder
     async with Client(transport) as client:
+        assert "PIN" in (client.instructions or "")  # the policy travels with the server instructions
         names = {t.name for t in await client.list_tools()}
         result = await client.call_tool("execute_transfer", {"source_account_id": "ACC-1001", "destination_account_id": "ACC-1007", "amount": 100})
         balance = await client.call_tool("get_account_balance", {"account_id": "ACC-1007"})
