@@ -34,7 +34,7 @@ from contracts.catalog import POLICIES_DIR
 from contracts.evidence import CallStatus, ToolCallRecord
 from servers.base import InvalidCall, Refusal, ToolEnvironment, to_result
 from servers.registry import environment_class, known_domains
-from servers.trials import Trial, TrialStore, UnknownTrial
+from servers.trials import SANDBOX_PREFIX, Trial, TrialStore, UnknownTrial
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +71,8 @@ def requested_trial_id(meta: Any = None) -> str | None:
 
 def _resolve_trial(store: TrialStore, domain: str, meta: Any = None) -> Trial:
     trial_id = requested_trial_id(meta)
+    if trial_id == SANDBOX_PREFIX + domain and store.sandbox_enabled:
+        trial_id = None  # naming the sandbox trial opens it on first use, like naming no trial
     try:
         return store.get(trial_id) if trial_id else store.sandbox(domain)
     except UnknownTrial as exc:

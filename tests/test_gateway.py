@@ -173,6 +173,10 @@ async def test_sandbox_trial_when_no_trial_is_named() -> None:
     async with Client(gateway.server("payments")) as client:
         await client.call_tool("get_account_balance", {"account_id": "ACC-1001"})
     assert gateway.store.ids() == ["sandbox-payments"]
+    fresh = Gateway(["payments"])
+    async with Client(fresh.server("payments")) as client:  # naming the sandbox opens it on first use too
+        result = await client.call_tool("get_account_balance", {"account_id": "ACC-1001"}, meta={TRIAL_META_KEY: "sandbox-payments"})
+    assert not result.is_error and [r.tool for r in fresh.trial("sandbox-payments").trace] == ["get_account_balance"]
 
 
 async def test_combined_endpoint_namespaces_domains(live_gateway) -> None:
