@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shlex
+from pathlib import PurePath
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
@@ -67,6 +69,15 @@ class Plan(BaseModel):
         return {role: name for role, name in roles.items() if name}
 
 
+def process_agent_name(command: str, options: dict[str, Any]) -> str:
+    """`--agent process` runs are labelled by `--agent-config '{"name": ...}'`, else by the program:
+    `python agents/my_agent.py --fast` → `process:my_agent`."""
+    if isinstance(options.get("name"), str) and options["name"]:
+        return str(options["name"])
+    words = [w for w in shlex.split(command) if not w.startswith("-")]
+    return f"process:{PurePath(words[-1]).stem}" if words else "process"
+
+
 def _has_key(model: str | None) -> bool:
     return model is not None and credentials_available(model)
 
@@ -117,8 +128,11 @@ def resolve_plan(config: RunConfig) -> Plan:
     if judge == "llm" and not _has_key(config.judge_model):
         raise ConfigurationError(f"--judge llm needs {credential_env(config.judge_model)} for {config.judge_model}")
 
+    name = plugin.name if plugin is not None else agent
+    if agent == "process":
+        name = process_agent_name(config.agent_command or "", config.agent_config)
     return Plan(
-        agent=plugin.name if plugin is not None else agent,
+        agent=name,
         agent_kind="plugin" if plugin is not None else agent,  # type: ignore[arg-type]
         agent_ref=plugin.ref if plugin is not None else None,
         agent_config=dict(config.agent_config),

@@ -187,3 +187,13 @@ def test_the_wheel_ships_every_package_the_code_imports() -> None:
     shipped = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"])
     packages = {p.parent.name for p in root.glob("*/__init__.py")} - {"tests", "scripts"}
     assert packages <= shipped, f"missing from the wheel: {sorted(packages - shipped)}"
+
+
+async def test_time_limit_stops_an_agent_holding_an_open_client(tmp_path: Path) -> None:
+    from tests.fixtures.my_agent import Slow
+
+    Slow.stopped.clear()
+    result = await run(tmp_path, agent="tests.fixtures.my_agent:Slow", task=[BALANCE], task_timeout_s=1.0)
+    [record] = result.records
+    assert record.status == "scored" and record.failure_class == "model:non_convergence", record.error
+    assert Slow.stopped == [True]  # stop() ran, in the agent's own task, after the cancellation

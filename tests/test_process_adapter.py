@@ -31,7 +31,7 @@ async def test_process_agent_is_graded_from_what_the_gateway_recorded(tmp_path: 
     balance = by_task["payments_balance_inquiry_01"]
     assert balance.strict, balance.error or balance.verdict.summary()
     assert [(c.tool, c.status) for c in balance.tool_trace] == [("get_account_balance", "executed")]
-    assert balance.usage["agent"].prompt_tokens == 50 and balance.agent == "process"
+    assert balance.usage["agent"].prompt_tokens == 50 and balance.agent == "process:process_agent"  # labelled by its program
     assert not by_task["payments_checkout_full_chain_02"].strict and by_task["payments_checkout_full_chain_02"].status == "scored"
 
 
