@@ -139,18 +139,22 @@ class TrialComponents:
             await api.aclose()
 
 
+UNNAMED_AGENT = "custom-agent"
+
+
 def _plan_for_factory(plan: Plan, factory: Callable[..., Any], agent_name: str | None) -> Plan:
     """The plan of a run whose agent is a Python factory: its identity replaces whatever the config
     resolved to (an unset `--agent` resolves to the offline oracle, which is not what runs)."""
     name = agent_name or getattr(factory, "name", None)
     if not isinstance(name, str) or not name:
         name = factory.__name__ if inspect.isclass(factory) else None
+    notes = [n for n in plan.notes if not n.startswith("offline run")]
     if name is None:
-        if plan.agent_kind in ("oracle", "graph", "noop", "script"):
-            raise ValueError("name the agent under test: TrialComponents(..., agent_factory=..., agent_name='my-agent')")
-        return plan  # a framework adapter built by hand for a plan that already names it
+        if plan.agent_kind not in ("oracle", "graph", "noop", "script"):
+            return plan  # a framework adapter built by hand for a plan that already names it
+        name = UNNAMED_AGENT  # never the reference agent's name: that is not what runs
+        notes.append(f"the agent factory has no name: labelled {UNNAMED_AGENT!r}; pass TrialComponents(..., agent_name='my-agent')")
     if name == plan.agent:
         return plan
     ref = f"{getattr(factory, '__module__', '?')}:{getattr(factory, '__qualname__', type(factory).__qualname__)}"
-    notes = [n for n in plan.notes if not n.startswith("offline run")]
     return plan.model_copy(update={"agent": name, "agent_kind": "plugin", "agent_ref": ref, "notes": notes})

@@ -84,8 +84,9 @@ async def test_factory_agent_is_not_recorded_as_oracle_and_does_not_resume_its_r
     mine = await execute_run(config.model_copy(update={"out": tmp_path / "b"}), console=QUIET, components=components)
     assert json.loads((mine.directory / "manifest.json").read_text())["config_hash"] != oracle_hash
     assert mine.records[0].agent == "my-agent"
-    with pytest.raises(ValueError, match="name the agent"):
-        TrialComponents(config, resolve_plan(config), apis={}, agent_factory=lambda view: MyAgent())
+    unnamed = TrialComponents(config, resolve_plan(config), apis={}, agent_factory=lambda view: MyAgent())
+    assert unnamed.plan.agent == "custom-agent" and "<lambda>" in (unnamed.plan.agent_ref or "")  # never "oracle"
+    assert any("agent_name=" in n for n in unnamed.plan.notes)
 
 
 async def test_model_give_up_scores_zero_and_adapter_crash_is_bottom(tmp_path: Path) -> None:
