@@ -198,3 +198,13 @@ async def test_time_limit_stops_an_agent_holding_an_open_client(tmp_path: Path) 
     [record] = result.records
     assert record.status == "scored" and record.failure_class == "model:non_convergence", record.error
     assert Slow.stopped == [True]  # stop() ran, in the agent's own task, after the cancellation
+
+
+async def test_unknown_and_foreign_tools_are_refused_recorded_and_score_zero(tmp_path: Path) -> None:
+    result = await run(tmp_path, agent="tests.fixtures.my_agent:Trespasser", task=[BALANCE])
+    [record] = result.records
+    statuses = [(c.tool, c.status) for c in record.tool_trace]
+    assert ("transfer_everything", "unknown_tool") in statuses
+    assert ("retail_get_order", "unknown_tool") in statuses  # via /mcp: this run serves no retail, and it is not the trial's
+    assert ("get_account_balance", "executed") in statuses  # the right answer does not save it
+    assert record.status == "scored" and record.strict is False
