@@ -53,7 +53,7 @@ def serve(config: ServeConfig) -> None:
     for domain in domains:
         print(f"  {domain:>18}: {base}/{domain}/mcp   (add ?trial=ID or header X-Trial-Id)", file=sys.stderr)
     print(f"  {'all (namespaced)':>18}: {base}/mcp", file=sys.stderr)
-    print(f"  {'control plane':>18}: {base}/control/trials", file=sys.stderr)
+    print(f"  {'control plane':>18}: {base}/control/trials  (+ /control/tasks, /control/trials/ID/user, /control/trials/ID/grade)", file=sys.stderr)
     if token:
         print(f"  {'control token':>18}: {token}   (send 'Authorization: Bearer {token}')", file=sys.stderr)
     app = gateway_app(gateway, control_token=token, allowed_origins=config.allowed_origin, extra_control_routes=dialogue_routes(gateway, serve_components(config)))
