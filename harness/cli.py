@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from pydantic import Field, ValidationError
-from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSubCommand, SettingsConfigDict
+from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSubCommand, SettingsConfigDict, SettingsError
 
 from harness.config import CompareConfig, GradeConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, SuggestConfig, TasksConfig
 
@@ -250,6 +250,8 @@ def main(argv: list[str] | None = None) -> None:
         raise
     except ValidationError as exc:
         fail(_flag_error(exc))
+    except SettingsError as exc:  # e.g. --agent-config that is not JSON
+        fail(str(exc))
     except (ConfigurationError, CatalogError, RunDirectoryError) as exc:
         fail(str(exc))
     except UnknownDomain as exc:

@@ -209,11 +209,16 @@ async def serve_in_loop(gateway: Gateway, host: str = "127.0.0.1", port: int = 0
 
     sock = listening_socket(host, port)
     server = uvicorn.Server(uvicorn.Config(gateway_app(gateway, control_token=control_token), log_level="warning", lifespan="on"))
+    failure: Exception | None = None  # the body's error, re-raised unwrapped (not as a task-group error)
     async with anyio.create_task_group() as group:
         group.start_soon(lambda: server.serve(sockets=[sock]))
         while not server.started:
             await anyio.sleep(0.01)
         try:
             yield f"http://{host}:{sock.getsockname()[1]}"
+        except Exception as exc:  # noqa: BLE001
+            failure = exc
         finally:
             server.should_exit = True
+    if failure is not None:
+        raise failure

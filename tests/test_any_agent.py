@@ -178,6 +178,11 @@ def test_cli_runs_a_plugin_agent_from_the_project_folder(tmp_path: Path) -> None
     assert "agent: my-agent" in ok.stdout and "| **all** | 1 | 1 | 0 | 1 | 100.00% |" in ok.stdout
     bad = subprocess.run([str(crmbench), "run", "--agent", "nowhere:Agent", "--offline", "--out", str(tmp_path / "bad")], cwd=root, capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "cannot import 'nowhere'" in bad.stderr and "Traceback" not in bad.stderr
+    wrong = subprocess.run(
+        [str(crmbench), "run", "--agent", "tests.fixtures.my_agent:MyAgent", "--agent-config", '{"nope": 1}', "--task", BALANCE, "--offline", "--out", str(tmp_path / "w")],
+        cwd=root, capture_output=True, text=True, timeout=120,
+    )
+    assert wrong.returncode == 2 and "unexpected keyword argument 'nope'" in wrong.stderr and "Traceback" not in wrong.stderr
 
 
 def test_the_wheel_ships_every_package_the_code_imports() -> None:
