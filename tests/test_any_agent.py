@@ -213,3 +213,18 @@ async def test_unknown_and_foreign_tools_are_refused_recorded_and_score_zero(tmp
     assert ("retail_get_order", "unknown_tool") in statuses  # via /mcp: this run serves no retail, and it is not the trial's
     assert ("get_account_balance", "executed") in statuses  # the right answer does not save it
     assert record.status == "scored" and record.strict is False
+
+
+async def test_from_context_gets_options_view_and_a_recorded_model(tmp_path: Path) -> None:
+    from models.scripted import ScriptedModel, text
+
+    config = RunConfig(offline=True, task=[BALANCE], out=tmp_path / "run", agent_config={"style": "terse"})
+    plan = Plan(
+        agent="uses-context", agent_kind="plugin", agent_ref="tests.fixtures.my_agent:UsesContext", agent_config={"style": "terse"},
+        agent_model="openai:gpt-5-mini", user="scripted", judge="evidence", offline=True,
+    )
+    model = ScriptedModel([text("ACC-1005: $640.20 and 310 points", prompt_tokens=7, completion_tokens=3)])
+    result = await execute_run(config, console=QUIET, components=TrialComponents(config, plan, apis={"agent": model}))
+    [record] = result.records
+    assert record.conversation[-1].content == "[terse/payments] ACC-1005: $640.20 and 310 points"
+    assert record.usage["agent"].prompt_tokens == 7 and record.usage["agent"].calls == 1
