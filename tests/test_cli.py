@@ -104,5 +104,5 @@ def test_unknown_domain_is_a_clear_error() -> None:
         cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
     )
     assert proc.returncode != 0
-    assert "unknown domain 'atlantis'; known: payments, retail" in proc.stderr
+    assert "unknown domain 'atlantis'; known: " in proc.stderr and "payments" in proc.stderr.split("known: ")[1]
     assert "Traceback" not in proc.stderr
