@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from pydantic import Field, ValidationError
-from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSubCommand, SettingsConfigDict
+from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSubCommand, SettingsConfigDict, SettingsError
 
 from harness.config import CompareConfig, GradeConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, SuggestConfig, TasksConfig
 
@@ -29,6 +29,18 @@ class Serve(ServeConfig):
 
         logging.basicConfig(level=self.log_level, stream=sys.stderr)
         serve(ServeConfig.model_validate(self.model_dump()))
+
+
+class Stdio(ServeConfig):
+    """Serve one domain over stdio (one process is one trial): `crmbench stdio --domain payments`, the same
+    as `serve --transport stdio`, for MCP clients' config files (the MCP Inspector's CLI takes a
+    `--transport` among a server's arguments for its own)."""
+
+    def cli_cmd(self) -> None:
+        from harness.serve import serve
+
+        logging.basicConfig(level=self.log_level, stream=sys.stderr)
+        serve(ServeConfig.model_validate({**self.model_dump(), "transport": "stdio"}))
 
 
 class Tasks(TasksConfig):
@@ -174,6 +186,7 @@ class Crmbench(BaseSettings):
     compare: CliSubCommand[Compare]
     grade: CliSubCommand[Grade]
     serve: CliSubCommand[Serve]
+    stdio: CliSubCommand[Stdio]
     tasks: CliSubCommand[Tasks]
     suggest: CliSubCommand[Suggest]
     validate_: CliSubCommand[Validate] = Field(alias="validate")
@@ -251,6 +264,8 @@ def main(argv: list[str] | None = None) -> None:
         raise
     except ValidationError as exc:
         fail(_flag_error(exc))
+    except SettingsError as exc:  # e.g. --agent-config that is not JSON
+        fail(str(exc))
     except (ConfigurationError, CatalogError, RunDirectoryError) as exc:
         fail(str(exc))
     except UnknownDomain as exc:

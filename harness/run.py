@@ -11,6 +11,8 @@ import datetime as dt
 import hashlib
 import logging
 import os
+import re
+import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,9 +37,9 @@ from models.prices import DEFAULT_PRICE_TABLE, PriceTable
 from models.types import Usage
 from servers.gateway import Gateway
 from servers.http import serve_in_loop
+from servers.trials import TrialStore
 
 log = logging.getLogger("crmbench.run")
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def trial_seed(base_seed: int, task_id: str, round_index: int) -> int:
@@ -115,10 +117,11 @@ def stale_lock_files(domains: list[str]) -> list[str]:
 
 
 def default_out(plan: Plan, config_hash: str) -> Path:
-    """`runs/<agent>-<date>-<hash>`: the same command resumes its own run; a changed configuration or
-    dataset starts a new one instead of mixing incomparable trials."""
-    who = plan.agent if plan.agent_model is None else plan.agent_model.replace(":", "-").replace("/", "-")
-    return ROOT / "runs" / f"{who}-{dt.date.today().isoformat()}-{config_hash[:8]}"
+    """`./runs/<agent>[-<model>]-<date>-<hash>` under the current folder: the same command resumes its
+    own run; a different agent, configuration or dataset starts a new one instead of mixing
+    incomparable trials."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", plan.label).strip("-") or "agent"
+    return Path.cwd() / "runs" / f"{safe}-{dt.date.today().isoformat()}-{config_hash[:8]}"
 
 
 @dataclass
@@ -146,7 +149,7 @@ async def _maybe_http(gateway: Gateway, enabled: bool) -> AsyncIterator[str | No
     if not enabled:
         yield None
         return
-    async with serve_in_loop(gateway) as base_url:
+    async with serve_in_loop(gateway, control_token=secrets.token_urlsafe(32)) as base_url:  # agents never get the token
         yield base_url
 
 
@@ -178,7 +181,8 @@ async def _rejudge_ungraded(
 
 async def execute_run(config: RunConfig, *, console: Console | None = None, components: TrialComponents | None = None) -> RunResult:
     console = console or Console(stderr=True)
-    plan = components.plan if components is not None else resolve_plan(config)
+    components = components or TrialComponents(config, resolve_plan(config))
+    plan = components.plan
     tasks = choose_tasks(config)
     if not tasks:
         raise ValueError("no task matches the selection")
@@ -216,17 +220,17 @@ async def _execute(
     todo = [(task, key) for task, key in keys if key not in finished]
     if finished:
         console.print(f"resuming {directory.root}: {len(keys) - len(todo)} of {len(keys)} trial(s) already done")
-    gateway = Gateway(sorted({t.domain for t in tasks}))
+    gateway = Gateway(sorted({t.domain for t in tasks}), store=TrialStore(sandbox=False))
     limits = Limits(max_turns=config.max_turns, task_timeout_s=config.task_timeout_s)
     limiter = anyio.CapacityLimiter(config.concurrency)
 
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("{task.fields[status]}"))
     passed = failed = errors = 0
-    serve_http = config.serve_http or plan.agent == "pydantic-ai"
+    serve_http = config.serve_http or components.needs_mcp_url
     try:
         async with gateway.in_memory_clients() as clients, _maybe_http(gateway, serve_http) as base_url:
             with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
-                job = progress.add_task(f"{plan.agent} run", total=len(todo), status="")
+                job = progress.add_task(f"{plan.label} run", total=len(todo), status="")
 
                 async def one(task: Task, key: TrialKey) -> None:
                     nonlocal passed, failed, errors

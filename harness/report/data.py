@@ -68,8 +68,13 @@ class ReportData:
 
 
 def system_label(manifest: dict[str, Any]) -> str:
+    """The reference graph agent is labelled by its model (one system per model, as in the paper); any
+    other agent by its name and model, so two frameworks on one model stay two systems."""
     plan = manifest.get("plan", {})
-    return plan.get("agent_model") or plan.get("agent") or "unknown"
+    agent, model = plan.get("agent"), plan.get("agent_model")
+    if agent in (None, "graph") or plan.get("agent_kind") == "graph":
+        return model or agent or "unknown"
+    return f"{agent} ({model})" if model else agent
 
 
 def load_runs(paths: list[Path], labels: dict[Path, str] | None = None) -> ReportData:

@@ -101,6 +101,9 @@ def leaderboard(data: ReportData, prices: PriceTable) -> Table:
                 "n/a" if per_success is None else f"${per_success:.5f}",
             ]
         )
+    from harness.summary import bottom_warning
+
+    warnings = [w for e in entries if (w := bottom_warning(e[0].label, e[3], e[2] + e[3]))]
     prices_used = sorted({s.agent_model for s in data.systems if s.agent_model and s.agent_model in prices.models})
     price_notes = [
         f"price {m}: ${prices.models[m].input:g} in / ${prices.models[m].output:g} out per 1M tokens (accessed {prices.models[m].accessed})"
@@ -112,6 +115,7 @@ def leaderboard(data: ReportData, prices: PriceTable) -> Table:
         ["rank", "system", "strict", "passes/N", "domain macro avg", "⊥ excluded", "agent cost", "cost/success"],
         rows,
         [
+            *warnings,
             "Strict accuracy over scored trials; infrastructure failures (⊥) are excluded from N and shown.",
             "'=' marks systems tied on strict accuracy; ranks are competition ranks (1224).",
             "Cost: agent model only, cache-neutral (all prompt tokens at the input rate); n/a = no price, not zero.",
