@@ -460,6 +460,8 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
         booking = self._booking(booking_id)
         self._require_confirmed(booking)
         index = self._passenger_index(booking, passenger_name)
+        if any(self._flight(s.flight_id).status == "landed" for s in booking.segments):
+            raise Refusal(422, "Bags cannot be added to a booking with a flown flight", booking_id=booking_id)
         if bags < 1 or booking.bags[index] + bags > MAX_BAGS_PER_PASSENGER:
             raise Refusal(422, "At most 3 checked bags per passenger", passenger_name=passenger_name, bags_already=booking.bags[index])
         method = self._require_profile_method(booking.traveller_id, payment_method_id)
