@@ -647,7 +647,8 @@ def travel_probes(state: TravelState) -> list[tuple[str, list[Any]]]:
     for b in state.bookings.values():
         owner = state.travellers.get(b.traveller_id)
         pm = next(iter(owner.payment_methods), "") if owner else ""
-        if b.status == "confirmed":
+        flown = any(flights[s.flight_id].status == "landed" for s in b.segments if s.flight_id in flights)
+        if b.status == "confirmed" and not flown:
             probes.append((f"cancel {b.booking_id}", [call("cancel_booking", booking_id=b.booking_id, reason="probe")]))
             probes.append((f"bags on {b.booking_id}", [call("add_bags", booking_id=b.booking_id, passenger_name=b.passengers[-1], bags=1, payment_method_id=pm)]))
         for s in b.segments:
@@ -660,7 +661,10 @@ def travel_probes(state: TravelState) -> list[tuple[str, list[Any]]]:
                 continue
             if f.free_seats[s.cabin]:
                 probes.append((f"seat on {b.booking_id}/{f.flight_id}", [call("change_seat", booking_id=b.booking_id, flight_id=f.flight_id, passenger_name=b.passengers[0], seat=f.free_seats[s.cabin][0])]))
-            probes.append((f"upgrade {b.booking_id}/{f.flight_id}", [call("redeem_miles_upgrade", booking_id=b.booking_id, flight_id=f.flight_id)]))
+            account = state.loyalty_accounts.get(owner.loyalty_id) if owner else None
+            n = len(b.passengers)
+            if s.cabin == "economy" and account is not None and account.miles >= f.upgrade_miles * n and len(f.free_seats["business"]) >= n:
+                probes.append((f"upgrade {b.booking_id}/{f.flight_id}", [call("redeem_miles_upgrade", booking_id=b.booking_id, flight_id=f.flight_id)]))
             for other in flights.values():
                 if other.flight_id != f.flight_id and (other.origin, other.destination) == (f.origin, f.destination) and other.status == "scheduled" and len(other.free_seats["economy"]) >= len(b.passengers):
                     diff = round((other.prices[b.fare_class] - f.prices[b.fare_class]) * len(b.passengers), 2)
@@ -671,7 +675,8 @@ def travel_probes(state: TravelState) -> list[tuple[str, list[Any]]]:
             probes.append((f"cancel {stay.stay_id}", [call("cancel_hotel_stay", stay_id=stay.stay_id)]))
     for t in state.travellers.values():
         pm = next(iter(t.payment_methods), "")
-        flight = next((f for f in flights.values() if f.status == "scheduled" and f.free_seats["economy"]), None)
+        taken = {s.flight_id for b in state.bookings.values() if b.status == "confirmed" and t.name in b.passengers for s in b.segments}
+        flight = next((f for f in flights.values() if f.status == "scheduled" and f.free_seats["economy"] and f.flight_id not in taken), None)
         if flight is not None:
             probes.append((f"book flight for {t.traveller_id}", [call("book_flight", traveller_id=t.traveller_id, flight_id=flight.flight_id, fare_class="standard", passengers=[t.name], payment_method_id=pm)]))
         for h in state.hotels.values():
