@@ -15,6 +15,7 @@ DOMAIN_ENVIRONMENTS: dict[str, str] = {
     "field_service": "servers.domains.field_service.tools:FieldServiceEnvironment",
     "sales": "servers.domains.sales.tools:SalesEnvironment",
     "marketing": "servers.domains.marketing.tools:MarketingEnvironment",
+    "travel": "servers.domains.travel.tools:TravelEnvironment",
 }
 """Domain name → `module:Class` of its `ToolEnvironment`. A new domain adds one line here."""
 
