@@ -10,6 +10,7 @@ from servers.base import ToolEnvironment
 DOMAIN_ENVIRONMENTS: dict[str, str] = {
     "payments": "servers.domains.payments.tools:PaymentsEnvironment",
     "retail": "servers.domains.retail.tools:RetailEnvironment",
+    "customer_support": "servers.domains.customer_support.tools:CustomerSupportEnvironment",
 }
 """Domain name → `module:Class` of its `ToolEnvironment`. A new domain adds one line here."""
 
