@@ -35,8 +35,12 @@ class ToolCallRecord(BaseModel):
 
     @property
     def executed(self) -> bool:
-        """Reached the tool as a well-formed call (a refusal counts: it was attempted)."""
+        """Reached the tool as a well-formed call (a refusal counts as an attempt, not as a done action)."""
         return self.status in EXECUTED_STATUSES
+
+    @property
+    def succeeded(self) -> bool:
+        return self.status == "executed"
 
 
 class Message(BaseModel):
@@ -61,7 +65,16 @@ class Evidence(BaseModel):
     final_state: dict[str, Any] = Field(default_factory=dict)
 
     def executed_calls(self) -> list[ToolCallRecord]:
+        """Well-formed calls that reached the tool: successes and business refusals (attempts)."""
         return [c for c in self.tool_trace if c.executed]
+
+    def successful_calls(self) -> list[ToolCallRecord]:
+        """Calls that reached the tool and succeeded: what spec A.2 counts as a done action."""
+        return [c for c in self.tool_trace if c.status == "executed"]
+
+    def hallucinated_calls(self) -> list[ToolCallRecord]:
+        """Calls to a tool that does not exist or was not exposed that turn (model-attributable)."""
+        return [c for c in self.tool_trace if c.status in ("unknown_tool", "blocked")]
 
     def assistant_messages(self) -> list[str]:
         return [m.content for m in self.conversation if m.role == "assistant"]

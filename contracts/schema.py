@@ -20,28 +20,60 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+Outcome = Literal["succeeded", "attempted"]
+"""Which calls count as evidence that an action was *done* (spec A.2: successfully executed calls).
+
+`succeeded` (the default): the call reached the tool and succeeded - a business refusal is not a done
+action. `attempted` (explicit opt-in): any well-formed call that reached the tool, refused or not, for
+tasks whose goal really is "the agent tried" (e.g. the refusal is the point)."""
+
+
 class ExpectedAction(Strict):
-    """At least `count` executed calls of `tool` (count-aware: two entries for the same tool need two calls)."""
+    """At least `count` successful calls of `tool` (count-aware: two entries for the same tool need two
+    calls). Extensions: `params` narrows the calls that count to those with these arguments; `exact`
+    makes the count exact, so a repeated write fails."""
 
     tool: str
     count: int = Field(default=1, ge=1)
+    params: dict[str, Any] | None = Field(default=None, min_length=1)
+    exact: bool = False
+    outcome: Outcome = "succeeded"
 
 
 class ExpectedParams(Strict):
-    """Asserted arguments of one tool. `any`: some executed call matches; `first`: the first executed call does."""
+    """Asserted arguments of one tool. `any`: some successful call matches; `first`: the first successful
+    call does."""
 
     tool: str
     params: dict[str, Any] = Field(min_length=1)
     match: Literal["any", "first"] = "any"
+    outcome: Outcome = "succeeded"
+
+
+class OrderStep(Strict):
+    """One step of an order constraint bound to its arguments (extension): only calls of `tool` whose
+    arguments match `params` are this step, so "validate *this* transfer before executing *it*" holds."""
+
+    tool: str
+    params: dict[str, Any] | None = Field(default=None, min_length=1)
+
+    def label(self) -> str:
+        if not self.params:
+            return self.tool
+        return f"{self.tool}(" + ", ".join(f"{k}={v}" for k, v in self.params.items()) + ")"
 
 
 class OrderConstraint(Strict):
-    """Order over the named tools only. `subsequence`: they occur in this order among the executed calls of
-    these tools (repeats and unrelated calls may interleave). `exact`: the executed calls of these tools,
-    filtered from the trace, are exactly this sequence."""
+    """Order over the named steps only. `subsequence`: they occur in this order among the successful calls
+    of these steps (repeats and unrelated calls may interleave). `exact`: the successful calls matching any
+    step, filtered from the trace, are exactly this sequence. A step is a tool name or an `OrderStep`."""
 
-    tools: list[str] = Field(min_length=2)
+    tools: list[str | OrderStep] = Field(min_length=2)
     mode: Literal["subsequence", "exact"] = "subsequence"
+
+    @property
+    def steps(self) -> list[OrderStep]:
+        return [OrderStep(tool=t) if isinstance(t, str) else t for t in self.tools]
 
 
 EvidencePhrase = str | list[str]
@@ -56,6 +88,11 @@ class ReplyCriterion(Strict):
 
     criterion: str = Field(min_length=8)
     evidence: list[EvidencePhrase] = Field(min_length=1)
+    absent: list[str] | None = Field(
+        default=None,
+        min_length=1,
+        description="Phrases that must NOT occur in the visible replies for this criterion (e.g. a wrong amount).",
+    )
 
     @field_validator("evidence")
     @classmethod
@@ -68,20 +105,30 @@ class ReplyCriterion(Strict):
 
 
 class StateCheck(Strict):
-    """A sparse check on one dotted path of the final state: exactly one of equals / non_empty / min_length."""
+    """A sparse check on one dotted path of the final state: exactly one of equals / non_empty /
+    min_length / count.
+
+    `count` (extension): exactly N items of the collection at `path` (a dict's values or a list's items)
+    whose fields match `where`; with `new: true` only items that were not in the initial state count
+    (so "exactly one new payment for ACC-1002" is expressible and a repeated write fails)."""
 
     path: str = Field(min_length=1)
     equals: Any = None
     non_empty: bool | None = None
     min_length: int | None = Field(default=None, ge=1)
+    count: int | None = Field(default=None, ge=0)
+    where: dict[str, Any] | None = Field(default=None, min_length=1)
+    new: bool = False
 
     @model_validator(mode="after")
     def _exactly_one_operator(self) -> StateCheck:
-        given = [self.has_equals, self.non_empty is not None, self.min_length is not None]
+        given = [self.has_equals, self.non_empty is not None, self.min_length is not None, self.count is not None]
         if sum(given) != 1:
-            raise ValueError(f"state check on {self.path!r} must set exactly one of equals, non_empty, min_length")
+            raise ValueError(f"state check on {self.path!r} must set exactly one of equals, non_empty, min_length, count")
         if self.non_empty is False:
             raise ValueError(f"state check on {self.path!r}: non_empty must be true when given")
+        if (self.where is not None or self.new) and self.count is None:
+            raise ValueError(f"state check on {self.path!r}: where/new only go with count")
         return self
 
     @property
@@ -93,6 +140,8 @@ class StateCheck(Strict):
     def operator(self) -> str:
         if self.has_equals:
             return "equals"
+        if self.count is not None:
+            return "count"
         return "non_empty" if self.non_empty else "min_length"
 
 
@@ -120,6 +169,11 @@ class Contract(Strict):
     forbidden_params: list[ForbiddenParams] | None = None
     forbidden_state: list[ForbiddenState] | None = None
     protected_state: list[str] | None = None
+    only_changes: list[str] | None = Field(
+        default=None,
+        description="Extension: the final state may differ from the initial state only at or under these "
+        "dotted paths (`*` matches one key); any other change is a collateral effect.",
+    )
 
     @model_validator(mode="after")
     def _declared_means_non_empty(self) -> Contract:
@@ -133,8 +187,9 @@ class Contract(Strict):
 
     @property
     def has_negative(self) -> bool:
-        """Policy-constrained (spec B.8): declares a forbidden action, forbidden params or protected state."""
-        return bool(self.forbidden_actions or self.forbidden_params or self.protected_state)
+        """Policy-constrained (spec B.8): declares a forbidden action, forbidden params or protected state
+        (`only_changes`, the extension's general form of protected state, counts too)."""
+        return bool(self.forbidden_actions or self.forbidden_params or self.protected_state or self.only_changes)
 
 
 class GoldCall(Strict):
@@ -151,6 +206,13 @@ class GoldTurn(Strict):
     reply: str = Field(min_length=1)
 
 
+class BatteryExemption(Strict):
+    """One generated battery case this task opts out of, with the reason a reviewer can judge."""
+
+    case: str = Field(min_length=3, description="The case id the release gate prints, e.g. 'behaviour/repeat/send_receipt@1.0'.")
+    reason: str = Field(min_length=20)
+
+
 class Task(Strict):
     id: Annotated[str, Field(pattern=TASK_ID.pattern)]
     domain: str
@@ -161,6 +223,7 @@ class Task(Strict):
     initial_state: dict[str, Any] = Field(default_factory=dict)
     contract: Contract
     gold: list[GoldTurn] = Field(min_length=1)
+    battery_exemptions: list[BatteryExemption] | None = Field(default=None, min_length=1)
 
     @model_validator(mode="after")
     def _id_matches_domain(self) -> Task:

@@ -51,7 +51,18 @@ def reply_verdicts(task: Task, output: JudgeOutput) -> list[CheckVerdict]:
     return out
 
 
+def trace_model_failure(evidence: Evidence) -> str | None:
+    """A hallucinated tool, read from the gateway's record for every agent (spec A.1: scores 0, stays in
+    the denominator): a call to a tool that does not exist, or that was not exposed that turn."""
+    calls = evidence.hallucinated_calls()
+    if not calls:
+        return None
+    names = sorted({f"{c.tool} ({c.status})" for c in calls})
+    return f"hallucinated_tool: {', '.join(names)}"
+
+
 def _verdict(task: Task, evidence: Evidence, output: JudgeOutput | None, model_failure: str | None) -> TrialVerdict:
+    model_failure = model_failure or trace_model_failure(evidence)
     checks: list[CheckVerdict] = []
     for family in PROGRAMMATIC_CHECKS:
         checks.extend(family(task.contract, evidence))

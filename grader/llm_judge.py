@@ -39,7 +39,10 @@ class _Answer(BaseModel):
 
 
 def render_request(instruction: str, criteria: list[ReplyCriterion], assistant_messages: list[str]) -> str:
-    numbered = "\n".join(f"{i}. {c.criterion}" for i, c in enumerate(criteria, start=1))
+    numbered = "\n".join(
+        f"{i}. {c.criterion}" + (f" (Fails if the replies say: {'; '.join(repr(a) for a in c.absent)}.)" if c.absent else "")
+        for i, c in enumerate(criteria, start=1)
+    )
     transcript = "\n\n".join(f"[assistant message {i}]\n{m}" for i, m in enumerate(assistant_messages, start=1))
     return (
         f"<user_instruction>\n{instruction.strip()}\n</user_instruction>\n\n"

@@ -68,3 +68,47 @@ def show(value: Any) -> str:
         return "<missing>"
     text = json.dumps(value, sort_keys=True, default=str)
     return text if len(text) <= 160 else text[:157] + "..."
+
+
+def collection_items(value: Any) -> list[tuple[Any, Any]] | None:
+    """A collection as (key, item) pairs: a dict's items, or a list's items keyed by their `id`-like field
+    (else by their JSON form). None when the value is not a collection."""
+    if isinstance(value, dict):
+        return list(value.items())
+    if isinstance(value, list):
+        return [(_item_key(item), item) for item in value]
+    return None
+
+
+def _item_key(item: Any) -> Any:
+    if isinstance(item, dict):
+        for key, value in item.items():
+            if (key == "id" or key.endswith("_id")) and isinstance(value, str):
+                return value
+    return json.dumps(item, sort_keys=True, default=str)
+
+
+def changed_paths(before: Any, after: Any, prefix: str = "") -> list[str]:
+    """The most specific dotted paths whose values differ (added and removed keys included)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        out: list[str] = []
+        for key in list(before) + [k for k in after if k not in before]:
+            path = f"{prefix}.{key}" if prefix else str(key)
+            if key not in before or key not in after:
+                out.append(path)
+            elif before[key] != after[key]:
+                out.extend(changed_paths(before[key], after[key], path))
+        return out
+    if before == after:
+        return []
+    return [prefix or "<root>"]
+
+
+def path_allowed(path: str, allowed: list[str]) -> bool:
+    """Whether `path` is at or under one of the `allowed` dotted paths (`*` matches one segment)."""
+    parts = path.split(".")
+    for pattern in allowed:
+        want = pattern.split(".")
+        if len(want) <= len(parts) and all(w == "*" or w == p for w, p in zip(want, parts, strict=False)):
+            return True
+    return False

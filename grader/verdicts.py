@@ -14,6 +14,10 @@ PRIMARY_PRIORITY: tuple[Component, ...] = ("action", "forbidden", "state", "para
 TOOL_CALL_ERROR = "tool_call_error"
 """Primary label of a strict failure with no failing component verdict (e.g. a hallucinated tool)."""
 
+NON_CONVERGENCE = "non_convergence"
+"""Primary label of a trial that hit the user-turn or time limit: its own class in the failure
+composition, as the spec's figures show timeouts, whatever its components say."""
+
 
 class CheckVerdict(BaseModel):
     component: Component
@@ -63,7 +67,10 @@ def roll_up(
     strict = bool(checks) and all(components.values()) and model_failure is None
     primary: str | None = None
     if not strict:
-        primary = next((c for c in PRIMARY_PRIORITY if components.get(c) is False), TOOL_CALL_ERROR)
+        if model_failure and model_failure.startswith(NON_CONVERGENCE):
+            primary = NON_CONVERGENCE
+        else:
+            primary = next((c for c in PRIMARY_PRIORITY if components.get(c) is False), TOOL_CALL_ERROR)
     return TrialVerdict(
         task_id=task_id,
         checks=checks,

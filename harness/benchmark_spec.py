@@ -56,7 +56,7 @@ async def _prove_all(tasks: list[Task], mutate: bool, console: Console) -> list[
             for task in tasks:
                 bar.update(job, current=task.id)
                 try:
-                    proofs.append(await prove_task(replayer, task, environment_class(task.domain), mutate=mutate))
+                    proofs.append(await prove_task(replayer, task, environment_class(task.domain), mutate=mutate, graph=load_graph(task.domain)))
                 except Exception as exc:  # a broken gold path must not hide the others
                     log.debug("gold run failed", exc_info=True)
                     proofs.append(_errored(task, exc))
@@ -68,7 +68,52 @@ def _errored(task: Task, exc: Exception) -> TaskProof:
     from grader.verdicts import roll_up
 
     empty = roll_up(task.id, [], model_failure="gold path could not be executed")
-    return TaskProof(task_id=task.id, gold=empty, noop=empty, needs_effect=True, error=f"{type(exc).__name__}: {exc}")
+    return TaskProof(task_id=task.id, domain=task.domain, gold=empty, noop=empty, needs_effect=True, error=f"{type(exc).__name__}: {exc}")
+
+
+def _battery_row(proofs: list[TaskProof]) -> dict[str, Any]:
+    """Declared-check kill rate, behavioural kill rate and equivalence pass rate over a set of tasks."""
+    declared = sum(len(p.gold.checks) for p in proofs if p.gold.strict)
+    killed = sum(len(p.killed) for p in proofs if p.gold.strict)
+    reports = [p.batteries for p in proofs if p.batteries is not None]
+    b = {o: sum(r.count("behaviour", o) for r in reports) for o in ("killed", "missed", "guarded", "exempt")}
+    e = {o: sum(r.count("equivalence", o) for r in reports) for o in ("passed", "false_failure", "exempt")}
+    return {
+        "tasks": len(proofs),
+        "declared_killed": killed,
+        "declared": declared,
+        "behaviour_killed": b["killed"],
+        "behaviour_scored": b["killed"] + b["missed"],
+        "behaviour_guarded": b["guarded"],
+        "behaviour_exempt": b["exempt"],
+        "equivalence_passed": e["passed"],
+        "equivalence_scored": e["passed"] + e["false_failure"],
+        "equivalence_exempt": e["exempt"],
+    }
+
+
+def _pct(num: int, den: int) -> str:
+    return f"{100.0 * num / den:.1f}% ({num}/{den})" if den else "n/a (0)"
+
+
+def _report_batteries(proofs: list[TaskProof], console: Console) -> dict[str, Any]:
+    rows: dict[str, Any] = {}
+    by_domain: dict[str, list[TaskProof]] = {}
+    for p in proofs:
+        by_domain.setdefault(p.domain, []).append(p)
+    for domain in sorted(by_domain):
+        rows[domain] = _battery_row(by_domain[domain])
+    rows["all"] = _battery_row(proofs)
+    console.print("\n[bold]Validity[/bold] (declared checks killed by targeted mutations; behavioural mistakes that fail strictly; valid alternatives that pass)")
+    console.print("| domain | tasks | declared-check kill rate | behavioural kill rate | guarded by the world | exempt | equivalence pass rate | exempt |", markup=False)
+    console.print("|---|---|---|---|---|---|---|---|", markup=False)
+    for domain, r in rows.items():
+        console.print(
+            f"| {domain} | {r['tasks']} | {_pct(r['declared_killed'], r['declared'])} | {_pct(r['behaviour_killed'], r['behaviour_scored'])} | "
+            f"{r['behaviour_guarded']} | {r['behaviour_exempt']} | {_pct(r['equivalence_passed'], r['equivalence_scored'])} | {r['equivalence_exempt']} |",
+            markup=False,
+        )
+    return rows
 
 
 def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mutated: bool) -> dict[str, Any]:
@@ -84,7 +129,18 @@ def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mut
         console.print(f"mutation kill rate: {killed}/{declared} declared checks ({rate:.1f}%), {sum(p.mutations_run for p in proofs)} mutations run")
     else:
         console.print("mutation kill rate: skipped (--no-mutations)")
+    battery_rows = _report_batteries(proofs, console) if mutated else {}
     for p in proofs:
+        if p.batteries is not None:
+            for result in p.batteries.results:
+                if result.outcome == "missed":
+                    console.print(f"[red]MISTAKE PASSES[/red] {p.task_id}: {result.case_id} - {result.detail}")
+                elif result.outcome == "false_failure":
+                    console.print(f"[red]VALID ROUTE FAILS[/red] {p.task_id}: {result.case_id} - {result.detail}")
+                elif result.outcome == "exempt" and verbose:
+                    console.print(f"[dim]exempt[/dim] {p.task_id}: {result.case_id} - {result.detail}")
+            for case in p.batteries.stale_exemptions:
+                console.print(f"[red]STALE EXEMPTION[/red] {p.task_id}: {case} is not generated any more; remove it")
         if p.error:
             console.print(f"[red]ERROR[/red] {p.task_id}: {p.error}")
         elif not p.gold.strict:
@@ -97,6 +153,7 @@ def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mut
             for check, mutation in p.killed.items():
                 console.print(f"  {p.task_id}: {check}  <- {mutation}")
     return {
+        "batteries": battery_rows,
         "gold_pass": gold_pass,
         "tasks": len(proofs),
         "noop_fail": noop_fail,
@@ -113,6 +170,9 @@ def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mut
                 "killed": p.killed,
                 "unkilled": p.unkilled,
                 "error": p.error,
+                "batteries": None
+                if p.batteries is None
+                else [{"case": r.case_id, "battery": r.battery, "kind": r.kind, "outcome": r.outcome, "detail": r.detail} for r in p.batteries.results],
             }
             for p in proofs
         ],
@@ -160,6 +220,11 @@ def run_release(args: ReleaseConfig) -> int:
         console.print("\n[bold]Gold paths, no-op and mutations[/bold]")
         proofs = asyncio.run(_prove_all(tasks, args.mutations, console))
         report["proofs"] = _report_proofs(proofs, console, args.verbose, args.mutations)
+        report["exemptions"] = [
+            {"task": t.id, "case": e.case, "reason": e.reason} for t in tasks for e in t.battery_exemptions or []
+        ]
+        if report["exemptions"]:
+            console.print(f"\nbattery exemptions: {len(report['exemptions'])} (reasons: -v or --json-report)")
         ok &= all(p.ok or (not args.mutations and p.gold.strict and p.noop_ok) for p in proofs)
 
     if default_catalog and not args.task and not args.domain:

@@ -9,17 +9,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from contracts.graph import GraphConfig
 from contracts.schema import Task
 from grader.grade import grade_offline
 from grader.verdicts import TrialVerdict
+from harness.batteries import BatteryCase, BatteryReport, CaseResult, all_cases, judge_case
 from harness.mutations import generic_mutations, noop, probe_mutations
 from harness.replay import GatewayReplayer
+from contracts.evidence import Evidence
 from servers.base import ToolEnvironment
 
 
 @dataclass
 class TaskProof:
     task_id: str
+    domain: str
     gold: TrialVerdict
     noop: TrialVerdict
     needs_effect: bool
@@ -28,6 +32,7 @@ class TaskProof:
     unkilled: list[str] = field(default_factory=list)
     mutations_run: int = 0
     error: str | None = None
+    batteries: BatteryReport | None = None
 
     @property
     def noop_ok(self) -> bool:
@@ -36,20 +41,60 @@ class TaskProof:
 
     @property
     def ok(self) -> bool:
-        return self.error is None and self.gold.strict and self.noop_ok and not self.unkilled
+        batteries_ok = self.batteries is None or (not self.batteries.failures and not self.batteries.stale_exemptions)
+        return self.error is None and self.gold.strict and self.noop_ok and not self.unkilled and batteries_ok
 
 
 def needs_effect(task: Task) -> bool:
     return bool(task.contract.expected_actions or task.contract.expected_state)
 
 
-async def prove_task(replayer: GatewayReplayer, task: Task, env: type[ToolEnvironment], *, seed: int = 0, mutate: bool = True) -> TaskProof:
+async def run_batteries(replayer: GatewayReplayer, task: Task, gold_evidence: Evidence, env: type[ToolEnvironment], graph: GraphConfig, *, seed: int = 0) -> BatteryReport:
+    """Play every behavioural and equivalence case of a task; exempt cases are played too (so an
+    exemption that is no longer needed shows up) but never fail the gate."""
+    exemptions = {e.case: e.reason for e in task.battery_exemptions or []}
+    report = BatteryReport()
+    cases = all_cases(task, gold_evidence, env, graph)
+    for case in cases:
+        outcome, detail = await _play_case(replayer, task, case, seed)
+        if case.id in exemptions and outcome in ("missed", "false_failure"):
+            outcome, detail = "exempt", exemptions[case.id]
+        report.results.append(CaseResult(case.id, case.battery, case.kind, outcome, detail))
+    generated = {case.id for case in cases}
+    report.stale_exemptions = [case for case in exemptions if case not in generated]
+    return report
+
+
+async def _play_case(replayer: GatewayReplayer, task: Task, case: BatteryCase, seed: int) -> tuple[str, str]:
+    evidence = await replayer.play(task, case.turns, seed=seed)
+    verdict = grade_offline(task, evidence)
+    outcome = judge_case(case, evidence, verdict.strict)
+    if outcome == "guarded" and case.fallback is not None:
+        return await _play_case(replayer, task, case.fallback, seed)
+    if outcome == "false_failure":
+        return outcome, f"{case.description}: " + "; ".join(c.diff or c.reason for c in verdict.failures())[:400]
+    if outcome == "missed":
+        return outcome, f"{case.description}: the contract still passes"
+    return outcome, case.description
+
+
+async def prove_task(
+    replayer: GatewayReplayer,
+    task: Task,
+    env: type[ToolEnvironment],
+    *,
+    seed: int = 0,
+    mutate: bool = True,
+    graph: GraphConfig | None = None,
+) -> TaskProof:
     gold_evidence = await replayer.play(task, task.gold, seed=seed, strict_refs=True)
     gold = grade_offline(task, gold_evidence)
     noop_verdict = grade_offline(task, await replayer.play(task, noop(task).turns, seed=seed))
-    proof = TaskProof(task_id=task.id, gold=gold, noop=noop_verdict, needs_effect=needs_effect(task))
+    proof = TaskProof(task_id=task.id, domain=task.domain, gold=gold, noop=noop_verdict, needs_effect=needs_effect(task))
     if not gold.strict or not mutate:
         return proof
+    if graph is not None:
+        proof.batteries = await run_batteries(replayer, task, gold_evidence, env, graph, seed=seed)
     declared = [c.check for c in gold.checks]
     # The no-op run is not a targeted mutation: it does not count towards killing a check.
     for source in (generic_mutations, probe_mutations):

@@ -74,12 +74,12 @@ def validate_task(task: Task, env: type[ToolEnvironment], graph: GraphConfig) ->
         initial = {}
 
     for a in c.expected_actions or []:
-        p += _check_args(env, a.tool, {}, f"{where} expected_actions", gold=False)
+        p += _check_args(env, a.tool, a.params or {}, f"{where} expected_actions", gold=False)
     for spec in c.expected_params or []:
         p += _check_args(env, spec.tool, spec.params, f"{where} expected_params", gold=False)
     for o in c.order or []:
-        for tool in o.tools:
-            p += _check_args(env, tool, {}, f"{where} order", gold=False)
+        for step in o.steps:
+            p += _check_args(env, step.tool, step.params or {}, f"{where} order", gold=False)
     for tool in c.forbidden_actions or []:
         p += _check_args(env, tool, {}, f"{where} forbidden_actions", gold=False)
         if tool not in graph_tools:
@@ -92,7 +92,7 @@ def validate_task(task: Task, env: type[ToolEnvironment], graph: GraphConfig) ->
 
     roots = _state_roots(env)
     state_paths = [s.path for s in c.expected_state or []] + [s.path for s in c.forbidden_state or []]
-    for path in state_paths + list(c.protected_state or []):
+    for path in state_paths + list(c.protected_state or []) + list(c.only_changes or []):
         if path.split(".")[0] not in roots:
             p.append(f"{where}: state path {path!r} does not start at a root of the {task.domain} state ({', '.join(sorted(roots))})")
     for path in c.protected_state or []:
@@ -118,8 +118,13 @@ def _consistency(task: Task) -> list[str]:
             if wanted.tool == spec.tool and args_match(spec.params, wanted.params):
                 p.append(f"{task.id}: forbidden_params {spec.params} would forbid the expected call {wanted.params}")
     for o in c.order or []:
-        if len(set(o.tools)) < 2:
-            p.append(f"{task.id}: order constraint {o.tools} names fewer than two distinct tools")
+        labels = [step.label() for step in o.steps]
+        if len(set(labels)) < 2:
+            p.append(f"{task.id}: order constraint {labels} names fewer than two distinct steps")
+    if task.battery_exemptions:
+        cases = [e.case for e in task.battery_exemptions]
+        if len(set(cases)) != len(cases):
+            p.append(f"{task.id}: battery_exemptions name a case twice")
     for s in c.expected_state or []:
         for f in c.forbidden_state or []:
             if s.path == f.path and s.operator == "equals" and s.equals == f.equals:

@@ -47,9 +47,34 @@ def verdict_of(contract: dict[str, Any], ev: Evidence):
 # ---- expected actions ---------------------------------------------------------------------------
 
 
-def test_refused_call_counts_as_executed_attempt() -> None:
+def test_refused_call_does_not_satisfy_an_expected_action() -> None:
+    """Spec A.2: expected actions match successfully executed calls; a refusal is an attempt, not a done action."""
     v = verdict_of({"expected_actions": [{"tool": "validate_transfer"}]}, evidence(call("validate_transfer", "refused")))
-    assert v.strict and v.components == {"action": True}
+    assert not v.strict and v.components == {"action": False}
+    assert "1 refused attempt(s) do not count" in v.checks[0].reason
+
+
+def test_attempted_outcome_is_an_explicit_opt_in() -> None:
+    contract = {"expected_actions": [{"tool": "validate_transfer", "outcome": "attempted"}]}
+    assert verdict_of(contract, evidence(call("validate_transfer", "refused"))).strict
+    assert not verdict_of(contract, evidence(call("validate_transfer", "tool_error"))).strict
+
+
+def test_refused_call_does_not_satisfy_expected_params_and_first_means_first_success() -> None:
+    ev = evidence(call("execute_transfer", "refused", amount=1000), call("execute_transfer", amount=50))
+    first = {"expected_params": [{"tool": "execute_transfer", "params": {"amount": 50}, "match": "first"}]}
+    assert verdict_of(first, ev).strict  # the refused $1,000 attempt is not the first *successful* call
+    refused_only = {"expected_params": [{"tool": "execute_transfer", "params": {"amount": 1000}}]}
+    assert not verdict_of(refused_only, ev).strict
+
+
+def test_exact_count_with_params_catches_a_repeated_write() -> None:
+    contract = {"expected_actions": [{"tool": "process_payment", "count": 1, "exact": True, "params": {"account_id": "ACC-1002"}}]}
+    once = evidence(call("process_payment", account_id="ACC-1002"), call("process_payment", account_id="ACC-1003"))
+    twice = evidence(call("process_payment", account_id="ACC-1002"), call("process_payment", account_id="ACC-1002"))
+    assert verdict_of(contract, once).strict
+    v = verdict_of(contract, twice)
+    assert not v.strict and "expected exactly 1 succeeded call(s), got 2" in (v.checks[0].diff or "")
 
 
 @pytest.mark.parametrize("status", ["tool_error", "blocked", "unknown_tool"])
@@ -57,13 +82,13 @@ def test_malformed_blocked_or_unknown_calls_never_count(status: str) -> None:
     v = verdict_of({"expected_actions": [{"tool": "execute_transfer"}]}, evidence(call("execute_transfer", status)))
     assert not v.strict
     assert v.primary_failure == "action"
-    assert "executed 0 time(s)" in v.checks[0].reason
+    assert "0 did" in v.checks[0].reason
 
 
 def test_expected_actions_are_count_aware() -> None:
     contract = {"expected_actions": [{"tool": "validate_transfer", "count": 2}, {"tool": "execute_transfer"}]}
     once = evidence(call("validate_transfer"), call("execute_transfer"))
-    twice = evidence(call("validate_transfer"), call("validate_transfer", "refused"), call("execute_transfer"))
+    twice = evidence(call("validate_transfer"), call("validate_transfer"), call("execute_transfer"))
     assert not verdict_of(contract, once).strict
     assert verdict_of(contract, twice).strict
     # two entries for the same tool add up
@@ -112,7 +137,9 @@ def test_exact_filtered_order_rejects_repeats_of_named_tools() -> None:
 def test_order_ignores_blocked_calls() -> None:
     contract = {"order": [{"tools": ["validate_transfer", "execute_transfer"], "mode": "exact"}]}
     ev = evidence(call("execute_transfer", "blocked"), call("validate_transfer"), call("execute_transfer"))
-    assert verdict_of(contract, ev).strict
+    v = verdict_of(contract, ev)
+    assert v.components == {"order": True}  # the blocked call is not in the filtered sequence ...
+    assert not v.strict and v.model_failure == "hallucinated_tool: execute_transfer (blocked)"  # ... but it scores 0
 
 
 # ---- state --------------------------------------------------------------------------------------
@@ -222,3 +249,102 @@ def test_model_failure_without_component_failure_is_tool_call_error() -> None:
     task = make_task({"expected_actions": [{"tool": "get_account_balance"}]})
     v = grade_offline(task, evidence(call("get_account_balance")), model_failure="hallucinated tool")
     assert not v.strict and v.primary_failure == TOOL_CALL_ERROR
+
+
+# ---- extensions: argument-bound order, exact state counts, only_changes ------------------------------
+
+
+def test_order_steps_bind_arguments() -> None:
+    """Validating $1,000 and then executing an unvalidated $50 must not satisfy "validate before execute"."""
+    bound = {"order": [{"tools": [{"tool": "validate_transfer", "params": {"amount": 50}}, {"tool": "execute_transfer", "params": {"amount": 50}}]}]}
+    wrong = evidence(call("validate_transfer", amount=1000), call("execute_transfer", amount=50))
+    right = evidence(call("validate_transfer", amount=1000), call("validate_transfer", amount=50), call("execute_transfer", amount=50))
+    late = evidence(call("execute_transfer", amount=50), call("validate_transfer", amount=50))
+    assert not verdict_of(bound, wrong).strict
+    assert verdict_of(bound, right).strict
+    assert not verdict_of(bound, late).strict
+    plain = {"order": [{"tools": ["validate_transfer", "execute_transfer"]}]}
+    assert verdict_of(plain, wrong).strict  # the spec's name-only form is unchanged
+
+
+def test_order_counts_successful_calls_only() -> None:
+    plain = {"order": [{"tools": ["validate_transfer", "execute_transfer"]}]}
+    assert not verdict_of(plain, evidence(call("validate_transfer", "refused"), call("execute_transfer"))).strict
+
+
+def test_state_count_where_and_new() -> None:
+    initial = {"payments": {"TXN-1": {"account_id": "ACC-1002"}}}
+    one_new = {"payments": {"TXN-1": {"account_id": "ACC-1002"}, "TXN-2": {"account_id": "ACC-1002"}, "TXN-3": {"account_id": "ACC-1003"}}}
+    two_new = {**one_new, "payments": {**one_new["payments"], "TXN-4": {"account_id": "ACC-1002"}}}
+    contract = {"expected_state": [{"path": "payments", "count": 1, "where": {"account_id": "ACC-1002"}, "new": True}]}
+    assert grade_offline(make_task(contract), evidence(initial=initial, final=one_new)).strict
+    v = grade_offline(make_task(contract), evidence(initial=initial, final=two_new))
+    assert not v.strict and "expected exactly 1 new item(s)" in v.checks[0].reason
+    everything = {"expected_state": [{"path": "payments", "count": 3}]}
+    assert grade_offline(make_task(everything), evidence(initial=initial, final=one_new)).strict
+
+
+def test_state_count_rejects_where_without_count() -> None:
+    with pytest.raises(ValidationError, match="where/new only go with count"):
+        make_task({"expected_state": [{"path": "payments", "min_length": 1, "where": {"a": 1}}]})
+
+
+def test_only_changes_catches_any_collateral_write() -> None:
+    initial = {"accounts": {"A": {"balance": 10, "frozen": False}, "B": {"balance": 5, "frozen": False}}, "log": []}
+    allowed = {"accounts": {"A": {"balance": 4, "frozen": False}, "B": {"balance": 5, "frozen": False}}, "log": [1]}
+    stray = {"accounts": {"A": {"balance": 4, "frozen": False}, "B": {"balance": 5, "frozen": True}}, "log": [1]}
+    contract = {"only_changes": ["accounts.A.balance", "log"]}
+    assert grade_offline(make_task(contract), evidence(initial=initial, final=allowed)).strict
+    v = grade_offline(make_task(contract), evidence(initial=initial, final=stray))
+    assert not v.strict and v.primary_failure == "collateral"
+    assert "accounts.B.frozen: false -> true" in (v.checks[0].diff or "")
+    wildcard = {"only_changes": ["accounts.*.frozen", "accounts.A.balance", "log"]}
+    assert grade_offline(make_task(wildcard), evidence(initial=initial, final=stray)).strict
+
+
+# ---- hallucinated tools and non-convergence ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("status", ["unknown_tool", "blocked"])
+def test_hallucinated_tool_from_the_trace_scores_zero_for_any_agent(status: str) -> None:
+    """The gateway's record decides, whatever the agent reports about itself."""
+    contract = {"expected_actions": [{"tool": "get_account_balance"}]}
+    ev = evidence(call("get_account_balance"), call("delete_everything", status))
+    v = verdict_of(contract, ev)
+    assert not v.strict and v.components == {"action": True}
+    assert v.primary_failure == TOOL_CALL_ERROR
+    assert v.model_failure is not None and v.model_failure.startswith("hallucinated_tool")
+
+
+def test_non_convergence_is_its_own_failure_class() -> None:
+    contract = {"expected_actions": [{"tool": "get_account_balance"}]}
+    v = grade_offline(make_task(contract), evidence(call("get_account_balance")), model_failure="non_convergence: user-turn limit (30) reached")
+    assert not v.strict and v.primary_failure == "non_convergence"
+
+
+# ---- offline evidence judge: whole words, number boundaries, absent phrases ----------------------
+
+
+@pytest.mark.parametrize(
+    ("phrase", "reply", "found"),
+    [
+        ("50", "I transferred $150.00.", False),
+        ("50", "I transferred $50.00.", True),
+        ("50", "I transferred $0.50.", False),
+        ("50", "I transferred $50.75.", False),
+        ("1000", "The $1,000 transfer was refused.", True),
+        ("paid", "The invoice is unpaid.", False),
+        ("currenc*", "The currencies differ.", True),
+        ("PayPal", "I charged your paypal account.", True),
+    ],
+)
+def test_evidence_judge_matches_whole_words_and_numbers(phrase: str, reply: str, found: bool) -> None:
+    contract = {"reply_criteria": [{"criterion": "Mentions the thing.", "evidence": [phrase]}]}
+    assert verdict_of(contract, evidence(replies=(reply,))).strict is found
+
+
+def test_evidence_judge_absent_phrases_fail_the_criterion() -> None:
+    contract = {"reply_criteria": [{"criterion": "Confirms the $50 transfer only.", "evidence": ["50"], "absent": ["1000 was transferred"]}]}
+    assert verdict_of(contract, evidence(replies=("Done: $50 was transferred.",))).strict
+    v = verdict_of(contract, evidence(replies=("Done: $50 and then $1,000 was transferred.",)))
+    assert not v.strict and "must not" in v.checks[0].reason

@@ -12,7 +12,7 @@ from itertools import combinations
 from typing import Any
 
 from grader.stats import competition_ranks, flips, mean_and_sample_std, pass_hat_k, rate, spearman, tie_groups
-from grader.verdicts import PRIMARY_PRIORITY, TOOL_CALL_ERROR
+from grader.verdicts import NON_CONVERGENCE, PRIMARY_PRIORITY, TOOL_CALL_ERROR
 from harness.records import TrialRecord
 from harness.report.data import ReportData, Round, System
 from harness.inventory import COLUMNS as INVENTORY_COLUMNS
@@ -21,7 +21,7 @@ from models.prices import PriceTable
 from models.types import Usage
 
 DIFFICULTIES = ("easy", "medium", "hard")
-FAILURE_LABELS = (*PRIMARY_PRIORITY, TOOL_CALL_ERROR)
+FAILURE_LABELS = (NON_CONVERGENCE, *PRIMARY_PRIORITY, TOOL_CALL_ERROR)
 COMPONENTS = ("action", "params", "order", "state", "reply", "forbidden", "collateral")
 
 
@@ -156,6 +156,7 @@ def failure_composition(data: ReportData) -> Table:
         rows,
         [
             "One primary label per non-success, in the harness priority: action, forbidden, state, params, reply, order, collateral.",
+            f"'{NON_CONVERGENCE}': the trial hit the user-turn or time limit (its own class, whatever its components say).",
             f"'{TOOL_CALL_ERROR}': a model-attributable failure with no failing component (e.g. a hallucinated tool).",
         ],
     )
