@@ -110,6 +110,12 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
                 owner_team=case.owner_team,
             )
 
+    def _next_case_id(self) -> str:
+        """Case numbers are sequential, as in a real ticketing system (the next one after the highest):
+        deterministic for every seed, so contracts can name the case a task creates."""
+        numbers = [int(k.split("-", 1)[1]) for k in self.state.cases if k.startswith("CASE-") and k.split("-", 1)[1].isdigit()]
+        return f"CASE-{max(numbers, default=5000) + 1}"
+
     def _open_disputes(self, **match: str) -> list[BillingDispute]:
         return [
             d for d in self.state.disputes.values() if d.status == "open" and all(getattr(d, k) == v for k, v in match.items())
@@ -233,7 +239,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
                     existing_case_id=existing.case_id,
                 )
         case = Case(
-            case_id=self.ids.mint("CASE"),
+            case_id=self._next_case_id(),
             customer_id=customer_id,
             subject=subject,
             description=description,
