@@ -25,6 +25,7 @@ JONAH = {"customer_id": "CUST-7006", "pin": "7735"}
 PRIYA = {"customer_id": "CUST-7007", "pin": "1904"}
 OLIVER = {"customer_id": "CUST-7008", "pin": "5560"}
 ELENA = {"customer_id": "CUST-7005", "pin": "2298"}
+MARCUS = {"customer_id": "CUST-7004", "pin": "6612"}
 
 # tool -> (calls to make first, arguments, a key its result must contain)
 TOOL_CASES: dict[str, tuple[list[tuple[str, dict[str, Any]]], dict[str, Any], str]] = {
@@ -43,7 +44,7 @@ TOOL_CASES: dict[str, tuple[list[tuple[str, dict[str, Any]]], dict[str, Any], st
     "escalate_case": ([], {"case_id": "CASE-5001", "team": "tier2", "reason": "persisting drops"}, "owner_team"),
     "list_invoices": ([], {"customer_id": "CUST-7001"}, "invoices"),
     "get_invoice": ([], {"invoice_id": "INV-8006"}, "lines"),
-    "apply_credit": ([("authenticate_customer", JONAH)], {"invoice_id": "INV-8007", "case_id": "CASE-5006", "amount": 49.99, "reason": "dup"}, "credit_id"),
+    "apply_credit": ([("authenticate_customer", MARCUS)], {"invoice_id": "INV-8004", "case_id": "CASE-5004", "amount": 42.3, "reason": "x"}, "credit_id"),
     "open_billing_dispute": ([("authenticate_customer", OLIVER)], {"invoice_id": "INV-8006", "case_id": "CASE-5009", "amount": 249, "reason": "dup"}, "dispute_id"),
     "search_articles": ([], {"query": "router keeps rebooting"}, "results"),
     "get_article": ([], {"article_id": "KB-2004"}, "steps"),
@@ -91,18 +92,18 @@ async def test_tools_do_what_their_docstrings_say() -> None:
     async with Client(gateway.server(DOMAIN)) as client:
         created = (await _call(client, t, "create_case", {"customer_id": "CUST-7008", "subject": "down", "category": "technical", "product": "internet", "impact": "outage"})).structured_content
         p1 = (await _call(client, t, "set_priority", {"case_id": created["case_id"], "priority": "P1"})).structured_content
-        await _call(client, t, "authenticate_customer", JONAH)
-        credit = (await _call(client, t, "apply_credit", {"invoice_id": "INV-8007", "case_id": "CASE-5006", "amount": "49.99", "reason": "dup"})).structured_content
+        await _call(client, t, "authenticate_customer", MARCUS)
+        credit = (await _call(client, t, "apply_credit", {"invoice_id": "INV-8004", "case_id": "CASE-5004", "amount": "42.30", "reason": "roaming"})).structured_content
         found = (await _call(client, t, "search_articles", {"query": "slow evening", "product": "internet"})).structured_content
         merged = (await _call(client, t, "merge_cases", {"duplicate_case_id": "CASE-5007", "primary_case_id": "CASE-5006"})).structured_content
     assert created == {"case_id": "CASE-5016", "status": "open", "owner_team": "tier1", "priority": None}  # sequential case numbers
     assert p1 == {"case_id": "CASE-5016", "priority": "P1", "sla_due": "2026-11-30T13:00"}
-    assert credit["amount"] == 49.99 and credit["credited_total"] == 49.99 and credit["balance_due"] == -49.99
+    assert credit["amount"] == 42.3 and credit["credited_total"] == 42.3 and credit["balance_due"] == 55.0
     assert [r["article_id"] for r in found["results"]][:2] == ["KB-2002", "KB-2012"] and found["results"][1]["archived"] is True
     assert merged["linked_cases"] == ["CASE-5007"]
     state = trial.final_state()
     assert state["cases"]["CASE-5007"]["status"] == "merged" and state["cases"]["CASE-5007"]["merged_into"] == "CASE-5006"
-    assert state["invoices"]["INV-8007"]["credit_count"] == 1 and state["authenticated_customers"] == ["CUST-7006"]
+    assert state["invoices"]["INV-8004"]["credit_count"] == 1 and state["authenticated_customers"] == ["CUST-7004"]
 
 
 # (who verifies first, tool, arguments, expected status, expected reason fragment)
@@ -115,6 +116,8 @@ GATES: list[tuple[dict[str, str] | None, str, dict[str, Any], int, str]] = [
     (OLIVER, "apply_credit", {"invoice_id": "INV-8006", "case_id": "CASE-5009", "amount": 100.01, "reason": "dup"}, 403, "$100.00 desk cap"),
     (PRIYA, "apply_credit", {"invoice_id": "INV-8005", "case_id": "CASE-5008", "amount": 45, "reason": "dup"}, 409, "open billing dispute"),
     (JONAH, "apply_credit", {"invoice_id": "INV-8007", "case_id": "CASE-5001", "amount": 10, "reason": "x"}, 422, "another customer"),
+    (JONAH, "apply_credit", {"invoice_id": "INV-8007", "case_id": "CASE-5006", "amount": 49.99, "reason": "x"}, 422, "not a billing case"),
+    (OLIVER, "open_billing_dispute", {"invoice_id": "INV-8006", "case_id": "CASE-5001", "amount": 249, "reason": "x"}, 422, "another customer"),
     (None, "open_billing_dispute", {"invoice_id": "INV-8006", "case_id": "CASE-5009", "amount": 249, "reason": "dup"}, 403, "identity must be verified"),
     (PRIYA, "open_billing_dispute", {"invoice_id": "INV-8005", "case_id": "CASE-5008", "amount": 45, "reason": "dup"}, 409, "already has an open billing dispute"),
     (None, "set_priority", {"case_id": "CASE-5006", "priority": "P1"}, 422, "P1 urgency criteria not met"),
@@ -157,14 +160,14 @@ async def test_wrong_pin_and_repeated_credit_are_refused() -> None:
     trial = gateway.open_trial(DOMAIN)
     t = trial.trial_id
     async with Client(gateway.server(DOMAIN)) as client:
-        wrong = (await _call(client, t, "authenticate_customer", {"customer_id": "CUST-7006", "pin": "7753"})).structured_content
+        wrong = (await _call(client, t, "authenticate_customer", {"customer_id": "CUST-7004", "pin": "6621"})).structured_content
         assert wrong["refused"] is True and wrong["status"] == 403 and not trial.final_state()["authenticated_customers"]
-        await _call(client, t, "authenticate_customer", JONAH)
-        args = {"invoice_id": "INV-8007", "case_id": "CASE-5006", "amount": 49.99, "reason": "dup"}
+        await _call(client, t, "authenticate_customer", MARCUS)
+        args = {"invoice_id": "INV-8004", "case_id": "CASE-5004", "amount": 42.3, "reason": "roaming"}
         first = (await _call(client, t, "apply_credit", args)).structured_content
         again = (await _call(client, t, "apply_credit", args)).structured_content
     assert first["credit_id"].startswith("CR-") and again["refused"] is True and again["status"] == 409
-    assert trial.final_state()["invoices"]["INV-8007"]["credited_total"] == 49.99
+    assert trial.final_state()["invoices"]["INV-8004"]["credited_total"] == 42.3
 
 
 @pytest.mark.parametrize(("tool", "args"), [("get_case", {"case_id": "CASE-0000"}), ("get_invoice", {"invoice_id": "INV-0000"}),

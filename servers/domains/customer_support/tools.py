@@ -101,6 +101,11 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
         if case.status == "merged":
             raise Refusal(409, "Case was merged into another case", case_id=case.case_id, merged_into=case.merged_into)
 
+    def _require_billing_case(self, case: Case) -> None:
+        if case.category != "billing":
+            raise Refusal(422, "Credits and disputes are linked to a billing case; this case is not a billing case",
+                          case_id=case.case_id, category=case.category)
+
     def _require_owned(self, case: Case) -> None:
         if case.owner_team != self.state.desk_team:
             raise Refusal(
@@ -411,7 +416,8 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
         amount: Annotated[Money, Field(description="Credit in US dollars, e.g. 49.99.")],
         reason: Annotated[str, Field(description="Why the credit is given."), FreeText],
     ) -> dict[str, Any]:
-        """Credit an invoice, documented on the customer's case. The customer must be verified (403). All
+        """Credit an invoice, linked to the customer's billing case (422 for another customer's case or a case
+        that is not a billing case). The customer must be verified (403). All
         credits on one invoice together may not exceed $100.00 (403: escalate the case to billing instead);
         one credit per case and invoice (409); not while the invoice has an open billing dispute (409)."""
         invoice = self._invoice(invoice_id)
@@ -422,6 +428,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
         self._require_verified(invoice.customer_id)
         if case.customer_id != invoice.customer_id:
             raise Refusal(422, "Case belongs to another customer than the invoice", case_id=case_id, invoice_id=invoice_id)
+        self._require_billing_case(case)
         self._require_active(case)
         if self._open_disputes(invoice_id=invoice_id):
             raise Refusal(409, "Invoice has an open billing dispute; billing will settle it", invoice_id=invoice_id)
@@ -454,7 +461,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
         reason: Annotated[str, Field(description="What the customer disputes."), FreeText],
     ) -> dict[str, Any]:
         """Open a billing dispute on an invoice for the billing team to investigate, linked to the customer's
-        case. The customer must be verified (403); one open dispute per invoice (409). While the dispute is
+        billing case. The customer must be verified (403); one open dispute per invoice (409). While the dispute is
         open the case cannot be closed and the invoice cannot be credited."""
         invoice = self._invoice(invoice_id)
         case = self._case(case_id)
@@ -464,6 +471,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
         self._require_verified(invoice.customer_id)
         if case.customer_id != invoice.customer_id:
             raise Refusal(422, "Case belongs to another customer than the invoice", case_id=case_id, invoice_id=invoice_id)
+        self._require_billing_case(case)
         self._require_active(case)
         existing = self._open_disputes(invoice_id=invoice_id)
         if existing:
@@ -570,7 +578,7 @@ def support_probes(state: SupportState) -> list[tuple[str, list[Any]]]:
         if customer is None:
             continue
         auth = call("authenticate_customer", customer_id=customer.customer_id, pin=customer.pin)
-        new_case = call("create_case", customer_id=customer.customer_id, subject="probe", category="account", product="tv", impact="question")
+        new_case = call("create_case", customer_id=customer.customer_id, subject="probe", category="billing", product="tv", impact="minor")
         ref = "${create_case.case_id}"
         disputed = any(d.invoice_id == invoice.invoice_id and d.status == "open" for d in state.disputes.values())
         if not disputed and invoice.credited_total + 1 <= 100:
