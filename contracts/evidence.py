@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+
+from contracts.text import ERROR_MAX_CHARS, REPLY_MAX_CHARS, safe_text, safe_value
 
 CallStatus = Literal["executed", "refused", "tool_error", "blocked", "unknown_tool"]
 """How a tool call ended at the gateway.
@@ -33,6 +35,22 @@ class ToolCallRecord(BaseModel):
     error: str | None = None
     latency_ms: float = 0.0
 
+    @field_validator("arguments", "result", mode="after")
+    @classmethod
+    def _safe_payload(cls, value: Any) -> Any:
+        """Tool arguments and results are untrusted: made safe (text, size) before they are stored."""
+        return safe_value(value)
+
+    @field_validator("tool", mode="after")
+    @classmethod
+    def _safe_name(cls, value: str) -> str:
+        return safe_text(value, 200)
+
+    @field_validator("error", mode="after")
+    @classmethod
+    def _safe_error(cls, value: str | None) -> str | None:
+        return None if value is None else safe_text(value, ERROR_MAX_CHARS)
+
     @property
     def executed(self) -> bool:
         """Reached the tool as a well-formed call (a refusal counts as an attempt, not as a done action)."""
@@ -48,11 +66,23 @@ class Message(BaseModel):
     content: str
     turn: int
 
+    @field_validator("content", mode="after")
+    @classmethod
+    def _safe_content(cls, value: str) -> str:
+        """Replies come from models: made safe (no lone surrogates or control characters, capped with a
+        visible marker) before they are stored, shown to the user simulator, judged or reported."""
+        return safe_text(value, REPLY_MAX_CHARS)
+
 
 class RoutingDecision(BaseModel):
     turn: int
     node: str
     reason: str = ""
+
+    @field_validator("node", "reason", mode="after")
+    @classmethod
+    def _safe(cls, value: str) -> str:
+        return safe_text(value, 2_000)
 
 
 class Evidence(BaseModel):

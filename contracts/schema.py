@@ -38,6 +38,22 @@ class ExpectedAction(Strict):
     params: dict[str, Any] | None = Field(default=None, min_length=1)
     exact: bool = False
     outcome: Outcome = "succeeded"
+    alternatives: list[str] | None = Field(
+        default=None,
+        min_length=1,
+        description="Extension: other tools that establish the same fact (e.g. a balance read that shows the "
+        "account frozen instead of a validation); calls of any of them count.",
+    )
+
+    @model_validator(mode="after")
+    def _alternatives_without_params(self) -> ExpectedAction:
+        if self.alternatives and self.params:
+            raise ValueError(f"expected action {self.tool!r}: alternatives and params do not combine (arguments differ per tool)")
+        return self
+
+    @property
+    def tools(self) -> list[str]:
+        return [self.tool, *(self.alternatives or [])]
 
 
 class ExpectedParams(Strict):
@@ -172,16 +188,17 @@ class Contract(Strict):
     only_changes: list[str] | None = Field(
         default=None,
         description="Extension: the final state may differ from the initial state only at or under these "
-        "dotted paths (`*` matches one key); any other change is a collateral effect.",
+        "dotted paths (`*` matches one key); any other change is a collateral effect. An empty list is "
+        "meaningful (unlike other families): nothing may change at all.",
     )
 
     @model_validator(mode="after")
     def _declared_means_non_empty(self) -> Contract:
         for name in type(self).model_fields:
             value = getattr(self, name)
-            if value is not None and len(value) == 0:
+            if value is not None and len(value) == 0 and name != "only_changes":
                 raise ValueError(f"{name} is declared but empty; omit it instead (undeclared checks are absent)")
-        if not any(getattr(self, name) for name in type(self).model_fields):
+        if not any(getattr(self, name) for name in type(self).model_fields) and self.only_changes is None:
             raise ValueError("a contract must declare at least one check")
         return self
 
@@ -189,7 +206,7 @@ class Contract(Strict):
     def has_negative(self) -> bool:
         """Policy-constrained (spec B.8): declares a forbidden action, forbidden params or protected state
         (`only_changes`, the extension's general form of protected state, counts too)."""
-        return bool(self.forbidden_actions or self.forbidden_params or self.protected_state or self.only_changes)
+        return bool(self.forbidden_actions or self.forbidden_params or self.protected_state or self.only_changes is not None)
 
 
 class GoldCall(Strict):

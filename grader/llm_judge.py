@@ -17,18 +17,19 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from contracts.schema import ReplyCriterion
-from grader.grade import JudgeFailure, validate_judgement
+from grader.grade import JudgeFailure, quote_problem, unescape_quote, validate_judgement
 from grader.judge import CriterionJudgement, JudgeOutput
 from models.model import Model
 from models.prompts import VersionedPrompt
 from models.types import ChatMessage, GenerateConfig
 
-PROMPT = VersionedPrompt(Path(__file__).parent / "prompts", "judge_v1")
+PROMPT = VersionedPrompt(Path(__file__).parent / "prompts", "judge_v2")
 
 
 class _Item(BaseModel):
     index: int
     verdict: bool
+    message: int | None = None
     evidence: str = ""
     explanation: str
 
@@ -43,12 +44,18 @@ def render_request(instruction: str, criteria: list[ReplyCriterion], assistant_m
         f"{i}. {c.criterion}" + (f" (Fails if the replies say: {'; '.join(repr(a) for a in c.absent)}.)" if c.absent else "")
         for i, c in enumerate(criteria, start=1)
     )
-    transcript = "\n\n".join(f"[assistant message {i}]\n{m}" for i, m in enumerate(assistant_messages, start=1))
     return (
         f"<user_instruction>\n{instruction.strip()}\n</user_instruction>\n\n"
         f"<criteria>\n{numbered}\n</criteria>\n\n"
-        f'<transcript untrusted="true">\n{transcript}\n</transcript>'
+        f'<transcript_json untrusted="true">\n{transcript_json(assistant_messages)}\n</transcript_json>'
     )
+
+
+def transcript_json(assistant_messages: list[str]) -> str:
+    """The transcript as data the model cannot close: a JSON array of strings, with `<`, `>` and `&`
+    escaped as `\\u003c` etc., so no message can end the element, open a tag or inject criteria."""
+    text = json.dumps(list(assistant_messages), ensure_ascii=False, indent=1)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def parse_answer(text: str, n_criteria: int) -> _Answer:
@@ -84,11 +91,16 @@ class LLMJudge:
                 result = JudgeOutput(
                     judge=self.name,
                     criteria=[
-                        CriterionJudgement(passed=item.verdict, quote=item.evidence, explanation=item.explanation)
+                        CriterionJudgement(passed=item.verdict, quote=unescape_quote(item.evidence), explanation=item.explanation)
                         for item in sorted(answer.criteria, key=lambda i: i.index)
                     ],
                     contradiction_found=answer.contradiction_found,
                 )
+                for item in answer.criteria:
+                    cited = item.message
+                    if item.verdict and cited is not None:
+                        if not 1 <= cited <= len(assistant_messages) or quote_problem(item.evidence, [assistant_messages[cited - 1]]):
+                            raise JudgeFailure(f"criterion {item.index}: the quote is not in assistant message {cited}")
                 validate_judgement(result, len(criteria), assistant_messages)
                 return result
             except JudgeFailure as exc:

@@ -204,6 +204,36 @@ def _gold_values(task: Task) -> dict[str, Any]:
     return values
 
 
+def _gold_candidates(task: Task) -> dict[str, list[Any]]:
+    """Argument name -> the distinct literal values the gold path gives it, in order of appearance."""
+    found: dict[str, list[Any]] = {}
+    for turn in task.gold:
+        for call in turn.calls:
+            for key, value in call.args.items():
+                if not _is_ref(value) and isinstance(value, (str, int, float)) and value not in found.setdefault(key, []):
+                    found[key].append(value)
+    return found
+
+
+def _read_variants(env: type[ToolEnvironment], tool: str, candidates: Mapping[str, list[Any]], limit: int = 3) -> list[dict[str, Any]]:
+    """Valid argument sets for an extra read: each required parameter filled from gold values of the same
+    name or of a qualified name (`destination_account_id` feeds `account_id`). Variant k takes the k-th
+    value of each parameter that has one, so a read about *another* record of the task is tried too."""
+    required, optional = _required_params(env, tool)
+    pools: dict[str, list[Any]] = {}
+    for name in required + optional:
+        pool = list(candidates.get(name, []))
+        for key, values in candidates.items():
+            if key.endswith("_" + name):
+                pool += [v for v in values if v not in pool]
+        if pool:
+            pools[name] = pool
+    if any(name not in pools for name in required):
+        return []
+    width = min(limit, max(len(pools[name]) for name in required)) if required else 1
+    return [{name: pool[min(k, len(pool) - 1)] for name, pool in pools.items() if name in required} for k in range(width)]
+
+
 def _required_params(env: type[ToolEnvironment], tool: str) -> tuple[list[str], list[str]]:
     signature, _ = env.tool_signature(tool)
     required = [p.name for p in signature.parameters.values() if p.default is p.empty]
@@ -231,7 +261,7 @@ def behavioural_cases(
     if len(statuses) != len(flat):  # the gateway records every call; anything else is a broken replay
         return
     contract = task.contract
-    named_reads = {a.tool for a in contract.expected_actions or []} | {s.tool for o in contract.order or [] for s in o.steps}
+    named_reads = {t for a in contract.expected_actions or [] for t in a.tools} | {s.tool for o in contract.order or [] for s in o.steps}
     writes = [(i, pos, call) for i, (pos, call) in enumerate(flat) if env.tool_kind(call.tool) == "write" and statuses[i] == "executed"]
     initial = gold.initial_state
 
@@ -355,17 +385,17 @@ def equivalence_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) ->
     forbidden_patterns = contract.forbidden_params or []
     values = _gold_values(task)
 
-    for tool, method in env.tool_methods().items():
-        if env.tool_kind(tool) != "read" or tool in forbidden_tools:
+    candidates = _gold_candidates(task)
+    for tool in env.tool_methods():
+        if env.tool_kind(tool) != "read" or tool in forbidden_tools or any(p.tool == tool for p in forbidden_patterns):
             continue
-        args = _filled_args(env, tool, values)
-        if args is None or any(p.tool == tool for p in forbidden_patterns):
-            continue
-        per = _per_turn(turns)
-        for calls in per:
-            calls.insert(0, GoldCall(tool=tool, args=args))
-        yield BatteryCase(_case_id("equivalence", "extra_read", tool), "equivalence", "extra_read",
-                          f"an extra {tool}{args} at the start of every turn", _rebuild(turns, per))
+        for k, args in enumerate(_read_variants(env, tool, candidates)):
+            per = _per_turn(turns)
+            for calls in per:
+                calls.insert(0, GoldCall(tool=tool, args=args))
+            subject = tool if k == 0 else f"{tool}#{k}"
+            yield BatteryCase(_case_id("equivalence", "extra_read", subject), "equivalence", "extra_read",
+                              f"an extra {tool}{args} at the start of every turn", _rebuild(turns, per))
 
     for (pos_a, a), (pos_b, b) in zip(flat, flat[1:]):
         if pos_a[0] != pos_b[0] or env.tool_kind(a.tool) != "read" or env.tool_kind(b.tool) != "read" or a.tool == b.tool:

@@ -6,11 +6,12 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSubCommand, SettingsConfigDict
 
-from harness.config import CompareConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, TasksConfig
+from harness.config import CompareConfig, GradeConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, SuggestConfig, TasksConfig
 
 
 def quiet_fastmcp() -> None:
@@ -43,6 +44,24 @@ class Tasks(TasksConfig):
                 print("    " + task.instruction.strip().replace("\n", "\n    "))
 
 
+class Suggest(SuggestConfig):
+    __doc__ = SuggestConfig.__doc__
+
+    def cli_cmd(self) -> None:
+        import anyio
+
+        from contracts.catalog import CatalogError, load_catalog, select_tasks
+        from harness.suggest import render, suggest_tasks
+
+        try:
+            tasks = select_tasks(load_catalog(), domains=self.domain, task_ids=self.task)
+        except (CatalogError, KeyError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
+        for task, suggestion in anyio.run(suggest_tasks, tasks):
+            print(render(task, suggestion) + "\n")
+
+
 class Validate(ReleaseConfig):
     __doc__ = ReleaseConfig.__doc__
 
@@ -68,8 +87,7 @@ class Run(RunConfig):
         try:
             result = anyio.run(lambda: execute_run(config, console=console))
         except (ConfigurationError, ValueError) as exc:
-            console.print(f"[red]error[/red]: {exc}")
-            raise SystemExit(2) from None
+            fail(str(exc))
         print(result.summary_markdown)
         print(f"run directory: {result.directory}  ({result.ran} trial(s) run, {result.skipped} resumed)")
         print(f"report: uv run crmbench report {result.directory} --out report")
@@ -86,14 +104,38 @@ class Report(ReportConfig):
         try:
             report = build_report(self.runs, self.out, card_tasks=self.card, price_table=self.price_table)
         except (ReportInputError, KeyError) as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            raise SystemExit(2) from None
+            fail(str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc))
         print(f"wrote {len(report.tables)} tables, {len(report.figures)} figures, {len(report.cards)} demo cards to {report.out}")
         print(f"open {report.html_path}")
         coverage = next(t for t in report.tables if t.key == "coverage")
         for row in coverage.rows:
             if row[5]:
                 print(f"note: {row[0]} round {row[1]} is missing {row[5]} task(s) of its domains (partial run)")
+
+
+class Grade(GradeConfig):
+    __doc__ = GradeConfig.__doc__
+    run: CliPositionalArg[Path]
+
+    def cli_cmd(self) -> None:
+        import anyio
+
+        from contracts.catalog import CatalogError
+        from harness.regrade import RegradeError, judge_factory_for, regrade_run
+        from harness.rundir import RunDirectory
+        from models.base import ConfigurationError
+
+        manifest = RunDirectory(self.run).read_manifest() or {}
+        try:
+            factory, name = judge_factory_for(self.judge, self.judge_model, manifest)
+            result = anyio.run(
+                lambda: regrade_run(self.run, out=self.out, judge_factory=factory, judge_name=name, only_infra=self.only_infra, tasks_dir=self.tasks_dir)
+            )
+        except (RegradeError, CatalogError, ConfigurationError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
+        print((result.directory / "results.md").read_text(encoding="utf-8"))
+        print(f"re-graded run: {result.directory}  ({len(result.changes)} verdict(s) changed; compare: uv run crmbench compare {self.run} {result.directory})")
 
 
 class Compare(CompareConfig):
@@ -110,8 +152,7 @@ class Compare(CompareConfig):
         try:
             comparison = compare_runs(self.run_a, self.run_b)
         except ReportInputError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            raise SystemExit(2) from None
+            fail(str(exc))
         text = "\n".join(to_markdown(t) for t in comparison.tables())
         print(text)
         if self.out:
@@ -126,18 +167,83 @@ class Crmbench(BaseSettings):
     run: CliSubCommand[Run]
     report: CliSubCommand[Report]
     compare: CliSubCommand[Compare]
+    grade: CliSubCommand[Grade]
     serve: CliSubCommand[Serve]
     tasks: CliSubCommand[Tasks]
+    suggest: CliSubCommand[Suggest]
     validate_: CliSubCommand[Validate] = Field(alias="validate")
 
     def cli_cmd(self) -> None:
         CliApp.run_subcommand(self)
 
 
+EXIT_USAGE = 2
+
+
+def fail(message: str) -> NoReturn:
+    """The one error style of the CLI: `error: <a sentence naming the file, task, field or flag>` on
+    stderr, and exit code 2. Never a traceback for bad input."""
+    text = message.strip() or "failed"
+    print(f"error: {text}", file=sys.stderr)
+    raise SystemExit(EXIT_USAGE)
+
+
+def _flag_error(exc: ValidationError) -> str:
+    """A CLI value that does not validate, as a sentence naming the flag."""
+    parts = []
+    for error in exc.errors(include_url=False):
+        loc = [str(p) for p in error.get("loc", ()) if not isinstance(p, int)]
+        flag = "--" + loc[-1].replace("_", "-") if loc else "a value"
+        given = error.get("input")
+        shown = f" (got {given!r})" if isinstance(given, str | int | float) and len(str(given)) < 80 else ""
+        parts.append(f"{flag}{shown}: {error.get('msg', 'invalid').rstrip('.')}")
+    return "invalid value for " + "; ".join(parts)
+
+
+def follow_parent() -> None:
+    """Make signals reach the run through a wrapper (`uv run crmbench ...`): on Linux, ask the kernel to
+    send this process SIGTERM when its parent dies, so killing the wrapper, even with SIGKILL, stops the
+    run instead of leaving it going. SIGTERM and SIGINT themselves are forwarded by uv."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        parent = os.getppid()
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before the request took effect
+            os.kill(os.getpid(), signal.SIGTERM)
+    except (OSError, AttributeError):  # pragma: no cover - best effort
+        pass
+
+
 def main(argv: list[str] | None = None) -> None:
     quiet_fastmcp()
+    follow_parent()
     args = sys.argv[1:] if argv is None else argv
-    CliApp.run(Crmbench, cli_args=args)
+    from contracts.catalog import CatalogError
+    from harness.rundir import RunDirectoryError
+    from models.base import ConfigurationError
+    from servers.registry import UnknownDomain
+
+    try:
+        CliApp.run(Crmbench, cli_args=args)
+    except SystemExit as exc:
+        if isinstance(exc.code, str):  # `raise SystemExit("message")` anywhere: the same style, exit 2
+            fail(exc.code)
+        raise
+    except ValidationError as exc:
+        fail(_flag_error(exc))
+    except (ConfigurationError, CatalogError, RunDirectoryError) as exc:
+        fail(str(exc))
+    except UnknownDomain as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        print("interrupted: finished trials are saved; rerun the same command to resume", file=sys.stderr)
+        raise SystemExit(130) from None
 
 
 if __name__ == "__main__":

@@ -28,6 +28,27 @@ class TasksConfig(BaseModel):
     show_instruction: bool = Field(default=False, description="print each task's user instruction")
 
 
+class SuggestConfig(BaseModel):
+    """Authoring aid: play tasks' gold paths and print the checks that pin their effect (only_changes,
+    exact counts of new records, exact counts of writes) for the author to review and paste."""
+
+    task: list[str] = Field(default_factory=list, description="task ids (repeatable)")
+    domain: list[str] = Field(default_factory=list, description="every task of these domains")
+
+
+class GradeConfig(BaseModel):
+    """Re-grade a recorded run from its stored evidence (no agent or user model is called): the current
+    catalog's contracts, reply judgements reused where the criteria are unchanged, judge failures re-judged."""
+
+    out: Path | None = Field(default=None, description="new run directory (default: <run>-regraded)")
+    judge: Literal["recorded", "evidence", "llm"] = Field(
+        default="recorded", description="recorded: reuse recorded judgements, ask the run's own judge where needed; evidence / llm: re-judge every reply"
+    )
+    judge_model: str | None = Field(default=None, description="provider:model for --judge llm (default: the run's judge model)")
+    only_infra: bool = Field(default=False, description="only re-judge trials whose judge failed (⊥); copy the rest unchanged")
+    tasks_dir: Path | None = Field(default=None, description="grade against the contracts in this catalog directory instead")
+
+
 class ReleaseConfig(BaseModel):
     """Release gates: structural validation, gold paths, no-op and mutation proofs, the lock."""
 
@@ -76,10 +97,11 @@ class RunConfig(BaseModel):
     out: Path | None = Field(default=None, description="run directory (default: runs/<agent>-<date>)")
     offline: bool = Field(default=False, description="force the offline configuration (no model calls)")
     serve_http: bool = Field(default=False, description="also serve the gateway over HTTP (external agents need it)")
+    allow_stale_lock: bool = Field(default=False, description="run even if contracts/catalog.lock.json does not match the task files")
 
     def result_affecting(self) -> dict[str, object]:
         """The fields whose change makes earlier trial records incomparable (the resume key)."""
-        ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table"}
+        ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock"}
         return {k: (str(v) if isinstance(v, Path) else v) for k, v in self.model_dump().items() if k not in ignore}
 
 

@@ -83,6 +83,10 @@ def generic_mutations(task: Task, env: type[ToolEnvironment]) -> Iterator[Mutati
         per_turn = _calls(turns)
         del per_turn[t][c]
         yield Mutation(f"drop {call.tool} (turn {t}, call {c})", _with_calls(turns, per_turn))
+    for action in contract.expected_actions or []:
+        if action.alternatives:
+            per_turn = [[call for call in calls if call.tool not in action.tools] for calls in _calls(turns)]
+            yield Mutation(f"drop every call of {' / '.join(action.tools)}", _with_calls(turns, per_turn))
     for t, c, call in flat:
         if env.tool_kind(call.tool) == "write":
             per_turn = _calls(turns)

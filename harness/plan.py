@@ -38,42 +38,73 @@ def _has_key(model: str | None) -> bool:
     return model is not None and credentials_available(model)
 
 
+def _missing_key(flag: str, model: str, opt_out: str) -> ConfigurationError:
+    return ConfigurationError(
+        f"{flag} {model} needs {credential_env(model)} to be set; set it, or {opt_out}. Nothing was run."
+    )
+
+
 def resolve_plan(config: RunConfig) -> Plan:
+    """Real-model runs never fall back silently: a model the user asked for (an agent model, or the user
+    simulator and judge of a run whose agent is a model) without its key is an error before anything
+    runs. The offline stand-ins (oracle, scripted user, evidence judge) are used only when asked for
+    (`--offline`, `--user scripted`, `--judge evidence`) or when the whole run is offline (no agent model)."""
     notes: list[str] = []
     for name in filter(None, (config.agent_model, config.router_model, config.user_model, config.judge_model)):
         parse_model_name(name)
     agent = config.agent
+    if config.offline and agent in ("graph", "pydantic-ai"):
+        raise ConfigurationError(f"--offline contradicts --agent {agent} (a model agent); drop one of them")
     if agent == "auto":
-        if not config.offline and config.agent_model and _has_key(config.agent_model):
+        if config.offline:
+            agent = "oracle"
+            notes.append("offline run (--offline): oracle agent plays each task's gold path")
+        elif config.agent_model:
+            if not _has_key(config.agent_model):
+                raise _missing_key("--agent-model", config.agent_model, "pass --offline for an offline run")
             agent = "graph"
         else:
             agent = "oracle"
-            why = "--offline" if config.offline else ("no --agent-model" if not config.agent_model else f"{credential_env(config.agent_model)} is not set")
-            notes.append(f"offline run ({why}): oracle agent plays each task's gold path")
+            notes.append("offline run (no --agent-model): oracle agent plays each task's gold path")
     if agent in ("graph", "pydantic-ai"):
         if not config.agent_model:
             raise ConfigurationError(f"--agent {agent} needs --agent-model provider:model")
         if not _has_key(config.agent_model):
-            raise ConfigurationError(f"--agent-model {config.agent_model} needs {credential_env(config.agent_model)} to be set")
+            raise _missing_key("--agent-model", config.agent_model, "pass --offline for an offline run")
+        if config.router_model and agent == "graph" and not _has_key(config.router_model):
+            raise _missing_key("--router-model", config.router_model, "drop --router-model to route with the agent model")
     if agent == "script" and config.script is None:
         raise ConfigurationError("--agent script needs --script FILE (a trajectory file)")
     model_agent = agent in ("graph", "pydantic-ai")
 
     user = config.user
     if user == "auto":
-        user = "llm" if model_agent and not config.offline and _has_key(config.user_model) else "scripted"
-        if user == "scripted":
+        if model_agent:
+            if not _has_key(config.user_model):
+                raise _missing_key("the user simulator", config.user_model, "pass --user scripted (the gold user turns) or another --user-model")
+            user = "llm"
+        else:
+            user = "scripted"
             notes.append("scripted user: plays the task's gold user turns" if agent != "script" else "scripted user: plays the trajectory file's user turns")
+    elif user == "scripted" and model_agent:
+        notes.append("scripted user (--user scripted): plays the task's gold user turns to a model agent")
     if user == "llm" and not _has_key(config.user_model):
-        raise ConfigurationError(f"--user llm needs {credential_env(config.user_model)} for {config.user_model}")
+        raise _missing_key("--user llm with --user-model", config.user_model, "pass --user scripted")
 
     judge = config.judge
     if judge == "auto":
-        judge = "llm" if not config.offline and _has_key(config.judge_model) else "evidence"
-        if judge == "evidence":
-            notes.append("evidence judge: reply criteria decided by their declared evidence phrases")
+        if model_agent:
+            if not _has_key(config.judge_model):
+                raise _missing_key("the reply judge", config.judge_model, "pass --judge evidence (the offline evidence judge) or another --judge-model")
+            judge = "llm"
+        else:
+            judge = "llm" if not config.offline and _has_key(config.judge_model) else "evidence"
+            if judge == "evidence":
+                notes.append("evidence judge: reply criteria decided by their declared evidence phrases")
+    elif judge == "evidence" and model_agent:
+        notes.append("evidence judge (--judge evidence): reply criteria decided by their declared evidence phrases, not an LLM")
     if judge == "llm" and not _has_key(config.judge_model):
-        raise ConfigurationError(f"--judge llm needs {credential_env(config.judge_model)} for {config.judge_model}")
+        raise _missing_key("--judge llm with --judge-model", config.judge_model, "pass --judge evidence")
 
     return Plan(
         agent=agent,

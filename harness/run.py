@@ -29,7 +29,9 @@ from harness.rundir import RunDirectory
 from harness.summary import summarise
 from harness.trial import Limits, run_trial
 from models.base import ConfigurationError
+from models.model import UsageLedger
 from models.prices import DEFAULT_PRICE_TABLE, PriceTable
+from models.types import Usage
 from servers.gateway import Gateway
 from servers.http import serve_in_loop
 
@@ -43,13 +45,52 @@ def trial_seed(base_seed: int, task_id: str, round_index: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
+class CatalogInvalid(ValueError):
+    """The selected tasks cannot be run as they are (structure or lock). The message says what to do."""
+
+
 def choose_tasks(config: RunConfig) -> list[Task]:
-    tasks = select_tasks(load_catalog(), domains=config.domain, task_ids=config.task)
+    catalog = load_catalog()
+    known = sorted({t.domain for t in catalog.values()})
+    unknown = [d for d in config.domain if d not in known]
+    if unknown:
+        raise CatalogInvalid(f"--domain {unknown[0]!r} has no tasks in the catalog; known domains: {', '.join(known)}")
+    tasks = select_tasks(catalog, domains=config.domain, task_ids=config.task)
     if config.capability:
         tasks = [t for t in tasks if set(t.capabilities) & set(config.capability)]
     if config.difficulty:
         tasks = [t for t in tasks if t.difficulty in config.difficulty]
     return tasks
+
+
+def preflight(tasks: list[Task], config: RunConfig) -> None:
+    """What `crmbench validate` checks structurally, for the selected tasks, before anything runs: every
+    domain is registered, every contract names real tools, arguments and state paths, every initial state
+    validates; and the catalog lock matches the task files (a run must record the dataset it claims)."""
+    from contracts.catalog import lock_status
+    from contracts.graph import load_graph
+    from harness.validate import validate_tasks
+    from servers.registry import UnknownDomain, environment_class
+
+    domains = sorted({t.domain for t in tasks})
+    try:
+        envs = {d: environment_class(d) for d in domains}
+        graphs = {d: load_graph(d) for d in domains}
+    except UnknownDomain as exc:
+        owner = next(t.id for t in tasks if t.domain == exc.args[0])
+        raise CatalogInvalid(f"task {owner!r}: {exc}") from None
+    except (OSError, ValueError) as exc:
+        raise CatalogInvalid(f"cannot load a domain graph: {exc}") from None
+    problems = validate_tasks(tasks, envs, graphs)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise CatalogInvalid(f"the selected tasks do not validate: {problems[0]}{more}; run `crmbench validate` for the full list")
+    fresh, why = lock_status()
+    if not fresh and not config.allow_stale_lock:
+        raise CatalogInvalid(
+            f"the catalog lock does not match the task files ({why}); run `python -m harness.benchmark_spec --gold --write-lock` "
+            "after checking the catalog, or pass --allow-stale-lock to run an unreleased catalog"
+        )
 
 
 def default_out(plan: Plan, config_hash: str) -> Path:
@@ -88,25 +129,72 @@ async def _maybe_http(gateway: Gateway, enabled: bool) -> AsyncIterator[str | No
         yield base_url
 
 
+async def _rejudge_ungraded(
+    existing: list[TrialRecord], tasks: list[Task], components: TrialComponents, directory: RunDirectory, console: Console
+) -> list[TrialRecord]:
+    """Spec A.2: a trial whose judge failed is re-judged from its record, never re-run. Its conversation
+    and tool trace are complete; only the reply judgement is missing."""
+    from harness.regrade import grade_record
+
+    by_id = {t.id: t for t in tasks}
+    pending = [r for r in existing if r.ungraded is not None and r.key.task_id in by_id]
+    if not pending:
+        return existing
+    console.print(f"re-judging {len(pending)} trial(s) whose judge failed (no agent or user call)")
+    out = []
+    for record in existing:
+        if record.ungraded is not None and record.key.task_id in by_id:
+            ledger = UsageLedger()
+            updated, _ = await grade_record(record, by_id[record.key.task_id], components.judge(ledger))
+            usage = dict(updated.usage)
+            for role, spent in ledger.snapshot().items():
+                usage[role] = usage.get(role, Usage()) + spent
+            record = updated.model_copy(update={"usage": usage})
+            directory.save(record)
+        out.append(record)
+    return out
+
+
 async def execute_run(config: RunConfig, *, console: Console | None = None, components: TrialComponents | None = None) -> RunResult:
     console = console or Console(stderr=True)
     plan = components.plan if components is not None else resolve_plan(config)
     tasks = choose_tasks(config)
     if not tasks:
         raise ValueError("no task matches the selection")
+    preflight(tasks, config)
     prices = PriceTable.load(config.price_table or DEFAULT_PRICE_TABLE)
     manifest = build_manifest(config, plan, prices, [t.id for t in tasks], catalog_lock())
     directory = RunDirectory(config.out or default_out(plan, manifest["config_hash"]))
+    directory.lock()  # a second run on the same directory is refused; released on exit, even on SIGKILL
+    try:
+        return await _execute(config, console, components, plan, tasks, prices, manifest, directory)
+    finally:
+        directory.unlock()
+
+
+async def _execute(
+    config: RunConfig,
+    console: Console,
+    components: TrialComponents | None,
+    plan: Plan,
+    tasks: list[Task],
+    prices: PriceTable,
+    manifest: dict,
+    directory: RunDirectory,
+) -> RunResult:
     directory.open(manifest)
     for note in plan.notes:
         console.print(f"[yellow]note[/yellow]: {note}")
 
     keys = [(task, TrialKey(task_id=task.id, round=r, seed=trial_seed(config.base_seed, task.id, r))) for r in range(config.rounds) for task in tasks]
-    finished = directory.finished_keys()
+    existing = directory.records()
+    components = components or TrialComponents(config, plan)
+    existing = await _rejudge_ungraded(existing, tasks, components, directory, console)
+    finished = {r.key for r in existing if r.finished}
+    unfinished = {r.key: r for r in existing if not r.finished}
     todo = [(task, key) for task, key in keys if key not in finished]
     if finished:
         console.print(f"resuming {directory.root}: {len(keys) - len(todo)} of {len(keys)} trial(s) already done")
-    components = components or TrialComponents(config, plan)
     gateway = Gateway(sorted({t.domain for t in tasks}))
     limits = Limits(max_turns=config.max_turns, task_timeout_s=config.task_timeout_s)
     limiter = anyio.CapacityLimiter(config.concurrency)
@@ -123,15 +211,22 @@ async def execute_run(config: RunConfig, *, console: Console | None = None, comp
                     nonlocal passed, failed, errors
                     async with limiter:
                         record = None
+                        # Usage of every attempt is kept: this invocation's ⊥ attempts and those of an
+                        # earlier invocation whose ⊥ record this one replaces.
+                        earlier = unfinished.get(key)
+                        spent: dict[str, Usage] = dict(earlier.usage) if earlier else {}
                         for attempt in range(config.infra_retries + 1):
                             record = await run_trial(
                                 task, key, gateway=gateway, client=clients[task.domain], components=components, limits=limits, mcp_base_url=base_url
                             )
-                            record.attempts = attempt + 1
+                            for role, usage in record.usage.items():
+                                spent[role] = spent.get(role, Usage()) + usage
+                            record.attempts = attempt + 1 + (earlier.attempts if earlier else 0)
                             if record.status == "scored":
                                 break
                             log.warning("%s: infrastructure failure (%s), attempt %d", key.slug, record.failure_class, attempt + 1)
                         assert record is not None
+                        record.usage = spent
                         directory.save(record)
                     if record.status != "scored":
                         errors += 1

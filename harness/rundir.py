@@ -13,14 +13,17 @@ of the same command skips them (keyed by task, round and seed) after checking th
 from __future__ import annotations
 
 import csv
+import fcntl
 import io
 import json
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
+from contracts.text import REPLY_MAX_CHARS, safe_value
 from harness.files import write_atomic, write_atomic_bytes
 from harness.records import TrialKey, TrialRecord
 
@@ -28,8 +31,19 @@ from harness.records import TrialKey, TrialRecord
 _RECORDS = TypeAdapter(list[TrialRecord])
 
 
-class ResumeMismatch(RuntimeError):
+class RunDirectoryError(ValueError):
+    """The run directory cannot be used as it is. The message names the file and what to do."""
+
+
+class ResumeMismatch(RunDirectoryError):
     pass
+
+
+class RunDirectoryBusy(RunDirectoryError):
+    pass
+
+
+LOCK_NAME = ".crmbench.lock"
 
 
 class RunDirectory:
@@ -46,7 +60,13 @@ class RunDirectory:
     def read_manifest(self) -> dict[str, Any] | None:
         if not self.manifest_path.exists():
             return None
-        return json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        try:
+            manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeError) as exc:
+            raise RunDirectoryError(f"{self.manifest_path} is truncated or not JSON ({str(exc)[:120]}); the directory cannot be resumed") from None
+        if not isinstance(manifest, dict):
+            raise RunDirectoryError(f"{self.manifest_path} is not a run manifest")
+        return manifest
 
     def open(self, manifest: dict[str, Any]) -> None:
         """Create the directory, or check that an existing one was made by the same configuration."""
@@ -64,17 +84,53 @@ class RunDirectory:
         write_atomic(self.manifest_path, json.dumps(manifest, indent=2, sort_keys=True, default=str))
 
     def save(self, record: TrialRecord) -> None:
-        write_atomic(self.trial_path(record.domain, record.key), record.model_dump_json(indent=1))
+        """Write one record atomically. Every text field is made safe when the record is built; should
+        anything unencodable still slip through, it is replaced (visibly) rather than losing the trial."""
+        try:
+            data = record.model_dump_json(indent=1).encode("utf-8")
+        except (ValueError, UnicodeError):
+            data = json.dumps(safe_value(record.model_dump(mode="json"), REPLY_MAX_CHARS), indent=1, ensure_ascii=False).encode("utf-8")
+        write_atomic_bytes(self.trial_path(record.domain, record.key), data)
 
     def records(self) -> list[TrialRecord]:
         out = []
         for path in sorted((self.root / "trials").glob("*/*.json")):
-            out.append(TrialRecord.model_validate_json(path.read_text(encoding="utf-8")))
+            out.append(read_record(path))
         return out
 
+    # ---- one run at a time --------------------------------------------------------------------
+    def lock(self) -> None:
+        """Take the directory's lock (an OS file lock, released when the process ends, even on SIGKILL).
+        A second run on the same directory is refused, naming the process that holds it."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        path = self.root / LOCK_NAME
+        handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the life of the run
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            handle.close()
+            raise RunDirectoryBusy(
+                f"{self.root} is in use by another run ({holder}); wait for it to finish or choose another --out directory"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}")
+        handle.flush()
+        self._lock_handle = handle
+
+    def unlock(self) -> None:
+        handle = getattr(self, "_lock_handle", None)
+        if handle is not None:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+            handle.close()
+            self._lock_handle = None
+
+
     def finished_keys(self) -> set[TrialKey]:
-        """Trials that need no rerun: scored ones (⊥ trials are re-runnable)."""
-        return {r.key for r in self.records() if r.status == "scored"}
+        """Trials that need no rerun: scored and graded ones (⊥ and ungraded trials are re-runnable)."""
+        return {r.key for r in self.records() if r.finished}
 
     def write_traces(self, records: Iterable[TrialRecord]) -> None:
         by_domain: dict[str, list[TrialRecord]] = {}
@@ -107,3 +163,14 @@ class RunDirectory:
             )
         write_atomic(self.root / "results.csv", buffer.getvalue())
         write_atomic(self.root / "results.md", summary_markdown)
+
+
+def read_record(path: Path) -> TrialRecord:
+    """One trial record, or a `RunDirectoryError` naming the file (truncated or not a trial record)."""
+    try:
+        return TrialRecord.model_validate_json(path.read_bytes())
+    except (ValidationError, ValueError, UnicodeError, OSError) as exc:
+        first = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) and exc.errors() else str(exc)[:200]
+        raise RunDirectoryError(
+            f"{path} is truncated or not a trial record ({first}); delete it to re-run that trial"
+        ) from None

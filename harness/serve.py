@@ -31,13 +31,9 @@ def serve(config: ServeConfig) -> None:
             raise SystemExit(str(exc)) from None
         if task.domain not in domains:
             raise SystemExit(f"task {config.task} is a {task.domain} task; serve that domain")
-        gateway.open_trial(
-            task.domain,
-            initial_state=task.initial_state,
-            seed=config.seed,
-            task_id=task.id,
-            trial_id=SANDBOX_PREFIX + task.domain,
-        )
+        template = {"initial_state": task.initial_state, "seed": config.seed, "task_id": task.id}
+        store.sandbox_templates[task.domain] = template  # private sandboxes start from the task too
+        gateway.open_trial(task.domain, trial_id=SANDBOX_PREFIX + task.domain, **template)
     if config.transport == "stdio":
         if len(domains) != 1:
             raise SystemExit("stdio serves one domain (one process is one trial): pass --domain NAME")

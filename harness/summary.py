@@ -5,6 +5,7 @@ average, cache-neutral cost of the agent model only."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from harness.plan import Plan
 from harness.records import TrialRecord
@@ -42,6 +43,19 @@ def summarise(records: list[TrialRecord], plan: Plan, prices: PriceTable) -> str
     macro = f"{100.0 * sum(domain_rates) / len(domain_rates):.2f}%" if domain_rates else "n/a"
     lines += ["", f"domain macro average: {macro}"]
 
+    ungraded = [r for r in scored_all if r.ungraded]
+    bottom = len(records) - len(scored_all)
+    if ungraded or bottom:
+        parts = []
+        if ungraded:
+            parts.append(f"{len(ungraded)} trial(s) ungraded (the judge failed after retries; counted as non-passes, so the strict rate is a lower bound)")
+        if bottom:
+            parts.append(f"{bottom} trial(s) ⊥ (infrastructure; excluded)")
+        lines += ["", "**run incomplete**: " + "; ".join(parts) + ". Rerun the same command to retry them."]
+    deciders = Counter(r.verdict.judge for r in scored_all if r.verdict and r.verdict.judge)
+    if deciders:
+        lines.append("reply criteria decided by: " + ", ".join(f"{k} ({v} trial(s))" for k, v in deciders.most_common()))
+
     labels = Counter(r.verdict.primary_failure for r in scored_all if r.verdict and not r.strict)
     model_failures = Counter(r.failure_class for r in scored_all if r.failure_class)
     if labels:
@@ -67,4 +81,24 @@ def summarise(records: list[TrialRecord], plan: Plan, prices: PriceTable) -> str
         agent_cost = prices.cost(plan.agent_model, agent_usage)
     per_success = None if agent_cost is None or not passes_all else agent_cost / passes_all
     lines += ["", f"estimated agent cost (cache-neutral): {format_cost(agent_cost)}; per success: {format_cost(per_success)}"]
+    return "\n".join(lines) + "\n"
+
+
+def summarise_regrade(records: list[TrialRecord], manifest: dict[str, Any]) -> str:
+    """The summary of a re-graded run: the run's own summary (plan and prices from its manifest) plus
+    what the re-grade changed."""
+    plan = Plan.model_validate(manifest["plan"])
+    prices = PriceTable.model_validate(manifest["price_table"])
+    regrade = manifest.get("regrade", {})
+    changed = regrade.get("changed", [])
+    lines = [
+        summarise(records, plan, prices).rstrip("\n"),
+        "",
+        f"re-graded from {regrade.get('source_run')} against catalog {str(regrade.get('catalog_lock'))[:12]} "
+        f"(judge: {regrade.get('judge')}; re-judged {regrade.get('rejudged', 0)}, judgements reused {regrade.get('judgements_reused', 0)})",
+        f"verdicts changed: {len(changed)}",
+    ]
+    for item in changed[:50]:
+        parts = ", ".join(f"{k} {v[0]}->{v[1]}" for k, v in item["components"].items())
+        lines.append(f"- {item['trial']}: strict {item['strict'][0]} -> {item['strict'][1]}" + (f" ({parts})" if parts else "") + (f" [{item['note']}]" if item["note"] else ""))
     return "\n".join(lines) + "\n"

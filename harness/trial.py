@@ -21,9 +21,9 @@ from fastmcp import Client
 
 from contracts.evidence import Evidence, Message, RoutingDecision
 from contracts.schema import Task
-from grader.grade import JudgeFailure, grade
+from grader.grade import JudgeFailure, criteria_hash, grade_with, judge_replies, ungraded_verdict
 from harness.components import TrialComponents
-from harness.records import TrialKey, TrialRecord
+from harness.records import RECORD_FORMAT, TrialKey, TrialRecord
 from models.base import ConfigurationError, ModelError
 from models.model import UsageLedger
 from orchestrator.protocol import TrialSession, TrialTools
@@ -82,10 +82,20 @@ async def run_trial(
     agent = components.agent(task, ledger, key.seed)
     user = components.user(task, ledger, key.seed)
     started = time.perf_counter()
+    # The task's own clock. Provider retries run outside it: the ledger reports every second lost to a
+    # failed attempt and its backoff, and the deadline moves by as much. A deadline that still fires
+    # while a call is between retries is the provider's doing: ⊥, not the model's non-convergence.
+    clock = anyio.CancelScope(deadline=anyio.current_time() + limits.task_timeout_s)
+
+    def _extend(seconds: float) -> None:
+        clock.deadline += seconds
+
+    ledger.on_retry_time = _extend
+    retrying_at_deadline = False
     try:
-        with anyio.fail_after(limits.task_timeout_s):
+        converged = False
+        with clock:
             await agent.start(session)
-            converged = False
             for turn in range(limits.max_turns + 1):
                 utterance = await user.next_message(conversation)
                 if utterance is None:
@@ -99,10 +109,18 @@ async def run_trial(
                 conversation.append(Message(role="assistant", content=reply.text, turn=turn))
                 routing.extend(reply.routing)
                 hallucinated.extend(reply.hallucinated_tools)
-            if not converged:
-                model_failure = f"non_convergence: user-turn limit ({limits.max_turns}) reached"
+        if clock.cancelled_caught:
+            retrying_at_deadline = ledger.retrying > 0
+            raise TimeoutError
+        if not converged:
+            model_failure = f"non_convergence: user-turn limit ({limits.max_turns}) reached"
     except TimeoutError:
-        model_failure = f"non_convergence: task exceeded {limits.task_timeout_s:g}s"
+        if retrying_at_deadline:
+            infra = InfrastructureFailure(
+                "provider", f"the task's {limits.task_timeout_s:g}s ran out while a provider call was being retried ({ledger.retry_s:.1f}s spent on retries)"
+            )
+        else:
+            model_failure = f"non_convergence: task exceeded {limits.task_timeout_s:g}s"
     except ConfigurationError:
         raise
     except ModelError as exc:
@@ -113,6 +131,7 @@ async def run_trial(
         log.debug("trial crashed", exc_info=True)
         infra = InfrastructureFailure("crash", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}")
     finally:
+        ledger.on_retry_time = None
         with anyio.CancelScope(shield=True):
             try:
                 await agent.stop()
@@ -140,29 +159,42 @@ async def run_trial(
         "routing": routing,
         "tool_trace": evidence.tool_trace,
         "final_state": evidence.final_state,
+        "initial_state": evidence.initial_state,
+        "execution_failure": model_failure,
+        "record_format": RECORD_FORMAT,
         "hallucinated_tools": sorted(set(hallucinated)),
         "models": components.plan.models(),
         "user_turns": sum(1 for m in conversation if m.role == "user"),
         "wall_s": round(wall, 4),
     }
+    ungraded: str | None = None
     if infra is None:
         try:
-            verdict = await grade(task, evidence, judge=components.judge(ledger), model_failure=model_failure)
+            judgement = await judge_replies(task, evidence, components.judge(ledger))
+            base["judgement"], base["criteria_hash"] = judgement, criteria_hash(task)
+            verdict = grade_with(task, evidence, judgement, model_failure=model_failure)
         except JudgeFailure as exc:
-            infra = InfrastructureFailure("judge", str(exc))
+            # Not ⊥: a judge that a reply derailed must not take the trial out of the denominator. The
+            # trial stays visible and counted as a non-pass; the run is reported incomplete.
+            ungraded = str(exc)
+            verdict = ungraded_verdict(task, evidence, ungraded, model_failure)
         except ModelError as exc:
             if not exc.infrastructure:
                 raise ConfigurationError(f"stopping the run: {exc}") from exc
             infra = InfrastructureFailure("judge", str(exc))
     if infra is not None:
         return TrialRecord(**base, status="infra_error", strict=None, failure_class=f"infra:{infra.kind}", error=str(infra), usage=ledger.snapshot())
+    model_failure = verdict.model_failure  # includes hallucinated tools read from the gateway's record
     failure_class = None if model_failure is None else "model:" + model_failure.split(":", 1)[0]
+    if ungraded is not None and failure_class is None:
+        failure_class = "ungraded:judge"
     return TrialRecord(
         **base,
         status="scored",
         strict=verdict.strict,
         failure_class=failure_class,
-        error=model_failure,
+        error=model_failure or ungraded,
         verdict=verdict,
+        ungraded=ungraded,
         usage=ledger.snapshot(),
     )

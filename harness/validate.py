@@ -75,6 +75,8 @@ def validate_task(task: Task, env: type[ToolEnvironment], graph: GraphConfig) ->
 
     for a in c.expected_actions or []:
         p += _check_args(env, a.tool, a.params or {}, f"{where} expected_actions", gold=False)
+        for alternative in a.alternatives or []:
+            p += _check_args(env, alternative, {}, f"{where} expected_actions alternatives", gold=False)
     for spec in c.expected_params or []:
         p += _check_args(env, spec.tool, spec.params, f"{where} expected_params", gold=False)
     for o in c.order or []:

@@ -7,22 +7,61 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import anyio
 
-from models.base import ModelAPI, ModelError
+from contracts.text import has_unsafe_text, safe_text, safe_value
+from models.base import PROTOCOL_ERROR_TYPES, ModelAPI, ModelError, RetryDecision
 from models.types import ChatMessage, GenerateConfig, ModelOutput, Role, ToolSpec, Usage
 
 log = logging.getLogger(__name__)
 
 
+def safe_output(output: ModelOutput) -> ModelOutput:
+    """A model's answer with unsafe text repaired (a lone surrogate would make the next request to any
+    provider, and the trial record, unencodable; control characters can rewrite a terminal). Tool-call
+    arguments are repaired the same way; nothing is cut here, caps apply where text is stored."""
+    if not has_unsafe_text(output.text) and not any(_unsafe_args(call.arguments) for call in output.tool_calls):
+        return output
+    calls = [
+        call.model_copy(update={"name": safe_text(call.name, 200), "arguments": safe_value(call.arguments, 1_000_000)}) for call in output.tool_calls
+    ]
+    return output.model_copy(update={"text": safe_text(output.text, 10_000_000), "tool_calls": calls})
+
+
+def _unsafe_args(value: object) -> bool:
+    if isinstance(value, str):
+        return has_unsafe_text(value)
+    if isinstance(value, dict):
+        return any(_unsafe_args(k) or _unsafe_args(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_unsafe_args(v) for v in value)
+    return False
+
+
 class UsageLedger:
-    """Usage summed per role (never overwritten), safe to share across concurrent trials."""
+    """Usage summed per role (never overwritten), safe to share across concurrent trials.
+
+    It also keeps the trial's *retry time*: seconds spent in failed provider attempts and the backoff
+    after them. That time is not the model's: the trial runner listens (`on_retry_time`) and moves the
+    task's deadline by it, so retries run outside the task's own clock; `retrying` counts the calls that
+    are between attempts right now (a deadline that fires then is the provider's fault: ⊥).
+    """
 
     def __init__(self) -> None:
         self._by_role: dict[str, Usage] = {}
         self._lock = threading.Lock()
+        self.retry_s = 0.0
+        self.retrying = 0
+        self.on_retry_time: Callable[[float], None] | None = None
+
+    def add_retry_time(self, seconds: float) -> None:
+        with self._lock:
+            self.retry_s += seconds
+            listener = self.on_retry_time
+        if listener is not None:
+            listener(seconds)
 
     def add(self, role: str, usage: Usage) -> None:
         with self._lock:
@@ -90,32 +129,55 @@ class Model:
         tools: Sequence[ToolSpec] = (),
         config: GenerateConfig | None = None,
     ) -> ModelOutput:
-        """One completion with retries. Usage of every successful call is added to the ledger."""
+        """One completion with retries. Usage of every attempt is added to the ledger (a failed attempt
+        as a `failed_calls` count with its latency); time lost to failed attempts and backoff is reported
+        as retry time, which the trial runner keeps off the task's clock."""
         config = config or self.config
         limiter = provider_limiter(self.api.provider, self.max_concurrency)
         attempt = 0
-        while True:
-            started = time.perf_counter()
-            try:
-                async with limiter:
-                    with anyio.fail_after(config.timeout_s):
-                        output = await self.api.generate(messages, tools, config)
-            except Exception as exc:  # classified below; never swallowed
-                if isinstance(exc, ModelError):
-                    raise
-                decision = self.api.classify_error(exc)
-                if decision.kind == "fatal" or attempt >= self.retry.max_retries:
-                    # Exhausted retries on a transient problem: an outage (⊥, re-runnable). A fatal error
-                    # (bad key, rejected request) will not go away by re-running: stop the run.
-                    fatal = decision.kind == "fatal"
-                    kind = "failed" if fatal else "gave up after retries"
-                    raise ModelError(f"{self.name} ({self.role}) {kind}: {type(exc).__name__}: {exc}", infrastructure=not fatal) from exc
-                wait = self.retry.delay(attempt, decision.retry_after)
-                log.warning("%s (%s): %s; retry %d in %.1fs", self.name, self.role, decision.reason or type(exc).__name__, attempt + 1, wait)
-                attempt += 1
-                await anyio.sleep(wait)
-                continue
-            usage = output.usage.model_copy(update={"calls": max(output.usage.calls, 1), "latency_s": round(time.perf_counter() - started, 6)})
-            output = output.model_copy(update={"usage": usage, "model": output.model or self.name})
-            self.ledger.add(self.role, usage)
-            return output
+        try:
+            while True:
+                started = time.perf_counter()
+                try:
+                    async with limiter:
+                        with anyio.fail_after(config.timeout_s):
+                            output = await self.api.generate(messages, tools, config)
+                except Exception as exc:  # classified below; never swallowed
+                    if isinstance(exc, ModelError):
+                        raise
+                    elapsed = time.perf_counter() - started
+                    self.ledger.add(self.role, Usage(failed_calls=1, latency_s=round(elapsed, 6)))
+                    decision = self._classify(exc)
+                    if decision.kind == "fatal" or attempt >= self.retry.max_retries:
+                        # Exhausted retries on a transient problem: an outage (⊥, re-runnable). A fatal error
+                        # (bad key, rejected request) will not go away by re-running: stop the run.
+                        fatal = decision.kind == "fatal"
+                        kind = "failed" if fatal else f"gave up after retries ({attempt + 1} attempts)"
+                        raise ModelError(
+                            f"{self.name} ({self.role}) {kind} [{decision.category}]: {type(exc).__name__}: {str(exc)[:500]}",
+                            infrastructure=not fatal,
+                            category=decision.category,
+                        ) from exc
+                    wait = self.retry.delay(attempt, decision.retry_after)
+                    log.warning("%s (%s): %s [%s]; retry %d in %.1fs", self.name, self.role, decision.reason or type(exc).__name__, decision.category, attempt + 1, wait)
+                    if attempt == 0:
+                        self.ledger.retrying += 1
+                    attempt += 1
+                    self.ledger.add_retry_time(elapsed + wait)
+                    await anyio.sleep(wait)
+                    continue
+                usage = output.usage.model_copy(update={"calls": max(output.usage.calls, 1), "latency_s": round(time.perf_counter() - started, 6)})
+                output = safe_output(output).model_copy(update={"usage": usage, "model": output.model or self.name})
+                self.ledger.add(self.role, usage)
+                return output
+        finally:
+            if attempt > 0:
+                self.ledger.retrying -= 1
+
+    def _classify(self, exc: BaseException) -> RetryDecision:
+        """The provider's decision; an answer that could not even be decoded (AttributeError, broken JSON,
+        a validation error) is a protocol error, retried like an outage, never a reason to stop the run."""
+        decision = self.api.classify_error(exc)
+        if decision.kind == "fatal" and decision.category == "unknown" and isinstance(exc, PROTOCOL_ERROR_TYPES):
+            return RetryDecision("transient", reason=f"malformed response: {type(exc).__name__}", category="protocol")
+        return decision

@@ -36,6 +36,7 @@ class Usage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     calls: int = 0
+    failed_calls: int = Field(default=0, description="Attempts that failed (retried or not): no tokens, but real requests.")
     latency_s: float = 0.0
 
     def __add__(self, other: Usage) -> Usage:
@@ -43,6 +44,7 @@ class Usage(BaseModel):
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             calls=self.calls + other.calls,
+            failed_calls=self.failed_calls + other.failed_calls,
             latency_s=round(self.latency_s + other.latency_s, 6),
         )
 

@@ -7,16 +7,23 @@ Layout of the HTTP app (`gateway_app`):
                     exposed in it, read the trace and the state, close it.
 
 The trial of a request is, in order: the request's `_meta["crmbench/trial"]`, the in-process binding
-(`bind_trial`, for in-memory clients), the `X-Trial-Id` header, the `?trial=` query parameter, else the
-domain's sandbox trial.
+(`bind_trial`, for in-memory clients), the `X-Trial-Id` header, the `?trial=` query parameter, else a
+sandbox world. Sandboxes: a client-chosen id starting with `sandbox-` that no one opened gets a private
+world of its own on first use; a handshake-era HTTP client (stable `Mcp-Session-Id`) gets one per session;
+anything else shares the domain's sandbox (`sandbox-<domain>`), and `tools/list` says so in every tool's
+description. With `--require-trial` (`TrialStore(sandbox=False)`) there is no sandbox at all.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
+import json
 import logging
+import math
 import time
+import warnings
+from dataclasses import dataclass
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
@@ -26,11 +33,14 @@ from fastmcp.exceptions import NotFoundError, ToolError
 from fastmcp.server.dependencies import get_http_request
 from fastmcp.server.middleware import Middleware, MiddlewareContext
 from fastmcp.tools.base import Tool, ToolResult
+from pydantic import BaseModel
+from pydantic import ValidationError as PydanticValidationError
 
 from contracts.evidence import CallStatus, ToolCallRecord
-from servers.base import InvalidCall, Refusal, ToolEnvironment, to_result
+from contracts.text import ERROR_MAX_CHARS, VALUE_MAX_CHARS, has_unsafe_text, safe_text, short
+from servers.base import IdMinter, InvalidCall, Refusal, ToolEnvironment, to_result
 from servers.registry import environment_class, known_domains
-from servers.trials import Trial, TrialStore, UnknownTrial
+from servers.trials import SANDBOX_PREFIX, Trial, TrialStore, UnknownTrial
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +49,124 @@ TRIAL_QUERY = "trial"
 TRIAL_META_KEY = "crmbench/trial"
 
 _bound_trial: contextvars.ContextVar[str | None] = contextvars.ContextVar("crmbench_bound_trial", default=None)
-_active_trial: contextvars.ContextVar[Trial | None] = contextvars.ContextVar("crmbench_active_trial", default=None)
+_active_call: contextvars.ContextVar[_CallScope | None] = contextvars.ContextVar("crmbench_active_call", default=None)
+
+ARGUMENT_MAX_CHARS = VALUE_MAX_CHARS
+"""The longest string argument the gateway forwards; longer ones are rejected before any tool runs."""
+
+
+@dataclass
+class _CallScope:
+    """One tool call in flight. The tool body works on a draft (a deep copy of the state and of the id
+    minter) and leaves it here; the recorder commits it to the trial only once the call has succeeded
+    *and* its result has serialised. Anything else leaves the trial byte-identical."""
+
+    trial: Trial
+    draft: BaseModel | None = None
+    ids: IdMinter | None = None
+    result: dict[str, Any] | None = None
+
+    def commit(self) -> None:
+        if self.draft is not None and self.ids is not None:
+            self.trial.state = self.draft
+            self.trial.ids.restore(self.ids.snapshot())
+
+
+class CallRejected(ToolError):
+    """A call the gateway refuses before or after the tool body: nothing was committed."""
+
+
+def strict_json(value: Any, what: str) -> str:
+    """`value` as strict JSON (no NaN/Infinity, valid UTF-8), or `CallRejected` saying what is wrong."""
+    try:
+        text = json.dumps(value, allow_nan=False, ensure_ascii=False)
+        text.encode("utf-8")
+    except (ValueError, TypeError, UnicodeError) as exc:
+        reason = "a non-finite number" if "Out of range float" in str(exc) else ("invalid text" if isinstance(exc, UnicodeError) else type(exc).__name__)
+        raise CallRejected(f"the call was rejected and nothing changed: its {what} holds {reason}") from None
+    return text
+
+
+def check_state(state: BaseModel) -> None:
+    """Reject a new state that is not a valid world (`CallRejected`): a non-finite number or unsafe text
+    anywhere, or a field a tool set to the wrong type (the state re-validates against its model)."""
+
+    def walk(value: Any) -> None:
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise CallRejected("the call was rejected and nothing changed: it would store a non-finite number")
+        elif isinstance(value, str):
+            if has_unsafe_text(value):
+                raise CallRejected("the call was rejected and nothing changed: it would store invalid text")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(key)
+                walk(item)
+        elif isinstance(value, list | tuple | set):
+            for item in value:
+                walk(item)
+
+    data = state.model_dump(mode="python", warnings=False)  # a wrongly typed field fails re-validation below
+    walk(data)
+    try:
+        type(state).model_validate(data)
+    except PydanticValidationError:
+        raise CallRejected("the call was rejected and nothing changed: it would leave the world in an invalid state") from None
+
+
+def check_arguments(arguments: dict[str, Any]) -> None:
+    """Reject arguments no tool should ever receive: unsafe text (lone surrogates, control characters
+    other than tab/newline) and strings longer than `ARGUMENT_MAX_CHARS`, anywhere in the arguments."""
+
+    def walk(value: Any, path: str) -> None:
+        if isinstance(value, str):
+            if len(value) > ARGUMENT_MAX_CHARS:
+                raise CallRejected(f"argument {path!r} is too long ({len(value):,} characters; at most {ARGUMENT_MAX_CHARS:,})")
+            if has_unsafe_text(value):
+                raise CallRejected(f"argument {path!r} contains invalid text (a lone surrogate or a control character)")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str) and (len(key) > 200 or has_unsafe_text(key)):
+                    raise CallRejected(f"argument {path!r} has an invalid key {short(key)}")
+                walk(item, f"{path}.{key}")
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, f"{path}[{i}]")
+
+    for name, value in arguments.items():
+        if has_unsafe_text(str(name)) or len(str(name)) > 200:
+            raise CallRejected(f"unexpected argument {short(name)}")
+        walk(value, str(name))
+
+
+def clean_error(exc: BaseException, arguments: dict[str, Any]) -> str:
+    """A clear, bounded error message: validation errors as `field: problem` lines without the echoed
+    input, long argument values never echoed whole, unsafe text removed."""
+    cause = exc.__cause__
+    if isinstance(cause, PydanticValidationError):
+        problems = []
+        for error in cause.errors(include_url=False, include_input=False):
+            where = ".".join(str(p) for p in error.get("loc", ()) if p != "call") or "arguments"
+            problems.append(f"{where}: {error.get('msg', 'invalid')}")
+        message = "invalid arguments: " + "; ".join(problems[:10]) + (f" (and {len(problems) - 10} more)" if len(problems) > 10 else "")
+    else:
+        message = str(exc)
+    for value in _strings(arguments):
+        if len(value) > 60:
+            for form in (repr(value), value):
+                if form in message:
+                    message = message.replace(form, short(value))
+    return safe_text(message, ERROR_MAX_CHARS)
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
 
 
 @contextlib.contextmanager
@@ -65,9 +192,58 @@ def requested_trial_id(meta: Any = None) -> str | None:
     return request.headers.get(TRIAL_HEADER) or request.query_params.get(TRIAL_QUERY)
 
 
+SESSION_HEADER = "mcp-session-id"
+
+SHARED_SANDBOX_NOTE = (
+    " [Sandbox: this request names no trial, so it uses the domain's SHARED sandbox world, which every "
+    "client that names no trial sees and changes. For a private world send the header X-Trial-Id (or "
+    "?trial=) with an id of your own that starts with 'sandbox-', or open a trial via /control/trials.]"
+)
+
+
+def _session_id() -> str | None:
+    """The MCP session of a handshake-era HTTP client (stable across its requests); None otherwise
+    (stateless-era clients get a new session id per request, so it cannot key a world)."""
+    try:
+        request = get_http_request()
+    except RuntimeError:
+        return None
+    session = request.headers.get(SESSION_HEADER)
+    protocol = request.headers.get("mcp-protocol-version", "")
+    return session if session and protocol < "2026" else None
+
+
+def _is_http() -> bool:
+    try:
+        get_http_request()
+    except RuntimeError:
+        return False
+    return True
+
+
+def sandbox_key(domain: str) -> str | None:
+    """Which private sandbox world a request without an opened trial gets, or None for the shared one."""
+    session = _session_id()
+    if session:
+        return f"{SANDBOX_PREFIX}{domain}/session-{safe_text(session, 64)}"
+    return None
+
+
 def _resolve_trial(store: TrialStore, domain: str, meta: Any = None) -> Trial:
+    """The trial a request belongs to: the trial it names; else a private sandbox (a `sandbox-…` id the
+    client chose, or its handshake-era MCP session); else the domain's shared sandbox."""
     trial_id = requested_trial_id(meta)
-    trial = store.get(trial_id) if trial_id else store.sandbox(domain)
+    if trial_id:
+        try:
+            trial = store.get(trial_id)
+        except UnknownTrial:
+            if not trial_id.startswith(SANDBOX_PREFIX) or not store.sandbox_enabled or len(trial_id) > 128 or has_unsafe_text(trial_id):
+                raise
+            trial = store.sandbox(domain, trial_id)
+        if trial.domain != domain and trial_id.startswith(SANDBOX_PREFIX) and store.sandbox_enabled:
+            trial = store.sandbox(domain, f"{trial_id}/{domain}")  # one private world per domain
+    else:
+        trial = store.sandbox(domain, sandbox_key(domain))
     if trial.domain != domain:
         raise ToolError(f"trial {trial.trial_id!r} belongs to domain {trial.domain!r}, not {domain!r}")
     return trial
@@ -111,6 +287,10 @@ class TrialRecorder(Middleware):
         tools = await call_next(context)
         trial_id = requested_trial_id()
         if not trial_id:
+            if self.store.sandbox_enabled and _is_http() and sandbox_key(self.domain) is None:
+                # Say it where every client looks: these calls would change a world others share. (Over
+                # stdio one process serves one client; in-process clients name their trial per call.)
+                return [t.model_copy(update={"description": (t.description or "") + SHARED_SANDBOX_NOTE}) for t in tools]
             return tools
         try:
             trial = self.store.get(trial_id)
@@ -134,25 +314,39 @@ class TrialRecorder(Middleware):
             status: CallStatus = "executed"
             payload: Any = None
             error: str | None = None
-            token = _active_trial.set(trial)
+            scope = _CallScope(trial)
+            token = _active_call.set(scope)
             try:
                 if not trial.tool_exposed(name) and name in self.tool_names:
-                    status, error = "blocked", f"Tool {name!r} is not available in this turn."
+                    status, error = "blocked", f"Tool {short(name)} is not available in this turn."
                     raise ToolError(error)
+                if name in self.tool_names:
+                    check_arguments(arguments)
                 result = await call_next(context)
+                if getattr(result, "is_error", False):  # an error *returned* (not raised) never commits
+                    status, error = "tool_error", safe_text(str(_result_payload(result)), ERROR_MAX_CHARS)
+                    return result
                 payload = _result_payload(result)
+                strict_json(payload, "result")
                 if isinstance(payload, dict) and payload.get("refused") is True:
                     status = "refused"
+                scope.commit()
                 return result
             except NotFoundError as exc:
-                status, error = "unknown_tool", str(exc)
-                raise
+                status, error = "unknown_tool", clean_error(exc, arguments)
+                payload = None
+                raise ToolError(error) from None
             except Exception as exc:
+                payload = None
                 if status != "blocked":
-                    status, error = "tool_error", str(exc)
-                raise
+                    status, error = "tool_error", clean_error(exc, arguments)
+                if isinstance(exc, ToolError) and not isinstance(exc, CallRejected) and str(exc) == error:
+                    raise
+                if isinstance(exc, ToolError) or isinstance(exc.__cause__, PydanticValidationError):
+                    raise ToolError(error) from None
+                raise  # an unexpected bug in a tool: masked by the server (mask_error_details)
             finally:
-                _active_trial.reset(token)
+                _active_call.reset(token)
                 trial.trace.append(
                     ToolCallRecord(
                         seq=len(trial.trace),
@@ -169,26 +363,38 @@ class TrialRecorder(Middleware):
 
 def _tool_function(env_cls: type[ToolEnvironment], name: str) -> Any:
     """An async MCP tool function with the method's signature (minus `self`), bound per call to the
-    active trial. The call runs on a copy of the state that is committed only on success."""
+    active trial. The body runs on a draft (a deep copy of the state and of the id minter); the draft
+    is handed to the recorder, which commits it only when the call succeeded and its result serialised.
+    A refusal returns data and commits nothing; an invalid call or a bug commits nothing."""
     method = env_cls.tool_methods()[name]
     signature, hints = env_cls.tool_signature(name)
+    read_only = env_cls.tool_kind(name) == "read"
 
     async def call(**kwargs: Any) -> dict[str, Any]:
-        trial = _active_trial.get()
-        if trial is None:  # pragma: no cover - the recorder always binds one
+        scope = _active_call.get()
+        if scope is None:  # pragma: no cover - the recorder always binds one
             raise ToolError("no active trial")
+        trial = scope.trial
         draft = trial.state.model_copy(deep=True)
-        counters = trial.ids.snapshot()
+        ids = IdMinter(trial.ids.seed)
+        ids.restore(trial.ids.snapshot())
         try:
-            value = method(env_cls(draft, trial.ids), **kwargs)
+            value = method(env_cls(draft, ids), **kwargs)
         except Refusal as refusal:
-            trial.ids.restore(counters)
-            return refusal.as_result()
+            result = refusal.as_result()
+            strict_json(result, "result")
+            return result
         except InvalidCall as exc:
-            trial.ids.restore(counters)
             raise ToolError(str(exc)) from None
-        trial.state = draft
-        return to_result(value)
+        result = to_result(value)
+        strict_json(result, "result")
+        if read_only:
+            return result  # a read tool never commits, whatever it did to its draft
+        # The new state must itself be valid, strict JSON: a tool that stored NaN or invalid text
+        # must not poison every later call and the trial record.
+        check_state(draft)
+        scope.draft, scope.ids, scope.result = draft, ids, result
+        return result
 
     call.__name__ = name
     call.__qualname__ = f"{env_cls.__name__}.{name}"
@@ -216,7 +422,7 @@ class Gateway:
     """All domain servers over one trial store, plus the combined namespaced server."""
 
     def __init__(self, domains: Sequence[str] | None = None, *, store: TrialStore | None = None) -> None:
-        self.store = store or TrialStore()
+        self.store = store if store is not None else TrialStore()  # an empty store is falsy (len 0)
         self.domains = list(domains or known_domains())
         self.servers = {d: build_domain_server(d, self.store) for d in self.domains}
         self.combined = FastMCP(name="crmbench-gateway", mask_error_details=True)

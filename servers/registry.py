@@ -10,6 +10,10 @@ from servers.base import ToolEnvironment
 DOMAIN_ENVIRONMENTS: dict[str, str] = {
     "payments": "servers.domains.payments.tools:PaymentsEnvironment",
     "retail": "servers.domains.retail.tools:RetailEnvironment",
+    "onboarding": "servers.domains.onboarding.tools:OnboardingEnvironment",
+    "field_service": "servers.domains.field_service.tools:FieldServiceEnvironment",
+    "sales": "servers.domains.sales.tools:SalesEnvironment",
+    "marketing": "servers.domains.marketing.tools:MarketingEnvironment",
     "customer_support": "servers.domains.customer_support.tools:CustomerSupportEnvironment",
 }
 """Domain name → `module:Class` of its `ToolEnvironment`. A new domain adds one line here."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,9 @@ from servers.base import IdMinter
 from servers.registry import environment_class
 
 SANDBOX_PREFIX = "sandbox-"
+MAX_PRIVATE_SANDBOXES = 256
+"""Private sandbox worlds (per client-chosen `sandbox-…` id or per MCP session) kept at once; the least
+recently used one is dropped beyond this, so anonymous clients cannot grow the process without bound."""
 
 
 class UnknownTrial(KeyError):
@@ -55,6 +59,10 @@ class TrialStore:
         self._trials: dict[str, Trial] = {}
         self._guard = threading.Lock()
         self.sandbox_enabled = sandbox
+        self.sandbox_templates: dict[str, dict[str, Any]] = {}
+        """Per domain: `open()` keyword arguments every sandbox world of that domain starts from
+        (`crmbench serve --task` sets a task's initial state and seed). Default: the default world."""
+        self._private: OrderedDict[str, None] = OrderedDict()
 
     def open(
         self,
@@ -97,19 +105,33 @@ class TrialStore:
             raise UnknownTrial(trial_id)
         return trial
 
-    def sandbox(self, domain: str) -> Trial:
-        """The default trial of a domain, for people poking at a server without opening a trial."""
+    def sandbox(self, domain: str, key: str | None = None) -> Trial:
+        """A sandbox world, for clients that did not open a trial through the control plane.
+
+        `key=None`: the domain's shared sandbox (`sandbox-<domain>`), which every such client shares (the
+        gateway says so in `tools/list`). With a key (a client-chosen `sandbox-…` trial id, or an MCP
+        session), a private world of its own, opened on first use. None at all when the store requires
+        explicit trials (`--require-trial`)."""
         if not self.sandbox_enabled:
-            raise UnknownTrial("(none given; this gateway requires ?trial= or X-Trial-Id)")
-        trial_id = SANDBOX_PREFIX + domain
+            raise UnknownTrial("(none given; this gateway requires ?trial= or X-Trial-Id naming a trial opened via the control plane)")
+        trial_id = SANDBOX_PREFIX + domain if key is None else key
         with self._guard:
             existing = self._trials.get(trial_id)
+            if existing is not None and key is not None:
+                self._private.move_to_end(trial_id, last=True)
         if existing is not None:
             return existing
         try:
-            return self.open(domain, trial_id=trial_id)
+            trial = self.open(domain, trial_id=trial_id, **self.sandbox_templates.get(domain, {}))
         except ValueError:  # opened concurrently by another request
             return self.get(trial_id)
+        if key is not None:
+            with self._guard:
+                self._private[trial_id] = None
+                while len(self._private) > MAX_PRIVATE_SANDBOXES:
+                    stale, _ = self._private.popitem(last=False)
+                    self._trials.pop(stale, None)
+        return trial
 
     def __len__(self) -> int:
         return len(self._trials)

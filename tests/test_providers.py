@@ -752,7 +752,8 @@ async def test_graph_agent_and_llm_judge_through_the_openai_adapter(fake_api: re
             call = openai_function_call("call_route", "route", json.dumps({"node": "balance_inquiry", "reason": "balance question"}))
             return httpx.Response(200, json=openai_completion(None, tool_calls=[call], finish_reason="tool_calls"))
         if messages[0]["content"].startswith("You grade"):
-            quote = messages[1]["content"].split("[assistant message 1]\n", 1)[1].split("\n", 1)[0]
+            transcript = messages[1]["content"].split('<transcript_json untrusted="true">\n', 1)[1].split("\n</transcript_json>", 1)[0]
+            quote = json.loads(transcript)[0]
             verdict = {"criteria": [{"index": 1, "verdict": True, "evidence": quote, "explanation": "states both"}], "contradiction_found": False}
             return httpx.Response(200, json=openai_completion(json.dumps(verdict)))
         if messages[-1]["role"] == "tool":

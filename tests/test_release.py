@@ -53,11 +53,23 @@ async def test_case_b_repeated_checkout_fails_only_state() -> None:
         evidence = await replayer.play(task, turns, seed=4275343667)
     verdict = grade_offline(task, evidence)
     assert not verdict.strict
-    assert verdict.components == {"action": True, "params": True, "order": True, "state": False, "reply": True}
+    assert verdict.components == {"action": True, "params": True, "order": True, "state": False, "reply": True, "collateral": True}
     assert verdict.primary_failure == "state"
     [loyalty] = [c for c in verdict.failures() if "loyalty_points" in c.check]
     assert loyalty.diff == "accounts.ACC-1002.loyalty_points: expected 155, got 310"
     assert len({c.result["transaction_id"] for c in evidence.tool_trace if c.tool == "process_payment"}) == 2
+
+
+async def test_a_bare_double_charge_fails_case_b_task_on_state() -> None:
+    """Charging twice and running the rest of the chain once used to pass; the effect is now pinned."""
+    task = get_task("payments_checkout_full_chain_02")
+    calls = list(task.gold[0].calls)
+    turns = [task.gold[0].model_copy(update={"calls": [calls[0], *calls]})]
+    async with GatewayReplayer(Gateway(["payments"])) as replayer:
+        evidence = await replayer.play(task, turns, seed=4275343667)
+    verdict = grade_offline(task, evidence)
+    assert not verdict.strict and verdict.primary_failure == "state"
+    assert any("payments" in (c.diff or "") and "expected exactly 1 new item(s)" in (c.diff or "") for c in verdict.failures())
 
 
 async def test_unfalsifiable_check_is_reported() -> None:
@@ -81,7 +93,8 @@ async def test_noop_that_passes_is_reported() -> None:
 
 async def test_wrong_gold_expectation_fails_the_gold_gate() -> None:
     contract = get_task("payments_checkout_full_chain_02").contract.model_dump(exclude_none=True)
-    contract["expected_state"][0]["equals"] = 150
+    [loyalty] = [c for c in contract["expected_state"] if c["path"].endswith("loyalty_points")]
+    loyalty["equals"] = 150
     task = variant("payments_checkout_full_chain_02", contract=contract)
     async with GatewayReplayer(Gateway(["payments"])) as replayer:
         proof = await prove_task(replayer, task, PAYMENTS)

@@ -3,6 +3,8 @@ and the judge through scripted models, resume and infrastructure failures."""
 
 from __future__ import annotations
 
+import yaml
+
 import json
 from pathlib import Path
 from typing import Any
@@ -19,8 +21,9 @@ from harness.config import RunConfig
 from harness.plan import Plan, resolve_plan
 from harness.run import execute_run
 from harness.rundir import ResumeMismatch
-from models.base import ModelError
+from models.base import ConfigurationError, ModelError
 from models.model import Model, RetryPolicy, UsageLedger
+from contracts.catalog import get_task
 from models.scripted import ScriptedModel, calls, text, tool_call
 from simulator.llm_user import STOP_TOKEN, LLMUser
 
@@ -83,7 +86,7 @@ async def test_case_b_repeated_checkout_fails_state_only(tmp_path: Path) -> None
     record = only(result, "payments_checkout_full_chain_02")
     verdict = record.verdict
     assert not record.strict and record.failure_class is None
-    assert verdict.components == {"action": True, "params": True, "order": True, "state": False, "reply": True}
+    assert verdict.components == {"action": True, "params": True, "order": True, "state": False, "reply": True, "collateral": True}
     assert verdict.primary_failure == "state"
     assert "accounts.ACC-1002.loyalty_points: expected 155, got 310" in [c.diff for c in verdict.failures()]
     assert len([c for c in record.tool_trace if c.tool == "process_payment"]) == 2
@@ -101,6 +104,23 @@ async def test_case_c_credential_loop_is_model_attributable_non_convergence(tmp_
     assert status[0].result["status"] == "Delivered"
     # the get_order_status evidence is still credited; the reply never reported it
     assert record.verdict.components == {"action": True, "params": True, "reply": False}
+    assert record.verdict.primary_failure == "non_convergence"
+
+
+async def test_hallucinated_tool_of_a_script_agent_scores_zero_from_the_gateway_record(tmp_path: Path) -> None:
+    """Not only the reference agent: whatever the agent reports, the gateway's record decides."""
+    task = "payments_checkout_full_chain_02"
+    gold = get_task(task).gold[0]
+    calls = [{"tool": c.tool, "args": c.args} for c in gold.calls]
+    script = {"tasks": {task: [{"user": gold.user, "calls": [{"tool": "issue_gift_card", "args": {"amount": 5}}, *calls], "reply": gold.reply}]}}
+    path = tmp_path / "hallucinating.yaml"
+    path.write_text(yaml.safe_dump(script))
+    result = await run(tmp_path / "run", agent="script", script=path, task=[task])
+    record = only(result, task)
+    assert record.status == "scored" and record.strict is False
+    assert record.failure_class == "model:hallucinated_tool"
+    assert record.tool_trace[0].status == "unknown_tool"
+    assert all(record.verdict.components.values())  # every declared check passed; the made-up tool alone scores 0
 
 
 # ---- graph agent, simulator and judge through scripted models ---------------------------------
@@ -217,7 +237,7 @@ async def test_llm_judge_validates_and_rejudges_only() -> None:
     output = await judge.judge("instruction", CRITERIA, ["Your balance is $640.20."])
     assert output.criteria[0].passed and output.judge == "llm:mock:scripted" and len(model.api.requests) == 3
     request = model.api.requests[0][0][1].content
-    assert '<transcript untrusted="true">' in request and "Your balance is $640.20." in request
+    assert '<transcript_json untrusted="true">' in request and "Your balance is $640.20." in request
 
 
 async def test_llm_judge_invalid_after_retries_is_infrastructure(tmp_path: Path) -> None:
@@ -226,23 +246,28 @@ async def test_llm_judge_invalid_after_retries_is_infrastructure(tmp_path: Path)
         await LLMJudge(model, retries=1).judge("i", CRITERIA, ["x"])
 
 
-async def test_invalid_judge_makes_the_trial_bottom_and_rerun_retries_it(tmp_path: Path) -> None:
+async def test_invalid_judge_leaves_the_trial_ungraded_counted_and_rerun_rejudges_it(tmp_path: Path) -> None:
     plan = Plan(agent="oracle", user="scripted", judge="llm", judge_model="mock:judge", offline=False)
     config = RunConfig(out=tmp_path / "run", task=["payments_balance_inquiry_01", "payments_transfer_frozen_source_01"], judge="llm", infra_retries=0)
     broken = ScriptedModel(lambda m, t: "I refuse to answer in JSON")
     result = await execute_run(config, console=QUIET, components=TrialComponents(config, plan, apis={"judge": broken}))
-    assert [r.status for r in result.records] == ["infra_error", "infra_error"]
-    assert all(r.strict is None and r.failure_class == "infra:judge" for r in result.records)
-    assert "⊥ infra" in result.summary_markdown and "| **all** | 2 | 0 | 2 | 0 | n/a |" in result.summary_markdown
+    # not ⊥: a derailed judge must not remove the trial from the denominator
+    assert [r.status for r in result.records] == ["scored", "scored"]
+    assert all(r.strict is False and r.ungraded and r.failure_class == "ungraded:judge" for r in result.records)
+    assert "| **all** | 2 | 2 | 0 | 0 | 0.00% |" in result.summary_markdown
+    assert "run incomplete" in result.summary_markdown and "2 trial(s) ungraded" in result.summary_markdown
 
     def answer(messages, tools):  # a working judge: says yes and quotes the first visible message line
-        transcript = messages[1].content.split("[assistant message 1]\n", 1)[1].split("\n", 1)[0]
+        transcript = json.loads(messages[1].content.split('<transcript_json untrusted="true">\n', 1)[1].split("\n</transcript_json>", 1)[0])
+        first = transcript[0].split("\n", 1)[0]
         n = messages[1].content.count("\n", messages[1].content.index("<criteria>"), messages[1].content.index("</criteria>")) - 1
-        items = [{"index": i + 1, "verdict": True, "evidence": transcript, "explanation": "ok"} for i in range(n)]
+        items = [{"index": i + 1, "verdict": True, "message": 1, "evidence": first, "explanation": "ok"} for i in range(n)]
         return json.dumps({"criteria": items, "contradiction_found": False})
 
     rerun = await execute_run(config, console=QUIET, components=TrialComponents(config, plan, apis={"judge": ScriptedModel(answer)}))
-    assert rerun.ran == 2 and [r.status for r in rerun.records] == ["scored", "scored"]
+    # re-judged from the record, never re-run (spec A.2): no trial ran again
+    assert rerun.ran == 0 and [r.status for r in rerun.records] == ["scored", "scored"]
+    assert all(r.ungraded is None for r in rerun.records) and "run incomplete" not in rerun.summary_markdown
 
 
 async def test_provider_outage_is_bottom(tmp_path: Path) -> None:
@@ -294,8 +319,10 @@ async def test_resume_refuses_a_different_configuration(tmp_path: Path) -> None:
 
 def test_plan_without_keys_is_offline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    plan = resolve_plan(RunConfig(agent_model="openai:gpt-5-mini"))
-    assert plan.agent == "oracle" and plan.offline and "OPENAI_API_KEY is not set" in plan.notes[0]
+    plan = resolve_plan(RunConfig())
+    assert plan.agent == "oracle" and plan.offline and "no --agent-model" in plan.notes[0]
+    with pytest.raises(ConfigurationError, match="OPENAI_API_KEY"):  # never silently an oracle run
+        resolve_plan(RunConfig(agent_model="openai:gpt-5-mini"))
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     plan = resolve_plan(RunConfig(agent_model="openai:gpt-5-mini"))
     assert plan.agent == "graph" and plan.user == "llm" and plan.judge == "llm" and plan.router_model == "openai:gpt-5-mini"

@@ -14,7 +14,7 @@ from typing import Any
 from contracts.catalog import CatalogError, load_catalog
 from contracts.schema import Task
 from harness.records import TrialRecord
-from harness.rundir import RunDirectory
+from harness.rundir import RunDirectory, RunDirectoryError
 
 
 class ReportInputError(ValueError):
@@ -79,12 +79,16 @@ def load_runs(paths: list[Path], labels: dict[Path, str] | None = None) -> Repor
     ordered: list[tuple[str, str, int, Path, dict[str, TrialRecord]]] = []
     for path in paths:
         directory = RunDirectory(path)
-        manifest = directory.read_manifest()
-        if manifest is None:
-            raise ReportInputError(f"{path}: not a run directory (no manifest.json)")
+        try:
+            manifest = directory.read_manifest()
+            if manifest is None:
+                raise ReportInputError(f"{path}: not a run directory (no manifest.json)")
+            records_found = directory.records()
+        except RunDirectoryError as exc:
+            raise ReportInputError(str(exc)) from None
         label = (labels or {}).get(path) or system_label(manifest)
         by_round: dict[int, dict[str, TrialRecord]] = {}
-        for record in directory.records():
+        for record in records_found:
             by_round.setdefault(record.key.round, {})[record.key.task_id] = record
         if not by_round:
             raise ReportInputError(f"{path}: the run has no finished trial yet")

@@ -321,13 +321,23 @@ def coverage(data: ReportData) -> Table:
             expected = {t for t, task in data.catalog.items() if task.domain in domains}
             missing = sorted(expected - set(r.records))
             bottom = sorted(t for t, rec in r.records.items() if rec.status != "scored")
-            rows.append([s.label, i, str(r.source), len(r.scored()), len(bottom), len(missing), ", ".join(missing[:6]) + (" ..." if len(missing) > 6 else "")])
+            ungraded = sorted(t for t, rec in r.records.items() if rec.status == "scored" and rec.ungraded)
+            plan = s.manifest.get("plan", {})
+            user = f"{plan.get('user', '?')}" + (f" ({plan['user_model']})" if plan.get("user_model") else "")
+            judge = f"{plan.get('judge', '?')}" + (f" ({plan['judge_model']})" if plan.get("judge_model") else "")
+            rows.append(
+                [s.label, i, str(r.source), len(r.scored()), len(bottom), len(missing), ", ".join(missing[:6]) + (" ..." if len(missing) > 6 else ""), len(ungraded), user, judge]
+            )
     return Table(
         "coverage",
         "Coverage - scored, excluded and missing trials per round",
-        ["system", "round", "run directory", "scored", "⊥ excluded", "missing", "missing (first)"],
+        ["system", "round", "run directory", "scored", "⊥ excluded", "missing", "missing (first)", "ungraded", "user", "judge"],
         rows,
-        ["Missing = catalog tasks of the run's domains with no trial record (a partial or interrupted run)."],
+        [
+            "Missing = catalog tasks of the run's domains with no trial record (a partial or interrupted run).",
+            "Ungraded = scored trials whose judge failed after retries: counted as non-passes (the rate is a lower bound); the run is incomplete.",
+            "User and judge = which user simulator and which reply judge decided the round's trials.",
+        ],
     )
 
 

@@ -15,7 +15,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from models.base import FATAL, ConfigurationError, ModelAPI, RetryDecision
+from models.base import FATAL, ConfigurationError, ModelAPI, ProviderProtocolError, RetryDecision
 from models.providers.common import classify_stainless_error, import_sdk, read_api_key, response_headers, retry_after_seconds
 from models.types import ChatMessage, GenerateConfig, ModelOutput, ToolCall, ToolSpec, Usage
 
@@ -164,14 +164,16 @@ class AnthropicAPI(ModelAPI):
 
     async def generate(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], config: GenerateConfig) -> ModelOutput:
         message = await self._client.messages.create(**self.request_params(messages, tools, config))
+        if not isinstance(getattr(message, "content", None), list) or getattr(message, "usage", None) is None:
+            raise ProviderProtocolError(f"the response is not a message (got {type(message).__name__} without content)")
         return parse_message(message, message.model or self.name)
 
     def classify_error(self, error: BaseException) -> RetryDecision:
         sdk = self._sdk
         if any(isinstance(error, cls) for cls in self._sdk_classes(_SPEND_LIMIT_ERRORS)):
-            return RetryDecision("fatal", reason="spend limit reached")
+            return RetryDecision("fatal", reason="spend limit reached", category="auth")
         if self._is_overloaded(error):
-            return RetryDecision("transient", retry_after=retry_after_seconds(response_headers(error)), reason="overloaded (529)")
+            return RetryDecision("transient", retry_after=retry_after_seconds(response_headers(error)), reason="overloaded (529)", category="rate_limit")
         return classify_stainless_error(sdk, error) or FATAL
 
     def _is_overloaded(self, error: BaseException) -> bool:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from models.base import ConfigurationError, RetryDecision
+from models.base import PROTOCOL_ERROR_TYPES, ConfigurationError, ProviderProtocolError, RetryDecision
 
 def import_sdk(package: str) -> ModuleType:
     """Import a provider SDK on first use, turning its absence into an actionable configuration error."""
@@ -61,16 +61,25 @@ def response_headers(error: BaseException) -> Mapping[str, str] | None:
 
 def classify_stainless_error(sdk: Any, error: BaseException) -> RetryDecision | None:
     """The retry decision for the error classes both official SDKs share (same generator, same names):
-    429 waits for Retry-After; 5xx, 408, timeouts and connection errors are transient. None: not one of
-    these, the caller decides (usually fatal)."""
+    429 waits for Retry-After; 5xx, 408, timeouts and connection errors are transient; a 200 whose body
+    is not the expected JSON is a protocol error (transient); 401/403 are auth errors and 400/404/422
+    bad requests (fatal). None: not one of these, the caller decides (usually fatal)."""
     if isinstance(error, sdk.RateLimitError):
-        return RetryDecision("rate_limit", retry_after=retry_after_seconds(response_headers(error)), reason="rate limited (429)")
+        return RetryDecision("rate_limit", retry_after=retry_after_seconds(response_headers(error)), reason="rate limited (429)", category="rate_limit")
     if isinstance(error, sdk.InternalServerError):
-        return RetryDecision("transient", reason=f"server error ({error.status_code})")
+        return RetryDecision("transient", reason=f"server error ({error.status_code})", category="server")
     if isinstance(error, sdk.APIStatusError) and error.status_code == 408:
-        return RetryDecision("transient", reason="request timeout (408)")
+        return RetryDecision("transient", reason="request timeout (408)", category="timeout")
     if isinstance(error, sdk.APITimeoutError | TimeoutError):  # APITimeoutError before its base class
-        return RetryDecision("transient", reason="timeout")
+        return RetryDecision("transient", reason="timeout", category="timeout")
     if isinstance(error, sdk.APIConnectionError):
-        return RetryDecision("transient", reason="connection error")
+        return RetryDecision("transient", reason="connection error", category="transport")
+    if isinstance(error, getattr(sdk, "APIResponseValidationError", ())) or isinstance(error, ProviderProtocolError):
+        return RetryDecision("transient", reason=f"malformed response: {error}", category="protocol")
+    if isinstance(error, sdk.AuthenticationError | sdk.PermissionDeniedError):
+        return RetryDecision("fatal", reason=f"authentication failed ({error.status_code})", category="auth")
+    if isinstance(error, sdk.APIStatusError) and 400 <= error.status_code < 500:
+        return RetryDecision("fatal", reason=f"request rejected ({error.status_code})", category="bad_request")
+    if isinstance(error, PROTOCOL_ERROR_TYPES) and not isinstance(error, sdk.APIError):
+        return RetryDecision("transient", reason=f"malformed response: {type(error).__name__}: {error}", category="protocol")
     return None

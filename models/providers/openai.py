@@ -16,7 +16,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from models.base import FATAL, ConfigurationError, ModelAPI, RetryDecision
+from models.base import FATAL, ConfigurationError, ModelAPI, ProviderProtocolError, RetryDecision
 from models.providers.common import classify_stainless_error, import_sdk, read_api_key
 from models.types import ChatMessage, GenerateConfig, ModelOutput, ToolCall, ToolSpec, Usage
 
@@ -165,13 +165,16 @@ class OpenAIChatAPI(ModelAPI):
 
     async def generate(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], config: GenerateConfig) -> ModelOutput:
         completion = await self._client.chat.completions.create(**self.request_params(messages, tools, config))
+        choices = getattr(completion, "choices", None)
+        if not isinstance(choices, list) or not choices or getattr(choices[0], "message", None) is None:
+            raise ProviderProtocolError(f"the response is not a chat completion (got {type(completion).__name__} without choices)")
         return parse_completion(completion, completion.model or self.name)
 
     def classify_error(self, error: BaseException) -> RetryDecision:
         sdk = self._sdk
         if isinstance(error, sdk.RateLimitError):
             if getattr(error, "code", None) == "insufficient_quota":  # out of credits: waiting will not help
-                return RetryDecision("fatal", reason="insufficient_quota")
+                return RetryDecision("fatal", reason="insufficient_quota", category="auth")
         return classify_stainless_error(sdk, error) or FATAL
 
     async def aclose(self) -> None:

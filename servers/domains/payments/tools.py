@@ -15,6 +15,7 @@ from pydantic import Field
 from servers.base import FreeText, InvalidCall, Money, Refusal, ToolEnvironment, tool
 from servers.domains.payments.world import (
     Account,
+    LedgerCategory,
     Dispute,
     DisputeReason,
     LedgerEntry,
@@ -289,11 +290,16 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
     def log_transaction(
         self,
         transaction_id: TransactionId,
-        category: Annotated[str, Field(description="Ledger category, e.g. 'checkout', 'refund', 'dispute'.")] = "checkout",
+        category: Annotated[LedgerCategory, Field(description="Ledger category: 'checkout', 'refund' or 'dispute'.")] = "checkout",
         note: Annotated[str, Field(description="Optional free-text note."), FreeText] = "",
     ) -> dict[str, Any]:
-        """Record a payment in the transaction log (the ledger). Each transaction is logged once per category."""
+        """Record a payment in the transaction log (the ledger). Each transaction is logged once per category;
+        a refund is logged only after the payment was refunded, a dispute only after one was filed."""
         payment = self._payment(transaction_id)
+        if category == "refund" and payment.refunded_amount <= 0:
+            raise Refusal(409, "No refund has been issued for this transaction yet", transaction_id=transaction_id)
+        if category == "dispute" and not any(d.transaction_id == transaction_id for d in self.state.disputes.values()):
+            raise Refusal(409, "No dispute has been filed for this transaction yet", transaction_id=transaction_id)
         if any(e.transaction_id == transaction_id and e.category == category for e in self.state.transaction_log):
             raise Refusal(409, "Transaction already logged in this category", transaction_id=transaction_id)
         entry = LedgerEntry(
@@ -338,7 +344,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
         self,
         transaction_id: TransactionId,
         reason: Annotated[DisputeReason, Field(description="Dispute reason code.")],
-        description: Annotated[str, Field(description="The customer's account of the problem.")] = "",
+        description: Annotated[str, Field(description="The customer's account of the problem."), FreeText] = "",
     ) -> dict[str, Any]:
         """Open a dispute on a payment. The owner must be authenticated; refunded payments cannot be disputed."""
         payment = self._payment(transaction_id)

@@ -34,6 +34,9 @@ class Account(BaseModel):
     daily_transfer_limit: float = 5000.0
 
 
+LedgerCategory = Literal["checkout", "refund", "dispute"]
+
+
 class Payment(BaseModel):
     transaction_id: str
     account_id: str
@@ -67,7 +70,7 @@ class LedgerEntry(BaseModel):
     transaction_id: str
     account_id: str
     amount: float
-    category: str
+    category: LedgerCategory
     note: str = ""
 
 

@@ -1,0 +1,168 @@
+"""One CLI error style (issue 14): a sentence naming the file, task, field or flag, exit code 2, never a
+traceback; `run` validates the selected tasks and the lock before it starts; one run per directory;
+killing the wrapper stops the run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+from rich.console import Console
+
+import contracts.catalog as catalog
+from harness import run as run_module
+from harness.cli import main
+from harness.config import RunConfig
+from harness.run import CatalogInvalid, execute_run
+from harness.rundir import RunDirectory
+
+ROOT = Path(__file__).resolve().parents[1]
+TASK = "payments_balance_inquiry_01"
+QUIET = Console(file=open("/dev/null", "w"), force_terminal=False)  # noqa: SIM115
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    with pytest.raises(SystemExit) as info:
+        main(list(args))
+        raise SystemExit(0)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return int(info.value.code or 0), err
+
+
+def test_bad_flag_values_name_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = cli(capsys, "run", "--concurrency", "0")
+    assert code == 2 and err.startswith("error: ") and "--concurrency" in err and "'0'" in err
+    code, err = cli(capsys, "run", "--max-turns", "many")
+    assert code == 2 and "--max-turns" in err
+    code, err = cli(capsys, "run", "--domain", "nope")
+    assert code == 2 and "'nope'" in err and "payments" in err
+
+
+def test_malformed_yaml_names_the_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = tmp_path / "broken.yaml"
+    bad.write_text("domain: payments\ntasks: [ {id: x,\n", encoding="utf-8")
+    monkeypatch.setattr(catalog, "task_files", lambda tasks_dir=None: [bad])
+    catalog.load_catalog.cache_clear()
+    try:
+        code, err = cli(capsys, "tasks")
+    finally:
+        catalog.load_catalog.cache_clear()
+    assert code == 2 and str(bad) in err and "invalid YAML" in err
+
+
+def test_a_truncated_record_is_named_by_run_and_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    code, _ = cli(capsys, "run", "--task", TASK, "--out", str(out))
+    assert code == 0
+    [record] = (out / "trials").glob("*/*.json")
+    record.write_bytes(record.read_bytes()[:100])
+    code, err = cli(capsys, "run", "--task", TASK, "--out", str(out))
+    assert code == 2 and str(record) in err and "truncated" in err and "delete it" in err
+    code, err = cli(capsys, "report", str(out), "--out", str(tmp_path / "report"))
+    assert code == 2 and str(record) in err
+
+
+def test_a_changed_flag_on_resume_is_a_sentence(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert cli(capsys, "run", "--task", TASK, "--out", str(out))[0] == 0
+    code, err = cli(capsys, "run", "--task", TASK, "--out", str(out), "--max-turns", "5")
+    assert code == 2 and "different configuration" in err and str(out) in err
+
+
+def test_a_second_run_on_the_same_directory_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    holder = RunDirectory(out)
+    holder.lock()  # another run holds the directory
+    try:
+        code, err = cli(capsys, "run", "--task", TASK, "--out", str(out))
+    finally:
+        holder.unlock()
+    assert code == 2 and "in use by another run" in err and f"pid {os.getpid()}" in err
+    assert not (out / "trials").exists()
+    assert cli(capsys, "run", "--task", TASK, "--out", str(out))[0] == 0  # free again
+
+
+def _run_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **update: object) -> None:
+    task = catalog.get_task(TASK).model_copy(update=update)
+    monkeypatch.setattr(run_module, "choose_tasks", lambda config: [task])
+    anyio.run(lambda: execute_run(RunConfig(out=tmp_path / "run", task=[TASK]), console=QUIET))
+
+
+def test_invalid_initial_state_is_refused_before_running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(CatalogInvalid, match=f"{TASK}: initial_state does not validate"):
+        _run_with(tmp_path, monkeypatch, initial_state={"accounts": {"ACC-1002": {"balance": "lots"}}})
+    assert not (tmp_path / "run").exists()
+
+
+def test_unknown_domain_is_refused_before_running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(CatalogInvalid, match=f"task '{TASK}': unknown domain 'atlantis'"):
+        _run_with(tmp_path, monkeypatch, domain="atlantis")
+
+
+def test_a_contract_naming_an_unknown_tool_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    task = catalog.get_task(TASK)
+    contract = task.contract.model_copy(update={"forbidden_actions": ["teleport_money"]})
+    with pytest.raises(CatalogInvalid, match="teleport_money"):
+        _run_with(tmp_path, monkeypatch, contract=contract)
+
+
+def test_a_stale_lock_is_refused_unless_allowed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(catalog, "lock_status", lambda: (False, "lock is stale; changed: tasks/payments.yaml"))
+    with pytest.raises(CatalogInvalid, match="catalog lock does not match.*--allow-stale-lock"):
+        anyio.run(lambda: execute_run(RunConfig(out=tmp_path / "a", task=[TASK]), console=QUIET))
+    result = anyio.run(lambda: execute_run(RunConfig(out=tmp_path / "b", task=[TASK], allow_stale_lock=True), console=QUIET))
+    assert result.records[0].strict
+
+
+def test_killing_the_wrapper_stops_the_child(tmp_path: Path) -> None:
+    """A wrapper (like `uv run`) is SIGKILLed: the process it started gets SIGTERM from the kernel."""
+    marker = tmp_path / "child.pid"
+    child = textwrap.dedent(
+        f"""
+        import os, sys, time
+        sys.path.insert(0, {str(ROOT)!r})
+        from harness.cli import follow_parent
+        follow_parent()
+        open({str(marker)!r}, "w").write(str(os.getpid()))
+        time.sleep(60)
+        """
+    )
+    wrapper = f"import subprocess, sys; subprocess.run([sys.executable, '-c', {child!r}])"
+    proc = subprocess.Popen([sys.executable, "-c", wrapper])
+    deadline = time.monotonic() + 60
+    while not marker.exists() or not marker.read_text():
+        assert time.monotonic() < deadline, "child did not start"
+        time.sleep(0.05)
+    pid = int(marker.read_text())
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    pytest.fail("the child outlived its wrapper")
+
+
+def test_serve_errors_use_the_same_style(capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = cli(capsys, "serve", "--domain", "atlantis")
+    assert code == 2 and err.startswith("error: ") and "atlantis" in err
+    code, err = cli(capsys, "serve", "--task", "no_such_task")
+    assert code == 2 and "no_such_task" in err
