@@ -258,3 +258,35 @@ async def test_gate_passes_for_a_sample_of_tasks() -> None:
             proof = await prove_task(replayer, catalog[task_id], env, mutate=False)
             assert proof.gold.strict and proof.noop_ok, proof.gold.summary()
     assert sum(t.domain == DOMAIN for t in catalog.values()) == 125
+
+
+@pytest.fixture(scope="module")
+def http_gateway() -> Any:
+    from tests.live_http import serve_gateway
+
+    with serve_gateway([DOMAIN]) as served:
+        yield served
+
+
+@pytest.mark.parametrize("tool", sorted(TOOL_CASES))
+async def test_tool_over_streamable_http(http_gateway: Any, tool: str) -> None:
+    gateway, base_url = http_gateway
+    trial = gateway.open_trial(DOMAIN)
+    setup, args, key = TOOL_CASES[tool]
+    async with Client(f"{base_url}/{DOMAIN}/mcp?trial={trial.trial_id}") as client:
+        for name, setup_args in setup:
+            await client.call_tool(name, setup_args)
+        result = await client.call_tool(tool, args)
+    assert key in result.structured_content and not result.structured_content.get("refused")
+    assert [r.status for r in trial.trace] == ["executed"] * (len(setup) + 1) and trial.trace[-1].tool == tool
+
+
+@pytest.mark.parametrize("task_id", ["customer_support_billing_double_billed_credit_01", "customer_support_jour4_urgent_outage_downtime_credit_01"])
+async def test_release_proof_with_both_batteries(task_id: str) -> None:
+    """The release gate in-process for a flagship task and a four-capability journey (the gate runs them all)."""
+    from contracts.graph import load_graph
+
+    async with GatewayReplayer(Gateway([DOMAIN])) as replayer:
+        proof = await prove_task(replayer, get_task(task_id), environment_class(DOMAIN), graph=load_graph(DOMAIN))
+    assert proof.batteries is not None and proof.batteries.results
+    assert proof.ok, (proof.error, proof.unkilled, proof.batteries.failures)
