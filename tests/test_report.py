@@ -68,10 +68,16 @@ def test_every_section_is_written(report) -> None:  # type: ignore[no-untyped-de
 def test_leaderboard_ranks_ties_and_exclusions(report) -> None:  # type: ignore[no-untyped-def]
     rows = {r[1]: r for r in table(report, "leaderboard").rows}
     n = len(load_catalog())
-    assert rows["oracle"][:4] == [1, "oracle", "100.00%", f"{n}/{n}"]
-    assert rows["noop"][0] == rows["script"][0] == 2  # competition ranks: tied systems share rank 2
-    assert rows["noop"][3] == f"=0/{n}" and rows["script"][3] == "=0/1"
-    assert rows["oracle"][6] == "n/a"  # unpriced: n/a, never zero
+    assert rows["oracle"][:3] == [1, "oracle", "100.00%"] and rows["oracle"][4] == f"{n}/{n}"
+    assert rows["oracle"][3].startswith("[9") and rows["oracle"][3].endswith(", 100.0]")  # Wilson interval
+    # the script run covers one task: marked partial (†) in its row, with a note saying what it lacks
+    assert rows["noop"][0] == rows["script †"][0] == 2  # competition ranks: tied systems share rank 2
+    assert rows["noop"][4] == f"=0/{n}" and rows["script †"][4] == "=0/1"
+    domains = len({t.domain for t in load_catalog().values()})
+    assert rows["script †"][5].endswith(f"(1 of {domains} domains)")  # macro average says over which domains
+    assert rows["oracle"][7] == "n/a"  # unpriced: n/a, never zero
+    notes = " ".join(table(report, "leaderboard").notes)
+    assert "† script is partial: round 1: 1/" in notes and "no trial in domain(s)" in notes
 
 
 def test_component_matrix_uses_each_components_own_denominator(report) -> None:  # type: ignore[no-untyped-def]
@@ -94,7 +100,8 @@ def test_multi_round_statistics(report) -> None:  # type: ignore[no-untyped-def]
     rows = {r[0]: r for r in table(report, "multi_round").rows}
     n = len(load_catalog())
     assert rows["oracle"][1:] == [2, f"{n}/{n}", f"{n}/{n}", "100.00%", "0.00 pp", f"100.00% ({n}/{n})"]
-    assert rows["script"][1] == 1 and rows["script"][-2] == "n/a"  # one round: no sample std
+    assert rows["script †"][1] == 1 and rows["script †"][-2] == "n/a"  # one round: no sample std
+    assert [r[0] for r in table(report, "multi_round").rows][0] == "oracle"  # sorted by mean
     flips = {(r[0], r[1]): r for r in table(report, "flips").rows}
     assert flips[("oracle", "1->2")][2] == 0
 
@@ -108,7 +115,9 @@ def test_partial_run_says_what_is_missing(runs: dict[str, Path], tmp_path: Path)
     report = build_report([partial], tmp_path / "out")
     coverage = table(report, "coverage")
     first = next(r for r in coverage.rows if r[1] == 1)
-    assert first[5] == 3 and first[6].startswith("payments_transfer_")
+    col = coverage.columns.index
+    assert first[col("missing")] == 3 and first[col("missing (first)")].startswith("payments_transfer_")
+    assert first[col("selected, not run")] == 3 and first[0] == "oracle †"
 
 
 def test_demo_card_for_a_requested_task(runs: dict[str, Path], tmp_path: Path) -> None:
