@@ -8,6 +8,9 @@ import datetime as dt
 import html
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from contracts.schema import Task
 
 from harness.report.cards import Card, card_html, card_markdown, choose_cards
 from harness.report.data import ReportData, load_runs
@@ -112,8 +115,10 @@ def build_report(
     price_table: Path | None = None,
     labels: dict[Path, str] | None = None,
     allow_mixed: bool = False,
+    catalog: dict[str, Task] | None = None,
+    lock: dict[str, Any] | None = None,
 ) -> Report:
-    data = load_runs(run_dirs, labels, allow_mixed=allow_mixed)
+    data = load_runs(run_dirs, labels, allow_mixed=allow_mixed, catalog=catalog, lock=lock)
     header = provenance(data)
     prices = PriceTable.load(price_table or DEFAULT_PRICE_TABLE)
     tables = all_tables(data, prices)

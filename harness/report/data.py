@@ -251,7 +251,7 @@ def _read(path: Path) -> tuple[dict[str, Any], dict[int, dict[str, TrialRecord]]
 
 PALETTE = [
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf", "#393b79", "#ad494a", "#637939", "#8c6d31", "#7b4173", "#3182bd",
+    "#bcbd22", "#17becf", "#393b79", "#ad494a", "#637939", "#8c6d31", "#7b4173", "#252525",
     "#e6550d", "#31a354", "#756bb1", "#636363",
 ]
 """20 distinguishable colours; a system keeps its colour (by leaderboard rank) in every figure."""
@@ -272,7 +272,15 @@ def parse_labels(specs: list[str]) -> dict[Path, str]:
     return labels
 
 
-def load_runs(paths: list[Path], labels: dict[Path, str] | None = None, *, allow_mixed: bool = False) -> ReportData:
+def load_runs(
+    paths: list[Path],
+    labels: dict[Path, str] | None = None,
+    *,
+    allow_mixed: bool = False,
+    catalog: dict[str, Task] | None = None,
+    lock: dict[str, Any] | None = None,
+) -> ReportData:
+    """`catalog` and `lock` default to the catalog on disk (a synthetic fixture passes its own)."""
     labels = dict(labels or {})
     paths = list(paths) + [p for p in labels if p not in paths]
     if not paths:
@@ -292,11 +300,12 @@ def load_runs(paths: list[Path], labels: dict[Path, str] | None = None, *, allow
         explicit = path.resolve() in resolved_labels
         runs.append(_Run(path, manifest, by_round, identity, identity_key(identity), resolved_labels.get(path.resolve()) or system_label(manifest), explicit))
 
-    try:
-        catalog = load_catalog()
-        lock = catalog_lock()
-    except CatalogError:
-        catalog, lock = {}, {}
+    if catalog is None:
+        try:
+            catalog, lock = load_catalog(), catalog_lock()
+        except CatalogError:
+            catalog, lock = {}, {}
+    lock = lock or {}
     warnings: list[str] = []
 
     locks = {(r.manifest.get("dataset_version"), r.manifest.get("dataset_lock_sha256")) for r in runs}

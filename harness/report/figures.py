@@ -215,28 +215,30 @@ def standings_figure(data: ReportData, prices: PriceTable) -> Any:
     plt = _plt()
     points = standings_points(data, prices)
     by_number = {s.rank_order: s for s in data.systems}
-    fig, axes = plt.subplots(len(points), 1, figsize=(9, 0.75 * len(points) + 1.5), squeeze=False)
+    fig, axes = plt.subplots(len(points), 1, figsize=(9, 0.95 * len(points) + 1.5), squeeze=False)
     for ax, (metric, entries) in zip(axes.flat, points.items(), strict=True):
         measured = [(k, label, x) for k, label, x in entries if not math.isnan(x)]
         missing = [k for k, _, x in entries if math.isnan(x)]
         log = metric == "cost/success" and measured and all(x > 0 for _, _, x in measured)
         positions = [math.log10(x) if log else x for *_, x in measured]
         span = (max(positions) - min(positions)) if positions else 0.0
-        near = max(span, 1e-9 if log else 100.0 if metric != "cost/success" else 1e-9) * 0.025 if metric == "cost/success" else 2.5
+        near = max(span, 1e-9) * 0.035
         placed: list[tuple[float, int]] = []
         for (k, label, x), pos in zip(measured, positions, strict=True):
             level = 0
             while any(abs(pos - p) < near and lv == level for p, lv in placed):
                 level += 1
             placed.append((pos, level))
-            yy = 0.18 * (level % 5)
+            yy = 0.4 * (level % 4)
             ax.plot([x], [yy], "o", color=by_number[k].colour, markersize=9, markeredgecolor="black", markeredgewidth=0.4, gid=label)
             ax.annotate(str(k), (x, yy), ha="center", va="center", fontsize=6, color="white" if _dark(by_number[k].colour) else "black", gid=label)
         if log:
             ax.set_xscale("log")
-        elif metric != "cost/success":
-            ax.set_xlim(-2, 102)
-        ax.set_ylim(-0.25, 0.95)
+        elif metric != "cost/success" and measured:
+            lo, hi = min(positions), max(positions)
+            pad = max(2.0, 0.06 * (hi - lo))
+            ax.set_xlim(max(-1.0, lo - pad), min(101.0, hi + pad))
+        ax.set_ylim(-0.35, 1.55)
         ax.set_yticks([])
         ax.tick_params(axis="x", labelsize=7)
         ax.set_ylabel(metric + (" ($)" if metric == "cost/success" else " (%)"), rotation=0, ha="right", va="center", fontsize=8)
@@ -248,7 +250,7 @@ def standings_figure(data: ReportData, prices: PriceTable) -> Any:
                for s in data.systems]
     fig.legend(handles=handles, loc="lower center", ncol=min(4, len(handles)), fontsize=7, frameon=False, bbox_to_anchor=(0.5, -0.01))
     fig.suptitle("Figure 15 - Per-metric standings (each axis on its own scale; numbers = leaderboard rank order)", fontsize=10)
-    fig.tight_layout(rect=(0, 0.03 + 0.022 * math.ceil(len(handles) / 4), 1, 0.97))
+    fig.tight_layout(rect=(0, 0.012 * math.ceil(len(handles) / 4) + 0.01, 1, 0.98))
     return fig
 
 
@@ -257,25 +259,38 @@ def metric_standings(data: ReportData, prices: PriceTable) -> bytes:
 
 
 def rank_bumps(data: ReportData, prices: PriceTable) -> bytes:
+    """Figure 16 as in the spec: six higher-is-better metrics (strict, domain macro, easy, medium, hard and
+    the domain with the lowest mean rate), so the crossings stay readable at 16 systems; the full rank
+    table over every metric is Figure 16's table."""
     plt = _plt()
-    metrics = {m: v for m, v in metric_values(data, prices).items() if m != "cost/success"}
-    ranks = {m: competition_ranks(values) for m, values in metrics.items()}
-    names = list(metrics)
-    fig, ax = plt.subplots(figsize=(1.0 * len(names) + 4, 0.34 * len(data.systems) + 2.5))
+    values = metric_values(data, prices)
+    domains = [d for d in catalog_domains(data) if d in values]
+    means = {d: [v for v in values[d].values() if v is not None] for d in domains}
+    hardest = min((d for d in domains if means[d]), key=lambda d: sum(means[d]) / len(means[d]), default=None)
+    names = ["strict", "domain macro", *DIFFICULTIES, *([hardest] if hardest else [])]
+    ranks = {m: competition_ranks(values[m]) for m in names}
+    fig, ax = plt.subplots(figsize=(1.3 * len(names) + 5, 0.34 * len(data.systems) + 2.5))
+    ends: dict[int, int] = {}
     for s in data.systems:
         ys = [ranks[m].get(s.label) for m in names]
-        ax.plot(range(len(names)), [float("nan") if v is None else v for v in ys], marker="o", color=s.colour, linewidth=1.6, markersize=5)
+        ax.plot(range(len(names)), [float("nan") if v is None else v for v in ys], marker="o", color=s.colour, linewidth=1.8, markersize=5)
+        first = next(((i, v) for i, v in enumerate(ys) if v is not None), None)
         last = next(((i, v) for i, v in reversed(list(enumerate(ys))) if v is not None), None)
+        if first:
+            ax.annotate(f"{s.rank_order}", (first[0], first[1]), xytext=(-8, 0), textcoords="offset points", va="center", ha="right", fontsize=7, color=s.colour)
         if last:
-            ax.annotate(_tick(s), (last[0], last[1]), xytext=(6, 0), textcoords="offset points", va="center", fontsize=7, color=s.colour)
+            shift = ends.get(last[1], 0)
+            ends[last[1]] = shift + 1
+            ax.annotate(_tick(s), (last[0], last[1]), xytext=(8, -8 * shift), textcoords="offset points", va="center", fontsize=7, color=s.colour)
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
     ax.set_yticks(range(1, len(data.systems) + 1))
     ax.tick_params(axis="y", labelsize=7)
     ax.invert_yaxis()
-    ax.set_xlim(-0.3, len(names) - 0.3 + 1.8)
+    ax.set_xlim(-0.5, len(names) - 0.3 + 1.6)
     ax.set_ylabel("competition rank (1 = best)")
     ax.grid(axis="y", alpha=0.25)
-    ax.set_title("Figure 16 - Ranks across metrics (gaps = not measured)", fontsize=10)
+    title = "Figure 16 - Ranks across metrics (ties share a rank; gaps = not measured)"
+    ax.set_title(title + (f"; '{hardest}' = the domain with the lowest mean" if hardest else ""), fontsize=10)
     return _png(fig)
 
 
