@@ -343,3 +343,57 @@ def test_compare_states_what_its_rates_are_over(runs: dict[str, Path]) -> None:
     measures = [r[0] for r in summary.rows]
     assert "strict A over the 1 common tasks" in measures and "strict A over all its scored tasks" in measures
     assert any("discordant of 1 paired tasks" in m for m in measures)
+
+
+def test_explorer_filters_open_trials_and_links_in_headless_chromium(report) -> None:  # type: ignore[no-untyped-def]
+    """The explorer in a real browser: every trial is indexed, filters narrow the index to the right
+    counts, a row opens the trial (verdicts, conversation, tool calls, state diff), a link in the paired
+    comparison table opens that trial, and the page reports no console error."""
+    from harness.report.headless import Page, find_chromium
+
+    browser = find_chromium()
+    if browser is None:
+        if os.environ.get("CRMBENCH_REQUIRE_CHROMIUM"):
+            pytest.fail("chromium is required here (CRMBENCH_REQUIRE_CHROMIUM) but not installed")
+        pytest.skip("chromium not installed")
+    coverage = table(report, "coverage")
+    expected_total = sum(r[coverage.columns.index("scored")] + r[coverage.columns.index("⊥ excluded")] for r in coverage.rows)
+    n = len(load_catalog())
+
+    def choose(name: str, value: str) -> None:
+        page.evaluate(f"(function(){{var s=document.querySelector('#explorer-filters [name={name}]'); s.value={json.dumps(value)};"
+                      "s.dispatchEvent(new Event('input',{bubbles:true}));})()")
+
+    def count() -> int:
+        return int(page.evaluate("document.getElementById('explorer-count').getAttribute('data-count')"))
+
+    with Page(browser) as page:
+        page.goto(report.html_path.resolve().as_uri())
+        assert int(page.wait_for("document.getElementById('explorer').getAttribute('data-ready')")) == expected_total
+        assert count() == expected_total
+        choose("system", "noop")
+        assert count() == 2 * n  # two rounds of every task
+        choose("outcome", "pass")
+        assert count() == 0  # noop never passes
+        choose("system", "oracle")
+        choose("round", "2")
+        assert count() == n
+        choose("outcome", "fail")
+        choose("system", "")
+        choose("round", "")
+        choose("label", "non_convergence")
+        assert count() == 1  # the script run's timeout
+        page.evaluate("document.querySelector('#explorer-rows tr').click()")
+        opened = page.wait_for("document.getElementById('trial').getAttribute('data-trial')")
+        assert opened.endswith("-r1-commerce_returns_01")
+        text = page.evaluate("document.getElementById('trial').innerText")
+        for heading in ("Verdicts", "Conversation", "Routing", "Tool calls", "Final-state diff", "non_convergence"):
+            assert heading in text, heading
+        assert "FAIL" in text and "reply" in text
+        link = page.evaluate("document.querySelector('#neighbours a[data-trial]').getAttribute('data-trial')")
+        page.evaluate("document.querySelector('#neighbours a[data-trial]').click()")
+        page.wait_for(f"document.getElementById('trial').getAttribute('data-trial') === {json.dumps(link)}")
+        assert "PASS" in page.evaluate("document.getElementById('trial').innerText") or "FAIL" in page.evaluate("document.getElementById('trial').innerText")
+        assert page.evaluate("document.querySelectorAll('#explorer-data').length") == 1
+        assert page.evaluate("Array.from(document.scripts).every(function (s) { return !s.src; })")  # one file, nothing fetched
+        assert page.errors == []
