@@ -86,6 +86,11 @@ class OrderConstraint(Strict):
 
     tools: list[str | OrderStep] = Field(min_length=2)
     mode: Literal["subsequence", "exact"] = "subsequence"
+    separate_turns: bool = Field(
+        default=False,
+        description="Extension: each step happens in a later user turn than the one before it - the agent "
+        "waited for the customer in between (a quote and its acceptance, a question and the action it gates).",
+    )
 
     @property
     def steps(self) -> list[OrderStep]:

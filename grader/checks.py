@@ -104,15 +104,26 @@ def order(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
             passed = len(filtered) == len(steps) and all(
                 c.tool == s.tool and (not s.params or args_match(s.params, c.arguments)) for c, s in zip(filtered, steps, strict=True)
             )
+            if passed and constraint.separate_turns:
+                passed = all(b.turn > a.turn for a, b in zip(filtered, filtered[1:]))
         else:
-            position = 0
+            # Greedy earliest matching is optimal for a subsequence, with or without the later-turn rule.
+            position, last_turn = 0, -1
             for call in successful:
                 if position < len(steps):
                     step = steps[position]
-                    if call.tool == step.tool and (not step.params or args_match(step.params, call.arguments)):
-                        position += 1
+                    later = not constraint.separate_turns or position == 0 or call.turn > last_turn
+                    if later and call.tool == step.tool and (not step.params or args_match(step.params, call.arguments)):
+                        position, last_turn = position + 1, call.turn
             passed = position == len(steps)
-            seen = [s.label() for c in successful for s in steps if c.tool == s.tool and (not s.params or args_match(s.params, c.arguments))][:12]
+            seen = [
+                f"{s.label()}@turn{c.turn}" if constraint.separate_turns else s.label()
+                for c in successful
+                for s in steps
+                if c.tool == s.tool and (not s.params or args_match(s.params, c.arguments))
+            ][:12]
+        if constraint.separate_turns:
+            arrow = " => ".join(labels) + " (each in a later turn)"
         out.append(
             CheckVerdict(
                 component="order",

@@ -6,7 +6,9 @@ its world and its graph (issue "Contracts that catch the mistakes agents really 
 
 - **behavioural** - plausible agent mistakes, each of which must fail strictly: repeat each write; drop
   each write; aim each write at a look-alike record of the same kind; move each write before the
-  validation (or contract-named read) that precedes it; change each non-free-text argument of each write;
+  validation (or contract-named read) that precedes it, and - when that check happened in an earlier
+  user turn - into that turn (acting before the customer asked or confirmed); change each non-free-text
+  argument of each write;
   add an unrequested write of each write tool the task's nodes expose; attempt each forbidden action.
 - **equivalence** - correct-but-different routes, each of which must pass strictly: extra reads of every
   read tool at every turn; adjacent independent reads swapped; numbers spelled 180 / 180.0 / "180"; a
@@ -294,7 +296,7 @@ def behavioural_cases(
             (
                 (j, p, c)
                 for j, (p, c) in reversed(list(enumerate(flat[:i])))
-                if env.tool_kind(c.tool) == "compute" or (env.tool_kind(c.tool) == "read" and c.tool in named_reads)
+                if (env.tool_kind(c.tool) == "compute" or (env.tool_kind(c.tool) == "read" and c.tool in named_reads)) and _related(c, call)
             ),
             None,
         )
@@ -305,6 +307,13 @@ def behavioural_cases(
             per[gpos[0]].insert(gpos[1], moved)
             yield BatteryCase(_case_id("behaviour", "before_check", call.tool, pos), "behaviour", "before_check",
                               f"{call.tool} before the {gcall.tool} that precedes it", _rebuild(turns, per))
+            if gpos[0] < pos[0]:
+                per = _per_turn(turns)
+                moved = per[pos[0]].pop(pos[1])
+                per[gpos[0]].insert(gpos[1] + 1, moved)
+                yield BatteryCase(_case_id("behaviour", "premature", call.tool, pos), "behaviour", "premature",
+                                  f"{call.tool} right after the {gcall.tool} of turn {gpos[0]}, without waiting for the customer's turn {pos[0]}",
+                                  _rebuild(turns, per))
 
     gold_tools = {call.tool for _, call in flat}
     probes = env.mutation_probes(task.initial_state)
@@ -339,6 +348,15 @@ def behavioural_cases(
         args = {**_example_args(pattern.tool, task, probes, env, values), **pattern.params}
         yield BatteryCase(_case_id("behaviour", "forbidden", f"{pattern.tool}#{k}"), "behaviour", "forbidden",
                           f"attempt {pattern.tool} with {pattern.params}", _append(turns, [GoldCall(tool=pattern.tool, args=args)]))
+
+
+def _related(check: GoldCall, write: GoldCall) -> bool:
+    """Whether a check is about the write's record: they share an identifying argument value (a check of
+    another record is not what the write must wait for)."""
+    def values(call: GoldCall) -> set[str]:
+        return {str(v) for v in call.args.values() if isinstance(v, (str, int, float)) and not isinstance(v, bool) and not _is_ref(v)}
+
+    return bool(values(check) & values(write)) or not check.args
 
 
 def _total(turns: list[GoldTurn]) -> int:

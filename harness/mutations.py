@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from contracts.schema import GoldCall, GoldTurn, Task
+from grader.values import args_match as _args_match
 from servers.base import ToolEnvironment
 
 NOOP_REPLY = "I'm sorry, I can't help with that right now."
@@ -87,6 +88,19 @@ def generic_mutations(task: Task, env: type[ToolEnvironment]) -> Iterator[Mutati
         if action.alternatives:
             per_turn = [[call for call in calls if call.tool not in action.tools] for calls in _calls(turns)]
             yield Mutation(f"drop every call of {' / '.join(action.tools)}", _with_calls(turns, per_turn))
+    for constraint in contract.order or []:
+        if not constraint.separate_turns:
+            continue
+        steps = constraint.steps
+        for first, second in zip(steps, steps[1:]):
+            anchor = next(((t, c) for t, c, call in flat if call.tool == first.tool and (not first.params or _args_match(first.params, call.args))), None)
+            for t, c, call in flat:
+                if anchor and t > anchor[0] and call.tool == second.tool and (not second.params or _args_match(second.params, call.args)):
+                    per_turn = _calls(turns)
+                    moved = per_turn[t].pop(c)
+                    per_turn[anchor[0]].insert(anchor[1] + 1, moved)
+                    yield Mutation(f"{call.tool} in the same turn as {first.tool}", _with_calls(turns, per_turn))
+                    break
     for t, c, call in flat:
         if env.tool_kind(call.tool) == "write":
             per_turn = _calls(turns)

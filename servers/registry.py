@@ -10,6 +10,11 @@ from servers.base import ToolEnvironment
 DOMAIN_ENVIRONMENTS: dict[str, str] = {
     "payments": "servers.domains.payments.tools:PaymentsEnvironment",
     "retail": "servers.domains.retail.tools:RetailEnvironment",
+    "itsm": "servers.domains.itsm.tools:ItsmEnvironment",
+    "onboarding": "servers.domains.onboarding.tools:OnboardingEnvironment",
+    "field_service": "servers.domains.field_service.tools:FieldServiceEnvironment",
+    "sales": "servers.domains.sales.tools:SalesEnvironment",
+    "marketing": "servers.domains.marketing.tools:MarketingEnvironment",
 }
 """Domain name → `module:Class` of its `ToolEnvironment`. A new domain adds one line here."""
 

@@ -1,0 +1,1 @@
+"""The field service domain: world model (`world`), tools (`tools`), policy and graph under contracts/."""

@@ -1,0 +1,1 @@
+"""The IT service management domain: world model (`world`), tools (`tools`), policy and graph under contracts/."""

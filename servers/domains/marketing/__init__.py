@@ -1,0 +1,1 @@
+"""The marketing domain: world model (`world`), tools (`tools`), policy and graph under contracts/."""

@@ -1,0 +1,1 @@
+"""Onboarding domain: prospects become accounts that are configured, verified and taken live."""

@@ -1,0 +1,1 @@
+"""The sales domain: world model (`world`), tools (`tools`), policy and graph under contracts/."""
