@@ -30,6 +30,7 @@ class Comparison:
     passes_all_b: int = 0
     scored_b: int = 0
     components: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
     """Component → (tasks where it went fail→pass, pass→fail), over tasks where both graded it."""
 
     def tables(self) -> list[Table]:
@@ -53,6 +54,7 @@ class Comparison:
                 "⊥ and missing trials are left out and counted in the last row.",
                 "Exact McNemar: two-sided binomial test of the discordant pairs (fail->pass vs pass->fail) with p = 0.5. "
                 "95% intervals are Wilson intervals over the common tasks.",
+                *self.warnings,
             ],
         )
         per_component = Table(
@@ -85,7 +87,13 @@ def compare_runs(run_a: Path, run_b: Path) -> Comparison:
         moved = flips(ca, cb)
         if moved["gained"] or moved["lost"] or any(v is not None for v in ca.values()):
             components[component] = (moved["gained"], moved["lost"])
+    warnings = []
+    ma, mb = a_data.systems[0].manifest, b_data.systems[0].manifest
+    if ma.get("dataset_lock_sha256") != mb.get("dataset_lock_sha256"):
+        warnings.append(f"WARNING: the runs used different catalogs ({ma.get('dataset_version')} lock {str(ma.get('dataset_lock_sha256'))[:12]} vs "
+                        f"{mb.get('dataset_version')} lock {str(mb.get('dataset_lock_sha256'))[:12]}): a task id may not mean the same contract")
     return Comparison(
+        warnings=warnings,
         a=a_data.systems[0].label,
         b=b_data.systems[0].label,
         common=len(both),
