@@ -95,7 +95,7 @@ class Run(RunConfig):
 
 class Report(ReportConfig):
     __doc__ = ReportConfig.__doc__
-    runs: CliPositionalArg[list[Path]]
+    runs: CliPositionalArg[list[Path]] = Field(default_factory=list, description="run directories (optional when every run is given by --label)")
 
     def cli_cmd(self) -> None:
         from harness.report.build import build_report

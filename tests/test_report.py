@@ -398,3 +398,18 @@ def test_explorer_filters_open_trials_and_links_in_headless_chromium(report) -> 
         assert page.evaluate("document.querySelectorAll('#explorer-data').length") == 1
         assert page.evaluate("Array.from(document.scripts).every(function (s) { return !s.src; })")  # one file, nothing fetched
         assert page.errors == []
+
+
+def test_ungraded_trials_mark_the_system_incomplete(runs: dict[str, Path], tmp_path: Path) -> None:
+    judged = tmp_path / "noop_ungraded"
+    shutil.copytree(runs["noop"], judged)
+    path = sorted((judged / "trials" / "payments").glob("*__r0__*.json"))[0]
+    record = json.loads(path.read_text())
+    record["ungraded"] = "judge failed after 3 retries"
+    path.write_text(json.dumps(record))
+    report = build_report([judged], tmp_path / "out")
+    [row] = table(report, "leaderboard").rows
+    assert row[1] == "noop †"
+    assert any("1 ungraded trial(s) counted as non-passes" in n for n in table(report, "leaderboard").notes)
+    composition = table(report, "failure_composition")
+    assert composition.rows[0][composition.columns.index("ungraded")] == 1

@@ -82,8 +82,13 @@ class Round:
         return sorted(set(self.catalog_domains.values()) - present)
 
     @property
+    def ungraded(self) -> list[str]:
+        """Scored trials whose judge failed: counted as non-passes, so the round is incomplete."""
+        return sorted(t for t, r in self.records.items() if r.status == "scored" and r.ungraded)
+
+    @property
     def partial(self) -> bool:
-        return bool(self.missing)
+        return bool(self.missing or self.ungraded)
 
 
 @dataclass
@@ -123,6 +128,8 @@ class System:
                 continue
             total = len(r.catalog_ids or ())
             detail = f"round {i}: {len(r.records)}/{total} catalog tasks"
+            if r.ungraded:
+                detail += f", {len(r.ungraded)} ungraded trial(s) counted as non-passes (re-judge with crmbench grade)"
             if r.missing_domains:
                 detail += f", no trial in domain(s) {', '.join(r.missing_domains)}"
             if r.not_run:
