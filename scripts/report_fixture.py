@@ -50,12 +50,13 @@ DIFFICULTY_EFFECT = {"easy": 0.09, "medium": 0.0, "hard": -0.14}
 WEIGHTS = {"action": 0.5, "reply": 0.17, "params": 0.1, "state": 0.08, "forbidden": 0.06, "order": 0.04, "collateral": 0.05}
 
 
-def synthetic_catalog() -> dict[str, Task]:
+def synthetic_catalog(per_domain: int | None = None) -> dict[str, Task]:
+    """555 tasks in 9 domains (or `per_domain` tasks in each, for a quick test)."""
     real = sorted(load_catalog().values(), key=lambda t: t.id)
     catalog: dict[str, Task] = {}
     i = 0
     for domain, count in DOMAINS.items():
-        for n in range(count):
+        for n in range(per_domain or count):
             base = real[i % len(real)]
             i += 1
             task_id = f"{domain}_{base.capabilities[0]}_{n + 1:02d}"
@@ -78,7 +79,7 @@ def declared(task: Task) -> list[str]:
     return out or ["action"]
 
 
-def record(task: Task, agent: str, model: str | None, round_index: int, rng: random.Random, skill: float) -> TrialRecord:
+def record(task: Task, agent: str, model: str | None, round_index: int, rng: random.Random, skill: float, judge_flaky: bool = False) -> TrialRecord:
     key = TrialKey(task_id=task.id, round=round_index, seed=rng.randrange(2**31))
     components = declared(task)
     p = skill + DOMAIN_EFFECT[task.domain] + DIFFICULTY_EFFECT[task.difficulty]
@@ -117,7 +118,7 @@ def record(task: Task, agent: str, model: str | None, round_index: int, rng: ran
     elif kind < 0.07:
         failure_class, hallucinated = "model:hallucinated_tool", ["refund_everything"]
         tools.append(ToolCallRecord(seq=1, turn=0, tool="refund_everything", arguments={}, status="unknown_tool", error="no such tool"))
-    elif kind < 0.08:
+    elif kind < 0.08 and judge_flaky:
         ungraded = "judge failed after 3 retries (rate limited)"
         failing["reply"] = False if "reply" in failing else failing.get("action", True)
     else:
@@ -171,7 +172,7 @@ def write_world(root: Path, catalog: dict[str, Task], lock: dict[str, Any]) -> l
             (path / "manifest.json").write_text(json.dumps(manifest(agent, model, lock, started, 1, len(tasks), selection), indent=1))
             noise = rng.gauss(0, 0.012)
             for task in tasks:
-                directory.save(record(task, agent, model, 0, rng, skill + noise))
+                directory.save(record(task, agent, model, 0, rng, skill + noise, judge_flaky=number == 6 and r == 2))
             paths.append(path)
     return paths
 
@@ -181,8 +182,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("/tmp/crmbench-fixture-report"))
     parser.add_argument("--runs", type=Path, default=None, help="where to write the synthetic run directories (default: OUT/../<name>-runs)")
     parser.add_argument("--screenshots", type=Path, default=None, help="save screenshots of the HTML here (needs chromium)")
+    parser.add_argument("--per-domain", type=int, default=None, help="tasks per domain (default: the paper's 555 in 9 domains)")
     args = parser.parse_args()
-    catalog = synthetic_catalog()
+    catalog = synthetic_catalog(args.per_domain)
     lock = lock_for(catalog)
     runs_root = args.runs or args.out.parent / f"{args.out.name}-runs"
     paths = write_world(runs_root, catalog, lock)
