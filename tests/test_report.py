@@ -413,3 +413,13 @@ def test_ungraded_trials_mark_the_system_incomplete(runs: dict[str, Path], tmp_p
     assert any("1 ungraded trial(s) counted as non-passes" in n for n in table(report, "leaderboard").notes)
     composition = table(report, "failure_composition")
     assert composition.rows[0][composition.columns.index("ungraded")] == 1
+
+
+def test_a_demo_card_chooses_system_and_round(runs: dict[str, Path], tmp_path: Path) -> None:
+    task = sorted(load_catalog())[0]
+    report = build_report([runs["oracle"], runs["noop"]], tmp_path / "out", card_tasks=[f"{task}@noop#2", f"{task}@oracle"])
+    first, second = report.cards
+    assert (first.system, first.record.key.round, first.record.agent) == ("noop", 1, "noop")
+    assert (second.system, second.record.key.round) == ("oracle", 0)
+    with pytest.raises(KeyError, match="no system named"):
+        build_report([runs["noop"]], tmp_path / "out2", card_tasks=[f"{task}@nobody"])
