@@ -94,3 +94,23 @@ def short(value: Any, max_chars: int = 60) -> str:
         text = text[:max_chars] + truncation_marker(len(text) - max_chars)
         return repr(safe_text(text, max_chars + 40))
     return repr(safe_text(text, max_chars + 40))
+
+
+def json_problem(value: Any) -> str | None:
+    """Why `value` (plain Python data) is not strict JSON text, or None: a non-finite number or unsafe
+    text (lone surrogate, control character) anywhere, keys included."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float):
+            if not math.isfinite(item):
+                return "a non-finite number"
+        elif isinstance(item, str):
+            if has_unsafe_text(item):
+                return "invalid text (a lone surrogate or a control character)"
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple | set | frozenset):
+            stack.extend(item)
+    return None

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from pydantic import Field, ValidationError
-from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSubCommand, SettingsConfigDict
+from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSubCommand, SettingsConfigDict, SettingsError
 
 from harness.config import CompareConfig, GradeConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, SuggestConfig, TasksConfig
 
@@ -31,13 +31,30 @@ class Serve(ServeConfig):
         serve(ServeConfig.model_validate(self.model_dump()))
 
 
+class Stdio(ServeConfig):
+    """Serve one domain over stdio (one process is one trial): `crmbench stdio --domain payments`, the same
+    as `serve --transport stdio`, for MCP clients' config files (the MCP Inspector's CLI takes a
+    `--transport` among a server's arguments for its own)."""
+
+    def cli_cmd(self) -> None:
+        from harness.serve import serve
+
+        logging.basicConfig(level=self.log_level, stream=sys.stderr)
+        serve(ServeConfig.model_validate({**self.model_dump(), "transport": "stdio"}))
+
+
 class Tasks(TasksConfig):
     __doc__ = TasksConfig.__doc__
 
     def cli_cmd(self) -> None:
         from contracts.catalog import load_catalog, select_tasks
 
-        for task in select_tasks(load_catalog(), domains=self.domain):
+        catalog = load_catalog()
+        known = sorted({t.domain for t in catalog.values()})
+        for domain in self.domain:
+            if domain not in known:
+                fail(f"--domain {domain!r} has no tasks in the catalog; known domains: {', '.join(known)}")
+        for task in select_tasks(catalog, domains=self.domain):
             labels = ",".join(task.capabilities)
             print(f"{task.id:<52} {task.difficulty:<6} {labels:<40} {task.title}")
             if self.show_instruction:
@@ -171,6 +188,7 @@ class Crmbench(BaseSettings):
     compare: CliSubCommand[Compare]
     grade: CliSubCommand[Grade]
     serve: CliSubCommand[Serve]
+    stdio: CliSubCommand[Stdio]
     tasks: CliSubCommand[Tasks]
     suggest: CliSubCommand[Suggest]
     validate_: CliSubCommand[Validate] = Field(alias="validate")
@@ -202,21 +220,30 @@ def _flag_error(exc: ValidationError) -> str:
     return "invalid value for " + "; ".join(parts)
 
 
-def follow_parent() -> None:
+WRAPPERS = ("uv", "uvx")
+"""Parents that only wrap the run: when they die, the run should stop with them."""
+
+
+def follow_parent(wrappers: tuple[str, ...] | None = WRAPPERS) -> None:
     """Make signals reach the run through a wrapper (`uv run crmbench ...`): on Linux, ask the kernel to
-    send this process SIGTERM when its parent dies, so killing the wrapper, even with SIGKILL, stops the
-    run instead of leaving it going. SIGTERM and SIGINT themselves are forwarded by uv."""
+    send this process SIGTERM when its wrapper dies, so killing the wrapper, even with SIGKILL, stops the
+    run instead of leaving it going (SIGTERM and SIGINT themselves are forwarded by uv). Only for the
+    wrappers named (None: any parent): a run started from a shell with nohup must outlive that shell."""
     if not sys.platform.startswith("linux"):
         return
     try:
         import ctypes
         import signal
 
+        parent = os.getppid()
+        if wrappers is not None:
+            comm = Path(f"/proc/{parent}/comm").read_text(encoding="utf-8").strip()
+            if comm not in wrappers:
+                return
         libc = ctypes.CDLL(None, use_errno=True)
         pr_set_pdeathsig = 1
-        parent = os.getppid()
         libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
-        if os.getppid() != parent:  # the parent died before the request took effect
+        if os.getppid() != parent:  # the wrapper died before the request took effect
             os.kill(os.getpid(), signal.SIGTERM)
     except (OSError, AttributeError):  # pragma: no cover - best effort
         pass
@@ -239,6 +266,8 @@ def main(argv: list[str] | None = None) -> None:
         raise
     except ValidationError as exc:
         fail(_flag_error(exc))
+    except SettingsError as exc:  # e.g. --agent-config that is not JSON
+        fail(str(exc))
     except (ConfigurationError, CatalogError, RunDirectoryError) as exc:
         fail(str(exc))
     except UnknownDomain as exc:

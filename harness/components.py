@@ -6,19 +6,22 @@ Provider clients (`ModelAPI`) are built once per run and shared; each trial wrap
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
+from typing import Any
 
 from contracts.graph import load_graph
 from contracts.schema import Task
 from grader.judge import EvidenceJudge, Judge
 from harness.agents import NoOpAgent, load_script, oracle_agent, script_agent
 from harness.config import RunConfig
-from harness.plan import Plan
+from harness.plan import URL_AGENTS, Plan
+from harness.plugins import AgentContext, PluginAgent, load_plugin
 from models.base import ModelAPI
 from models.model import Model, UsageLedger
 from models.registry import get_model_api
 from models.types import GenerateConfig, Role
-from orchestrator.protocol import Agent
+from orchestrator.protocol import Agent, TaskView
 from simulator.protocol import User
 from simulator.scripted import ScriptedUser
 
@@ -29,14 +32,30 @@ class TrialComponents:
         config: RunConfig,
         plan: Plan,
         apis: dict[Role, ModelAPI] | None = None,
-        agent_factory: Callable[[Task], Agent] | None = None,
+        agent_factory: Callable[[TaskView], Any] | None = None,
+        agent_name: str | None = None,
     ) -> None:
-        """`agent_factory` plugs in any agent (e.g. a framework adapter configured in Python)."""
+        """`agent_factory` plugs in any agent configured in Python: called once per trial with the
+        redacted `TaskView`, it returns an `Agent` (or an awaitable of one). The run is labelled
+        `agent_name`, else the factory's (or the agent class's) `name` attribute, else the class name;
+        the plan, manifest, config hash, default folder and report all carry that name."""
         self.config = config
-        self.plan = plan
         self.agent_factory = agent_factory
-        self.script = load_script(config.script) if plan.agent == "script" and config.script else None
+        if agent_factory is not None:
+            plan = _plan_for_factory(plan, agent_factory, agent_name)
+        self.plan = plan
+        self.plugin: PluginAgent | None = load_plugin(plan.agent_ref) if plan.agent_kind == "plugin" and agent_factory is None and plan.agent_ref else None
+        self.script = load_script(config.script) if plan.agent_kind == "script" and config.script else None
         self.apis: dict[Role, ModelAPI] = apis if apis is not None else self._build_apis()
+
+    @property
+    def needs_mcp_url(self) -> bool:
+        """Whether the agent reaches its tools over HTTP (then the run serves HTTP for it)."""
+        if self.agent_factory is not None:
+            return bool(getattr(self.agent_factory, "needs_mcp_url", True))
+        if self.plugin is not None:
+            return self.plugin.needs_mcp_url
+        return self.plan.agent_kind in URL_AGENTS
 
     def _build_apis(self) -> dict[Role, ModelAPI]:
         apis: dict[Role, ModelAPI] = {}
@@ -57,10 +76,20 @@ class TrialComponents:
             max_concurrency=self.config.provider_concurrency,
         )
 
-    def agent(self, task: Task, ledger: UsageLedger, seed: int | None = None) -> Agent:
+    async def build_agent(self, task: Task, view: TaskView, ledger: UsageLedger, seed: int | None = None) -> Agent:
+        """The trial's agent. In-tree reference agents (oracle, script) read the task; every agent under
+        test gets only the redacted view."""
         if self.agent_factory is not None:
-            return self.agent_factory(task)
-        kind = self.plan.agent
+            agent = self.agent_factory(view)
+            return await agent if inspect.isawaitable(agent) else agent
+        if self.plugin is not None:
+            model = self.model("agent", ledger, self.config.agent_temperature, seed) if self.plan.agent_model else None
+            context = AgentContext(view=view, options=dict(self.plan.agent_config), agent_model=self.plan.agent_model, model=model, seed=seed)
+            return self.plugin.build(context)
+        return self.agent(task, ledger, seed, view)
+
+    def agent(self, task: Task, ledger: UsageLedger, seed: int | None = None, view: TaskView | None = None) -> Agent:
+        kind = self.plan.agent_kind
         if kind == "oracle":
             return oracle_agent(task)
         if kind == "noop":
@@ -77,6 +106,14 @@ class TrialComponents:
                 router_model=self.model("router", ledger, self.config.agent_temperature, seed),
                 max_iterations=self.config.max_iterations,
             )
+        if kind == "openai-agents":
+            from harness.adapters.openai_agents import OpenAIAgentsAgent
+
+            return OpenAIAgentsAgent.from_model_name(self.plan.agent_model or "", load_graph(task.domain), **self.plan.agent_config)
+        if kind == "process":
+            from harness.adapters.process import ProcessAgent
+
+            return ProcessAgent.from_command(self.plan.agent_command or "", agent_model=self.plan.agent_model, **self.plan.agent_config)
         from harness.adapters.pydantic_ai import PydanticAIAgent
 
         return PydanticAIAgent.from_model_name(self.plan.agent_model or "", load_graph(task.domain))
@@ -100,3 +137,24 @@ class TrialComponents:
     async def aclose(self) -> None:
         for api in {id(a): a for a in self.apis.values()}.values():
             await api.aclose()
+
+
+UNNAMED_AGENT = "custom-agent"
+
+
+def _plan_for_factory(plan: Plan, factory: Callable[..., Any], agent_name: str | None) -> Plan:
+    """The plan of a run whose agent is a Python factory: its identity replaces whatever the config
+    resolved to (an unset `--agent` resolves to the offline oracle, which is not what runs)."""
+    name = agent_name or getattr(factory, "name", None)
+    if not isinstance(name, str) or not name:
+        name = factory.__name__ if inspect.isclass(factory) else None
+    notes = [n for n in plan.notes if not n.startswith("offline run")]
+    if name is None:
+        if plan.agent_kind not in ("oracle", "graph", "noop", "script"):
+            return plan  # a framework adapter built by hand for a plan that already names it
+        name = UNNAMED_AGENT  # never the reference agent's name: that is not what runs
+        notes.append(f"the agent factory has no name: labelled {UNNAMED_AGENT!r}; pass TrialComponents(..., agent_name='my-agent')")
+    if name == plan.agent:
+        return plan
+    ref = f"{getattr(factory, '__module__', '?')}:{getattr(factory, '__qualname__', type(factory).__qualname__)}"
+    return plan.model_copy(update={"agent": name, "agent_kind": "plugin", "agent_ref": ref, "notes": notes})

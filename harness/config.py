@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, Field
 
@@ -18,6 +18,15 @@ class ServeConfig(BaseModel):
     task: str | None = Field(default=None, description="start the default trial from this task's initial state")
     seed: int = Field(default=0, description="seed for ids the world mints in the default trial")
     require_trial: bool = Field(default=False, description="refuse tool calls that name no trial (no sandbox trial)")
+    control_token: str | None = Field(
+        default=None, description="token /control/ requests must send as 'Authorization: Bearer TOKEN' (default: a fresh one, printed; 'none': no token)"
+    )
+    allowed_origin: list[str] = Field(default_factory=list, description="browser Origins allowed besides loopback (e.g. an Inspector UI elsewhere)")
+    user: Literal["scripted", "llm"] = Field(default="scripted", description="the user behind /control/trials/{id}/user: the task's scripted turns, or the simulator")
+    user_model: str = Field(default="openai:gpt-5-mini", description="user simulator model (with --user llm)")
+    judge: Literal["evidence", "llm"] = Field(default="evidence", description="the judge behind /control/trials/{id}/grade")
+    judge_model: str = Field(default="openai:gpt-5-mini", description="judge model (with --judge llm)")
+    max_turns: int = Field(default=30, ge=1, description="user-turn limit of a dialogue driven through the control plane")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
 
 
@@ -64,7 +73,7 @@ class ReleaseConfig(BaseModel):
     )
 
 
-AgentKind = Literal["auto", "graph", "oracle", "noop", "script", "pydantic-ai"]
+BUILTIN_AGENTS = ("auto", "graph", "oracle", "noop", "script", "pydantic-ai", "openai-agents", "process")
 
 
 class RunConfig(BaseModel):
@@ -78,7 +87,13 @@ class RunConfig(BaseModel):
     rounds: int = Field(default=1, ge=1, description="independent rounds (trials per task)")
     base_seed: int = Field(default=20260925, description="framework base seed; trial seeds derive from it")
     concurrency: int = Field(default=8, ge=1, description="trials run at once")
-    agent: AgentKind = Field(default="auto", description="auto: graph with a model, else the offline oracle")
+    agent: str = Field(
+        default="auto",
+        description="auto|graph|oracle|noop|script|pydantic-ai|openai-agents|process, a module:Class, or a name registered "
+        "under the crmbench.agents entry points (auto: graph with a model, else the offline oracle)",
+    )
+    agent_config: dict[str, Any] = Field(default_factory=dict, description="options for the agent as JSON (plug-ins get them as keyword arguments)")
+    agent_command: str | None = Field(default=None, description="--agent process: the command that starts your agent (it speaks the JSON-lines protocol)")
     agent_model: str | None = Field(default=None, description="agent under test, provider:model (also routes unless --router-model)")
     router_model: str | None = Field(default=None, description="router model (default: the agent model)")
     user_model: str = Field(default="openai:gpt-5-mini", description="user simulator model")
@@ -96,7 +111,7 @@ class RunConfig(BaseModel):
     price_table: Path | None = Field(default=None, description="price table YAML (default: models/prices.yaml)")
     out: Path | None = Field(default=None, description="run directory (default: runs/<agent>-<date>)")
     offline: bool = Field(default=False, description="force the offline configuration (no model calls)")
-    serve_http: bool = Field(default=False, description="also serve the gateway over HTTP (external agents need it)")
+    serve_http: bool = Field(default=False, description="serve the gateway over HTTP even if the agent does not need it (agents that need a URL get it automatically)")
     allow_stale_lock: bool = Field(default=False, description="run even if contracts/catalog.lock.json does not match the task files")
 
     def result_affecting(self) -> dict[str, object]:

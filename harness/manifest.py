@@ -15,7 +15,7 @@ from harness.plan import Plan, config_hash
 from models.prices import PriceTable
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("crm-agent-bench", "fastmcp", "mcp", "pydantic", "openai", "anthropic", "pydantic-ai-slim")
+PACKAGES = ("crm-agent-bench", "fastmcp", "mcp", "pydantic", "openai", "anthropic", "pydantic-ai-slim", "openai-agents")
 
 
 def git_state() -> dict[str, Any]:

@@ -9,17 +9,33 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Literal
+import shlex
+from pathlib import PurePath
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
-from harness.config import RunConfig
+from harness.config import BUILTIN_AGENTS, RunConfig
 from models.base import ConfigurationError
 from models.registry import credential_env, credentials_available, parse_model_name
 
 
+AgentKind = Literal["graph", "oracle", "noop", "script", "pydantic-ai", "openai-agents", "process", "plugin"]
+MODEL_AGENTS = ("graph", "pydantic-ai", "openai-agents")
+"""Built-in agents that need --agent-model."""
+URL_AGENTS = ("pydantic-ai", "openai-agents", "process")
+"""Built-in agents that reach the tools over MCP streamable HTTP."""
+
+
 class Plan(BaseModel):
-    agent: Literal["graph", "oracle", "noop", "script", "pydantic-ai"]
+    agent: str
+    """The agent's name: the label of the run in records, the summary, the default folder and reports."""
+    agent_kind: AgentKind | None = None
+    """Which code builds it (default: `agent` itself for built-in names; `plugin` for anything else)."""
+    agent_ref: str | None = None
+    """For plug-ins: the `module:Class` (or `module:factory`) that was loaded."""
+    agent_config: dict[str, Any] = Field(default_factory=dict)
+    agent_command: str | None = None
     agent_model: str | None = None
     router_model: str | None = None
     user: Literal["llm", "scripted"]
@@ -29,9 +45,37 @@ class Plan(BaseModel):
     offline: bool
     notes: list[str] = Field(default_factory=list)
 
+    @model_validator(mode="after")
+    def _kind(self) -> Plan:
+        if self.agent_kind is None:
+            self.agent_kind = self.agent if self.agent in BUILTIN_AGENTS else "plugin"  # type: ignore[assignment]
+        return self
+
+    def identity(self) -> dict[str, Any]:
+        """What the agent under test is, for the config hash: name, code and configuration."""
+        fields = {"agent": self.agent, "agent_kind": self.agent_kind, "agent_ref": self.agent_ref, "agent_config": self.agent_config, "agent_command": self.agent_command}
+        return {k: v for k, v in fields.items() if v not in (None, {})}
+
+    @property
+    def label(self) -> str:
+        """`graph` runs are labelled by their model (one system per model, as in the paper); any other
+        agent by its name, plus its model when it has one."""
+        if self.agent_kind == "graph" and self.agent_model:
+            return self.agent_model
+        return f"{self.agent} ({self.agent_model})" if self.agent_model else self.agent
+
     def models(self) -> dict[str, str]:
         roles = {"agent": self.agent_model, "router": self.router_model, "user": self.user_model, "judge": self.judge_model}
         return {role: name for role, name in roles.items() if name}
+
+
+def process_agent_name(command: str, options: dict[str, Any]) -> str:
+    """`--agent process` runs are labelled by `--agent-config '{"name": ...}'`, else by the program:
+    `python agents/my_agent.py --fast` → `process:my_agent`."""
+    if isinstance(options.get("name"), str) and options["name"]:
+        return str(options["name"])
+    words = [w for w in shlex.split(command) if not w.startswith("-")]
+    return f"process:{PurePath(words[-1]).stem}" if words else "process"
 
 
 def _has_key(model: str | None) -> bool:
@@ -53,7 +97,12 @@ def resolve_plan(config: RunConfig) -> Plan:
     for name in filter(None, (config.agent_model, config.router_model, config.user_model, config.judge_model)):
         parse_model_name(name)
     agent = config.agent
-    if config.offline and agent in ("graph", "pydantic-ai"):
+    plugin = None
+    if agent not in BUILTIN_AGENTS:
+        from harness.plugins import load_plugin
+
+        plugin = load_plugin(agent)
+    if config.offline and agent in MODEL_AGENTS:
         raise ConfigurationError(f"--offline contradicts --agent {agent} (a model agent); drop one of them")
     if agent == "auto":
         if config.offline:
@@ -66,7 +115,7 @@ def resolve_plan(config: RunConfig) -> Plan:
         else:
             agent = "oracle"
             notes.append("offline run (no --agent-model): oracle agent plays each task's gold path")
-    if agent in ("graph", "pydantic-ai"):
+    if agent in MODEL_AGENTS:
         if not config.agent_model:
             raise ConfigurationError(f"--agent {agent} needs --agent-model provider:model")
         if not _has_key(config.agent_model):
@@ -75,7 +124,11 @@ def resolve_plan(config: RunConfig) -> Plan:
             raise _missing_key("--router-model", config.router_model, "drop --router-model to route with the agent model")
     if agent == "script" and config.script is None:
         raise ConfigurationError("--agent script needs --script FILE (a trajectory file)")
-    model_agent = agent in ("graph", "pydantic-ai")
+    if agent == "process" and not config.agent_command:
+        raise ConfigurationError("--agent process needs --agent-command 'COMMAND' (the program that runs your agent)")
+    if plugin is not None and config.agent_model and not _has_key(config.agent_model):
+        raise _missing_key("--agent-model", config.agent_model, "drop --agent-model")
+    model_agent = agent in MODEL_AGENTS or (plugin is not None and bool(config.agent_model)) or (agent == "process" and bool(config.agent_model))
 
     user = config.user
     if user == "auto":
@@ -106,8 +159,15 @@ def resolve_plan(config: RunConfig) -> Plan:
     if judge == "llm" and not _has_key(config.judge_model):
         raise _missing_key("--judge llm with --judge-model", config.judge_model, "pass --judge evidence")
 
+    name = plugin.name if plugin is not None else agent
+    if agent == "process":
+        name = process_agent_name(config.agent_command or "", config.agent_config)
     return Plan(
-        agent=agent,
+        agent=name,
+        agent_kind="plugin" if plugin is not None else agent,  # type: ignore[arg-type]
+        agent_ref=plugin.ref if plugin is not None else None,
+        agent_config=dict(config.agent_config),
+        agent_command=config.agent_command if agent == "process" else None,
         agent_model=config.agent_model if model_agent else None,
         router_model=(config.router_model or config.agent_model) if agent == "graph" else None,
         user=user,
@@ -125,5 +185,6 @@ def config_hash(config: RunConfig, plan: Plan, dataset_sha256: str) -> str:
     affecting = config.result_affecting()
     for selection in ("domain", "task", "capability", "difficulty", "rounds"):
         affecting.pop(selection, None)
-    payload = {"dataset": dataset_sha256, "config": affecting, "plan": plan.model_dump(exclude={"notes"})}
+    plan_fields = plan.model_dump(exclude={"notes", "agent", "agent_kind", "agent_ref", "agent_config", "agent_command"})
+    payload = {"dataset": dataset_sha256, "config": affecting, "plan": {**plan_fields, **plan.identity()}}
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]

@@ -10,6 +10,9 @@ import contextlib
 import datetime as dt
 import hashlib
 import logging
+import os
+import re
+import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,9 +37,9 @@ from models.prices import DEFAULT_PRICE_TABLE, PriceTable
 from models.types import Usage
 from servers.gateway import Gateway
 from servers.http import serve_in_loop
+from servers.trials import TrialStore
 
 log = logging.getLogger("crmbench.run")
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def trial_seed(base_seed: int, task_id: str, round_index: int) -> int:
@@ -63,11 +66,15 @@ def choose_tasks(config: RunConfig) -> list[Task]:
     return tasks
 
 
+ALLOW_STALE_LOCK_ENV = "CRMBENCH_ALLOW_STALE_LOCK"
+"""`=1` does what `--allow-stale-lock` does (the test suite sets it: tests check behaviour, the release
+gates check the lock)."""
+
+
 def preflight(tasks: list[Task], config: RunConfig) -> None:
     """What `crmbench validate` checks structurally, for the selected tasks, before anything runs: every
     domain is registered, every contract names real tools, arguments and state paths, every initial state
     validates; and the catalog lock matches the task files (a run must record the dataset it claims)."""
-    from contracts.catalog import lock_status
     from contracts.graph import load_graph
     from harness.validate import validate_tasks
     from servers.registry import UnknownDomain, environment_class
@@ -85,19 +92,36 @@ def preflight(tasks: list[Task], config: RunConfig) -> None:
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise CatalogInvalid(f"the selected tasks do not validate: {problems[0]}{more}; run `crmbench validate` for the full list")
-    fresh, why = lock_status()
-    if not fresh and not config.allow_stale_lock:
+    stale = stale_lock_files(domains)
+    if stale and not (config.allow_stale_lock or os.environ.get(ALLOW_STALE_LOCK_ENV) == "1"):
         raise CatalogInvalid(
-            f"the catalog lock does not match the task files ({why}); run `python -m harness.benchmark_spec --gold --write-lock` "
-            "after checking the catalog, or pass --allow-stale-lock to run an unreleased catalog"
+            f"the catalog lock does not match the files of the selected domains (changed: {', '.join(stale)}); "
+            "run `python -m harness.benchmark_spec --gold --write-lock` after checking the catalog, "
+            "or pass --allow-stale-lock to run an unreleased catalog"
         )
 
 
+def stale_lock_files(domains: list[str]) -> list[str]:
+    """Catalog files of these domains (tasks, graph, policy) whose content differs from the committed
+    lock, or that the lock does not know. Other domains' files do not block a run of these."""
+    import json
+
+    from contracts.catalog import LOCK_PATH, catalog_lock
+
+    if not LOCK_PATH.exists():
+        return [LOCK_PATH.name + " (missing)"]
+    committed = json.loads(LOCK_PATH.read_text(encoding="utf-8")).get("files", {})
+    current = catalog_lock()["files"]
+    names = set(committed) | set(current)
+    return sorted(n for n in names if Path(n).stem in domains and committed.get(n) != current.get(n))
+
+
 def default_out(plan: Plan, config_hash: str) -> Path:
-    """`runs/<agent>-<date>-<hash>`: the same command resumes its own run; a changed configuration or
-    dataset starts a new one instead of mixing incomparable trials."""
-    who = plan.agent if plan.agent_model is None else plan.agent_model.replace(":", "-").replace("/", "-")
-    return ROOT / "runs" / f"{who}-{dt.date.today().isoformat()}-{config_hash[:8]}"
+    """`./runs/<agent>[-<model>]-<date>-<hash>` under the current folder: the same command resumes its
+    own run; a different agent, configuration or dataset starts a new one instead of mixing
+    incomparable trials."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", plan.label).strip("-") or "agent"
+    return Path.cwd() / "runs" / f"{safe}-{dt.date.today().isoformat()}-{config_hash[:8]}"
 
 
 @dataclass
@@ -125,7 +149,7 @@ async def _maybe_http(gateway: Gateway, enabled: bool) -> AsyncIterator[str | No
     if not enabled:
         yield None
         return
-    async with serve_in_loop(gateway) as base_url:
+    async with serve_in_loop(gateway, control_token=secrets.token_urlsafe(32)) as base_url:  # agents never get the token
         yield base_url
 
 
@@ -157,7 +181,8 @@ async def _rejudge_ungraded(
 
 async def execute_run(config: RunConfig, *, console: Console | None = None, components: TrialComponents | None = None) -> RunResult:
     console = console or Console(stderr=True)
-    plan = components.plan if components is not None else resolve_plan(config)
+    components = components or TrialComponents(config, resolve_plan(config))
+    plan = components.plan
     tasks = choose_tasks(config)
     if not tasks:
         raise ValueError("no task matches the selection")
@@ -195,17 +220,17 @@ async def _execute(
     todo = [(task, key) for task, key in keys if key not in finished]
     if finished:
         console.print(f"resuming {directory.root}: {len(keys) - len(todo)} of {len(keys)} trial(s) already done")
-    gateway = Gateway(sorted({t.domain for t in tasks}))
+    gateway = Gateway(sorted({t.domain for t in tasks}), store=TrialStore(sandbox=False))
     limits = Limits(max_turns=config.max_turns, task_timeout_s=config.task_timeout_s)
     limiter = anyio.CapacityLimiter(config.concurrency)
 
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("{task.fields[status]}"))
     passed = failed = errors = 0
-    serve_http = config.serve_http or plan.agent == "pydantic-ai"
+    serve_http = config.serve_http or components.needs_mcp_url
     try:
         async with gateway.in_memory_clients() as clients, _maybe_http(gateway, serve_http) as base_url:
             with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
-                job = progress.add_task(f"{plan.agent} run", total=len(todo), status="")
+                job = progress.add_task(f"{plan.label} run", total=len(todo), status="")
 
                 async def one(task: Task, key: TrialKey) -> None:
                     nonlocal passed, failed, errors

@@ -73,9 +73,8 @@ class RunDirectory:
         existing = self.read_manifest()
         if existing is not None and existing.get("config_hash") != manifest["config_hash"]:
             raise ResumeMismatch(
-                f"{self.root} holds a run with a different configuration "
-                f"(config hash {existing.get('config_hash')} vs {manifest['config_hash']}); "
-                "choose another --out directory to start a new run"
+                f"{self.root} holds a run with a different configuration ({describe_change(existing, manifest)}); "
+                "rerun with the original flags to resume it, or choose another --out directory to start a new run"
             )
         for stale in (self.root / "trials").glob("*/.*"):
             stale.unlink(missing_ok=True)  # half-written temp files of a killed run
@@ -163,6 +162,22 @@ class RunDirectory:
             )
         write_atomic(self.root / "results.csv", buffer.getvalue())
         write_atomic(self.root / "results.md", summary_markdown)
+
+
+def describe_change(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """What differs between two manifests, as flags: `--max-turns 30 -> 5`; else the dataset or plan."""
+    changes = []
+    old_config, new_config = before.get("config") or {}, after.get("config") or {}
+    ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock",
+              "domain", "task", "capability", "difficulty", "rounds"}  # fmt: skip
+    for key in sorted(set(old_config) | set(new_config)):
+        if key not in ignore and old_config.get(key) != new_config.get(key):
+            changes.append(f"--{key.replace('_', '-')} {old_config.get(key)!r} -> {new_config.get(key)!r}")
+    if before.get("dataset_lock_sha256") != after.get("dataset_lock_sha256"):
+        changes.append("the task catalog changed")
+    if not changes and before.get("plan") != after.get("plan"):
+        changes.append(f"the resolved plan changed ({before.get('plan')} -> {after.get('plan')})")
+    return "; ".join(changes) or f"config hash {before.get('config_hash')} vs {after.get('config_hash')}"
 
 
 def read_record(path: Path) -> TrialRecord:

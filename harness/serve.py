@@ -11,6 +11,7 @@ log = logging.getLogger("crmbench.serve")
 
 
 def serve(config: ServeConfig) -> None:
+    from harness.control import dialogue_routes, serve_components
     from contracts.catalog import CatalogError, get_task
     from servers.gateway import Gateway
     from servers.registry import UnknownDomain, environment_class, known_domains
@@ -40,14 +41,24 @@ def serve(config: ServeConfig) -> None:
         gateway.server(domains[0]).run("stdio", show_banner=False)
         return
 
+    import secrets
+
     import uvicorn
 
     from servers.http import gateway_app
 
+    token = None if (config.control_token or "").lower() == "none" else (config.control_token or secrets.token_urlsafe(24))
     base = f"http://{config.host}:{config.port}"
     print(f"CRM-Agent-Bench gateway on {base}", file=sys.stderr)
     for domain in domains:
         print(f"  {domain:>18}: {base}/{domain}/mcp   (add ?trial=ID or header X-Trial-Id)", file=sys.stderr)
     print(f"  {'all (namespaced)':>18}: {base}/mcp", file=sys.stderr)
-    print(f"  {'control plane':>18}: {base}/control/trials", file=sys.stderr)
-    uvicorn.run(gateway_app(gateway), host=config.host, port=config.port, log_level=config.log_level.lower())
+    print(f"  {'control plane':>18}: {base}/control/trials  (+ /control/tasks, /control/trials/ID/user, /control/trials/ID/grade)", file=sys.stderr)
+    if token:
+        print(f"  {'control token':>18}: {token}   (send 'Authorization: Bearer {token}')", file=sys.stderr)
+    if config.require_trial:
+        print("  no sandbox (--require-trial): every call must name a trial opened via the control plane", file=sys.stderr)
+    else:
+        print("  no trial id: the domain's SHARED sandbox world; a new id starting with 'sandbox-': a private one", file=sys.stderr)
+    app = gateway_app(gateway, control_token=token, allowed_origins=config.allowed_origin, extra_control_routes=dialogue_routes(gateway, serve_components(config)))
+    uvicorn.run(app, host=config.host, port=config.port, log_level=config.log_level.lower())

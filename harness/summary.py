@@ -13,6 +13,20 @@ from models.prices import PriceTable, format_cost
 from models.types import Usage
 
 
+BOTTOM_WARN_SHARE = 0.05
+"""Above this share of ⊥ trials a run's strict rate is shown with a loud warning: it covers fewer tasks
+than were asked for, and an agent whose failures are misclassified as ⊥ would look better than it is."""
+
+
+def bottom_warning(label: str, bottom: int, total: int) -> str | None:
+    if not total or bottom / total <= BOTTOM_WARN_SHARE:
+        return None
+    return (
+        f"WARNING: {label}: {bottom} of {total} trials ({100 * bottom / total:.0f}%) are ⊥ (infrastructure failures, excluded): "
+        "the strict rate covers only the scored trials. Rerun the same command to retry them; check the records' errors."
+    )
+
+
 def _rate(passes: int, scored: int) -> str:
     return f"{100.0 * passes / scored:.2f}%" if scored else "n/a"
 
@@ -22,7 +36,7 @@ def summarise(records: list[TrialRecord], plan: Plan, prices: PriceTable) -> str
     for r in records:
         by_domain.setdefault(r.domain, []).append(r)
     lines = [
-        f"# Run summary - agent: {plan.agent}" + (f" ({plan.agent_model})" if plan.agent_model else ""),
+        f"# Run summary - agent: {plan.agent}" + (f" ({plan.agent_model})" if plan.agent_model else "") + (f" [{plan.agent_ref}]" if plan.agent_ref else ""),
         "",
         f"user: {plan.user}" + (f" ({plan.user_model})" if plan.user_model else "") + f"; judge: {plan.judge}" + (f" ({plan.judge_model})" if plan.judge_model else ""),
         *[f"note: {n}" for n in plan.notes],
@@ -57,7 +71,7 @@ def summarise(records: list[TrialRecord], plan: Plan, prices: PriceTable) -> str
         lines.append("reply criteria decided by: " + ", ".join(f"{k} ({v} trial(s))" for k, v in deciders.most_common()))
 
     labels = Counter(r.verdict.primary_failure for r in scored_all if r.verdict and not r.strict)
-    model_failures = Counter(r.failure_class for r in scored_all if r.failure_class)
+    model_failures = Counter(r.failure_class for r in scored_all if r.failure_class and r.failure_class.startswith("model:"))
     if labels:
         lines.append("failure composition (primary label): " + ", ".join(f"{k} {v}" for k, v in labels.most_common()))
     if model_failures:
@@ -65,16 +79,19 @@ def summarise(records: list[TrialRecord], plan: Plan, prices: PriceTable) -> str
     infra = Counter(r.failure_class for r in records if r.status != "scored")
     if infra:
         lines.append("infrastructure failures (excluded, re-runnable): " + ", ".join(f"{k} {v}" for k, v in infra.most_common()))
+    warning = bottom_warning(plan.label, len(records) - len(scored_all), len(records))
+    if warning:
+        lines += ["", f"**{warning}**"]
 
     usage: dict[str, Usage] = {}
     for r in records:
         for role, u in r.usage.items():
             usage[role] = usage.get(role, Usage()) + u
     if usage:
-        lines += ["", "| role | model | calls | prompt tokens | completion tokens |", "|---|---|---|---|---|"]
+        lines += ["", "| role | model | calls | failed attempts | prompt tokens | completion tokens |", "|---|---|---|---|---|---|"]
         models = plan.models()
         for role, u in sorted(usage.items()):
-            lines.append(f"| {role} | {models.get(role, '-')} | {u.calls} | {u.prompt_tokens} | {u.completion_tokens} |")
+            lines.append(f"| {role} | {models.get(role, '-')} | {u.calls} | {u.failed_calls} | {u.prompt_tokens} | {u.completion_tokens} |")
     agent_cost = None
     if plan.agent_model:
         agent_usage = usage.get("agent", Usage()) + usage.get("router", Usage()) if plan.router_model == plan.agent_model else usage.get("agent", Usage())

@@ -5,10 +5,14 @@ Failure classes (spec A.1/A.3):
   given), non-convergence at the user-turn limit or the time limit;
 - infrastructure (⊥: excluded, shown, re-runnable): a provider outage after retries, an invalid judge
   answer after retries, an agent adapter or server crash.
+
+An agent reports a model-attributable give-up by raising `orchestrator.protocol.AgentFailure` (each
+framework adapter maps its framework's exceptions to it); any other exception of the agent is ⊥.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 import traceback
@@ -22,12 +26,15 @@ from fastmcp import Client
 from contracts.evidence import Evidence, Message, RoutingDecision
 from contracts.schema import Task
 from grader.grade import JudgeFailure, criteria_hash, grade_with, judge_replies, ungraded_verdict
+from harness.agent_host import hosted_agent
 from harness.components import TrialComponents
 from harness.records import RECORD_FORMAT, TrialKey, TrialRecord
+from harness.task_view import task_view
 from models.base import ConfigurationError, ModelError
 from models.model import UsageLedger
-from orchestrator.protocol import TrialSession, TrialTools
+from orchestrator.protocol import AgentFailure, TrialSession, TrialTools
 from servers.gateway import Gateway
+from servers.trials import UnknownTrial
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +57,35 @@ def _expose(gateway: Gateway, trial_id: str, allowed: Sequence[str] | None) -> N
     gateway.set_turn(trial_id, trial.turn, allowed)
 
 
+async def _dialogue(
+    agent: Any,
+    user: Any,
+    gateway: Gateway,
+    trial_id: str,
+    limits: Limits,
+    conversation: list[Message],
+    routing: list[RoutingDecision],
+    hallucinated: list[str],
+    ledger: UsageLedger,
+) -> bool:
+    """User and agent alternate until the user stops (True) or the user-turn limit is reached (False)."""
+    for turn in range(limits.max_turns + 1):
+        utterance = await user.next_message(conversation)
+        if utterance is None:
+            return True
+        if turn == limits.max_turns:
+            return False
+        gateway.set_turn(trial_id, turn, None)
+        conversation.append(Message(role="user", content=utterance, turn=turn))
+        reply = await agent.respond(utterance, turn)
+        if reply.usage is not None:  # framework adapters' own token counts
+            ledger.add("agent", reply.usage)
+        conversation.append(Message(role="assistant", content=reply.text, turn=turn))
+        routing.extend(reply.routing)
+        hallucinated.extend(reply.hallucinated_tools)
+    return False
+
+
 async def run_trial(
     task: Task,
     key: TrialKey,
@@ -64,22 +100,22 @@ async def run_trial(
     ledger = UsageLedger()
     trial = gateway.open_trial(task.domain, initial_state=task.initial_state, seed=key.seed, task_id=task.id)
     tools = TrialTools(client, trial.trial_id)  # the run's shared in-process client, bound to this trial
+    view = task_view(task)
     session = TrialSession(
         trial_id=trial.trial_id,
         domain=task.domain,
-        task_id=task.id,
         seed=key.seed,
         tools=tools,
         expose=lambda allowed: _expose(gateway, trial.trial_id, allowed),
         mcp_url=f"{mcp_base_url}/{task.domain}/mcp?trial={trial.trial_id}" if mcp_base_url else None,
         mcp_headers={"X-Trial-Id": trial.trial_id},
+        task=view,
     )
     conversation: list[Message] = []
     routing: list[RoutingDecision] = []
     hallucinated: list[str] = []
     model_failure: str | None = None
     infra: InfrastructureFailure | None = None
-    agent = components.agent(task, ledger, key.seed)
     user = components.user(task, ledger, key.seed)
     started = time.perf_counter()
     # The task's own clock. Provider retries run outside it: the ledger reports every second lost to a
@@ -95,22 +131,11 @@ async def run_trial(
     try:
         converged = False
         with clock:
-            await agent.start(session)
-            for turn in range(limits.max_turns + 1):
-                utterance = await user.next_message(conversation)
-                if utterance is None:
-                    converged = True
-                    break
-                if turn == limits.max_turns:
-                    break
-                gateway.set_turn(trial.trial_id, turn, None)
-                conversation.append(Message(role="user", content=utterance, turn=turn))
-                reply = await agent.respond(utterance, turn)
-                conversation.append(Message(role="assistant", content=reply.text, turn=turn))
-                routing.extend(reply.routing)
-                hallucinated.extend(reply.hallucinated_tools)
+            agent_impl = await components.build_agent(task, view, ledger, key.seed)
+            async with hosted_agent(agent_impl, session) as agent:  # start, respond, stop: one task
+                converged = await _dialogue(agent, user, gateway, trial.trial_id, limits, conversation, routing, hallucinated, ledger)
         if clock.cancelled_caught:
-            retrying_at_deadline = ledger.retrying > 0
+            retrying_at_deadline = ledger.cancelled_while_retrying
             raise TimeoutError
         if not converged:
             model_failure = f"non_convergence: user-turn limit ({limits.max_turns}) reached"
@@ -121,6 +146,8 @@ async def run_trial(
             )
         else:
             model_failure = f"non_convergence: task exceeded {limits.task_timeout_s:g}s"
+    except AgentFailure as exc:  # the agent's model made it give up: scored 0, in the denominator
+        model_failure = f"{exc.kind}: {exc}"
     except ConfigurationError:
         raise
     except ModelError as exc:
@@ -131,16 +158,14 @@ async def run_trial(
         log.debug("trial crashed", exc_info=True)
         infra = InfrastructureFailure("crash", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}")
     finally:
-        ledger.on_retry_time = None
-        with anyio.CancelScope(shield=True):
-            try:
-                await agent.stop()
-            except Exception:  # noqa: BLE001 - stopping must not mask the trial's own outcome
-                log.debug("agent.stop failed", exc_info=True)
-        gateway.close_trial(trial.trial_id)
+        ledger.on_retry_time = None  # the agent was stopped by `hosted_agent`, in its own task
+        with contextlib.suppress(UnknownTrial):  # already closed by someone else: the evidence is still here
+            gateway.close_trial(trial.trial_id)
     wall = time.perf_counter() - started
     if model_failure is None and hallucinated:
         model_failure = f"hallucinated_tool: {', '.join(sorted(set(hallucinated)))}"
+    if model_failure is None and trial.incidents:  # the agent reached for the control plane or a foreign trial
+        model_failure = "isolation_violation: " + "; ".join(trial.incidents)
 
     evidence = Evidence(
         conversation=conversation,
@@ -154,7 +179,7 @@ async def run_trial(
         "domain": task.domain,
         "difficulty": task.difficulty,
         "capabilities": task.capabilities,
-        "agent": getattr(agent, "name", type(agent).__name__),
+        "agent": components.plan.agent,
         "conversation": conversation,
         "routing": routing,
         "tool_trace": evidence.tool_trace,

@@ -46,7 +46,8 @@ class UsageLedger:
     It also keeps the trial's *retry time*: seconds spent in failed provider attempts and the backoff
     after them. That time is not the model's: the trial runner listens (`on_retry_time`) and moves the
     task's deadline by it, so retries run outside the task's own clock; `retrying` counts the calls that
-    are between attempts right now (a deadline that fires then is the provider's fault: ⊥).
+    are between attempts right now, and `cancelled_while_retrying` records that a call was cancelled in
+    that state (a deadline that fires then is the provider's fault: ⊥).
     """
 
     def __init__(self) -> None:
@@ -54,6 +55,7 @@ class UsageLedger:
         self._lock = threading.Lock()
         self.retry_s = 0.0
         self.retrying = 0
+        self.cancelled_while_retrying = False
         self.on_retry_time: Callable[[float], None] | None = None
 
     def add_retry_time(self, seconds: float) -> None:
@@ -170,6 +172,10 @@ class Model:
                 output = safe_output(output).model_copy(update={"usage": usage, "model": output.model or self.name})
                 self.ledger.add(self.role, usage)
                 return output
+        except anyio.get_cancelled_exc_class():
+            if attempt > 0:  # cancelled (e.g. by the task's deadline) while retrying: the provider's doing
+                self.ledger.cancelled_while_retrying = True
+            raise
         finally:
             if attempt > 0:
                 self.ledger.retrying -= 1

@@ -5,6 +5,14 @@ with one visible reply. Where its tools come from is up to it: in-process agents
 (an MCP client bound to the trial), agents living elsewhere (any MCP-capable framework) connect to
 `session.mcp_url`. Either way every tool call goes through the gateway, which records it: the grader
 never trusts what an agent says it did.
+
+The runtime calls `start`, every `respond` and `stop` from one and the same task, so an agent may open an
+async context (an MCP client, a task group) in `start` and close it in `stop`.
+
+Failure classes: an agent raises `AgentFailure` when its *model* made it give up (invalid tool calls until
+the framework stopped retrying, a usage or turn limit, unparseable output): the trial scores 0 and stays in
+the denominator. A provider outage after retries is `models.base.ModelError` (⊥, re-run). Any other
+exception is a crash of the adapter or of this project (⊥, re-run, shown).
 """
 
 from __future__ import annotations
@@ -17,7 +25,44 @@ from fastmcp import Client
 from pydantic import BaseModel, Field
 
 from contracts.evidence import RoutingDecision
+from models.types import Usage
 from servers.gateway import TRIAL_META_KEY
+
+
+class AgentFailure(RuntimeError):
+    """The agent gave up because of what its model did: model-attributable, scores 0 (never ⊥).
+
+    `kind` is a short label recorded as the trial's failure class `model:<kind>` (e.g.
+    `invalid_tool_calls`, `usage_limit`, `invalid_output`)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    name: str
+    description: str
+    kind: str
+    """`read`, `write` or `compute`."""
+    input_schema: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TaskView:
+    """What an agent under test may know about its task before the user speaks: the domain, its tools
+    and its policy. Never the user's instruction, the contract, the gold path or the task id (which names
+    the scenario)."""
+
+    domain: str
+    tools: tuple[ToolInfo, ...]
+    policy: str
+    instructions: str
+    """The domain server's own instructions (also served over MCP as the server instructions)."""
+
+    def tool_names(self) -> list[str]:
+        return [t.name for t in self.tools]
 
 
 class AgentReply(BaseModel):
@@ -26,6 +71,9 @@ class AgentReply(BaseModel):
     hallucinated_tools: list[str] = Field(default_factory=list)
     """Tools the model called that were not exposed to it this turn (model-attributable diagnostics)."""
     notes: list[str] = Field(default_factory=list)
+    usage: Usage | None = None
+    """Model usage this turn that did not go through `models.Model` (framework adapters report their
+    framework's token counts here); added to the trial's ledger under the `agent` role."""
 
 
 class TrialTools:
@@ -47,7 +95,6 @@ class TrialTools:
 class TrialSession:
     trial_id: str
     domain: str
-    task_id: str
     seed: int
     tools: TrialTools
     expose: Callable[[Sequence[str] | None], None]
@@ -55,10 +102,15 @@ class TrialSession:
     mcp_url: str | None = None
     """Streamable-HTTP endpoint of this trial, when the run serves HTTP (for external agents)."""
     mcp_headers: dict[str, str] = field(default_factory=dict)
+    task: TaskView | None = None
+    """The redacted task (domain, tools, policy)."""
 
 
 @runtime_checkable
 class Agent(Protocol):
+    """`name` labels the agent in records and reports. An agent class may also set `needs_mcp_url =
+    False` when it only uses `session.tools` (the run then does not serve HTTP for it)."""
+
     name: str
 
     async def start(self, session: TrialSession) -> None: ...

@@ -20,8 +20,8 @@ import contextlib
 import contextvars
 import json
 import logging
-import math
 import time
+import typing
 import warnings
 from dataclasses import dataclass
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -29,15 +29,17 @@ from typing import Any
 
 import mcp_types as mt
 from fastmcp import Client, FastMCP
+from fastmcp.tools.function_tool import FunctionTool
 from fastmcp.exceptions import NotFoundError, ToolError
 from fastmcp.server.dependencies import get_http_request
 from fastmcp.server.middleware import Middleware, MiddlewareContext
 from fastmcp.tools.base import Tool, ToolResult
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 from pydantic import ValidationError as PydanticValidationError
 
+from contracts.catalog import POLICIES_DIR
 from contracts.evidence import CallStatus, ToolCallRecord
-from contracts.text import ERROR_MAX_CHARS, VALUE_MAX_CHARS, has_unsafe_text, safe_text, short
+from contracts.text import ERROR_MAX_CHARS, VALUE_MAX_CHARS, has_unsafe_text, json_problem, safe_text, short
 from servers.base import IdMinter, InvalidCall, Refusal, ToolEnvironment, to_result
 from servers.registry import environment_class, known_domains
 from servers.trials import SANDBOX_PREFIX, Trial, TrialStore, UnknownTrial
@@ -90,24 +92,10 @@ def strict_json(value: Any, what: str) -> str:
 def check_state(state: BaseModel) -> None:
     """Reject a new state that is not a valid world (`CallRejected`): a non-finite number or unsafe text
     anywhere, or a field a tool set to the wrong type (the state re-validates against its model)."""
-
-    def walk(value: Any) -> None:
-        if isinstance(value, float):
-            if not math.isfinite(value):
-                raise CallRejected("the call was rejected and nothing changed: it would store a non-finite number")
-        elif isinstance(value, str):
-            if has_unsafe_text(value):
-                raise CallRejected("the call was rejected and nothing changed: it would store invalid text")
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                walk(key)
-                walk(item)
-        elif isinstance(value, list | tuple | set):
-            for item in value:
-                walk(item)
-
     data = state.model_dump(mode="python", warnings=False)  # a wrongly typed field fails re-validation below
-    walk(data)
+    problem = json_problem(data)
+    if problem:
+        raise CallRejected(f"the call was rejected and nothing changed: it would store {problem}")
     try:
         type(state).model_validate(data)
     except PydanticValidationError:
@@ -233,20 +221,23 @@ def _resolve_trial(store: TrialStore, domain: str, meta: Any = None) -> Trial:
     """The trial a request belongs to: the trial it names; else a private sandbox (a `sandbox-…` id the
     client chose, or its handshake-era MCP session); else the domain's shared sandbox."""
     trial_id = requested_trial_id(meta)
-    if trial_id:
-        try:
-            trial = store.get(trial_id)
-        except UnknownTrial:
-            if not trial_id.startswith(SANDBOX_PREFIX) or not store.sandbox_enabled or len(trial_id) > 128 or has_unsafe_text(trial_id):
-                raise
-            trial = store.sandbox(domain, trial_id)
-        if trial.domain != domain and trial_id.startswith(SANDBOX_PREFIX) and store.sandbox_enabled:
-            trial = store.sandbox(domain, f"{trial_id}/{domain}")  # one private world per domain
-    else:
-        trial = store.sandbox(domain, sandbox_key(domain))
-    if trial.domain != domain:
-        raise ToolError(f"trial {trial.trial_id!r} belongs to domain {trial.domain!r}, not {domain!r}")
-    return trial
+    try:
+        if trial_id:
+            try:
+                trial = store.get(trial_id)
+            except UnknownTrial:
+                if not trial_id.startswith(SANDBOX_PREFIX) or not store.sandbox_enabled or len(trial_id) > 128 or has_unsafe_text(trial_id):
+                    raise
+                trial = store.sandbox(domain, trial_id)
+            if trial.domain != domain and trial_id.startswith(SANDBOX_PREFIX) and store.sandbox_enabled:
+                trial = store.sandbox(domain, f"{trial_id}/{domain}")  # one private world per domain
+        else:
+            trial = store.sandbox(domain, sandbox_key(domain))
+    except UnknownTrial:
+        named = f"an unknown trial id {short(trial_id, 80)}" if trial_id else "no trial"
+        store.incident(None, f"tool call on {domain} named {named}")
+        raise
+    return trial  # a trial of another domain is refused and recorded by the recorder
 
 
 def _request_meta(context: MiddlewareContext[Any]) -> dict[str, Any] | None:
@@ -296,6 +287,8 @@ class TrialRecorder(Middleware):
             trial = self.store.get(trial_id)
         except UnknownTrial:
             return tools
+        if trial.domain != self.domain:  # the combined endpoint: a trial sees only its own domain
+            return []
         return [t for t in tools if trial.tool_exposed(t.name)]
 
     async def on_call_tool(
@@ -309,6 +302,13 @@ class TrialRecorder(Middleware):
             raise ToolError(str(exc)) from None
         name = context.message.name
         arguments = dict(context.message.arguments or {})
+        if trial.domain != self.domain:  # another domain's tool (e.g. through the combined endpoint)
+            error = f"trial {trial.trial_id!r} belongs to domain {trial.domain!r}, not {self.domain!r}: tool {self.domain}_{name} is not available to it."
+            async with trial.lock:
+                trial.trace.append(
+                    ToolCallRecord(seq=len(trial.trace), turn=trial.turn, tool=f"{self.domain}_{name}", arguments=arguments, status="blocked", error=error)
+                )
+            raise ToolError(error)
         async with trial.lock:
             started = time.perf_counter()
             status: CallStatus = "executed"
@@ -361,6 +361,34 @@ class TrialRecorder(Middleware):
                 )
 
 
+class CombinedRecorder(Middleware):
+    """On the combined `/mcp` endpoint: a trial's agent sees only its own domain's tools (the domain
+    servers' recorders filter the list), and a call to another domain's tool — or to no domain's — is
+    refused *and recorded* in that trial's trace, like any call that reaches a domain server."""
+
+    def __init__(self, store: TrialStore, domains: Sequence[str]) -> None:
+        self.store = store
+        self.domains = list(domains)
+
+    async def on_call_tool(self, context: MiddlewareContext[mt.CallToolRequestParams], call_next: Any) -> ToolResult:
+        trial_id = requested_trial_id(_request_meta(context))
+        name = context.message.name
+        try:
+            trial = self.store.get(trial_id) if trial_id else None
+        except UnknownTrial:
+            trial = None
+        if trial is None or name.startswith(f"{trial.domain}_"):
+            return await call_next(context)
+        owner = next((d for d in self.domains if name.startswith(f"{d}_")), None)
+        status: CallStatus = "blocked" if owner else "unknown_tool"
+        error = f"Tool {name!r} is not available to trial {trial.trial_id!r} ({trial.domain})." if owner else f"Unknown tool: {name!r}"
+        async with trial.lock:
+            trial.trace.append(
+                ToolCallRecord(seq=len(trial.trace), turn=trial.turn, tool=name, arguments=dict(context.message.arguments or {}), status=status, error=error)
+            )
+        raise ToolError(error)
+
+
 def _tool_function(env_cls: type[ToolEnvironment], name: str) -> Any:
     """An async MCP tool function with the method's signature (minus `self`), bound per call to the
     active trial. The body runs on a draft (a deep copy of the state and of the id minter); the draft
@@ -404,16 +432,96 @@ def _tool_function(env_cls: type[ToolEnvironment], name: str) -> Any:
     return call
 
 
+POLICY_URI = "crmbench://policy"
+POLICY_PROMPT = "policy"
+
+
+def domain_policy_text(domain: str) -> str:
+    path = POLICIES_DIR / f"{domain}.md"
+    return path.read_text(encoding="utf-8").strip() if path.exists() else ""
+
+
+def server_instructions(domain: str) -> str:
+    """The MCP server instructions: what the server is, and the domain policy the agent must follow
+    (also served as the resource `policy://<domain>` and the prompt `policy`). An MCP-only agent thereby
+    knows what the in-tree agents know before the user speaks."""
+    env_cls = environment_class(domain)
+    parts = [(env_cls.__doc__ or f"The {domain} domain.").strip()]
+    policy = domain_policy_text(domain)
+    if policy:
+        parts.append(
+            f"You act for the business. Follow this policy (also available as the resource "
+            f"{POLICY_URI} and the prompt '{POLICY_PROMPT}'):\n\n{policy}"
+        )
+    return "\n\n".join(parts)
+
+
+def tool_annotations(kind: str) -> mt.ToolAnnotations:
+    """MCP hints from the tool kind: reads and computations change nothing and may be repeated; writes
+    change the world (and are not idempotent: repeating one is a second effect). The world is closed."""
+    if kind in ("read", "compute"):
+        return mt.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+    return mt.ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False)
+
+
+def tool_input_schema(env_cls: type[ToolEnvironment], name: str) -> dict[str, Any]:
+    """The MCP input schema of a tool, exactly as the server publishes it."""
+    return FunctionTool.from_function(_tool_function(env_cls, name)).parameters
+
+
+REFUSAL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "A business refusal: the call reached the tool and was refused; nothing changed.",
+    "properties": {"refused": {"const": True}, "status": {"type": ["integer", "string"]}, "reason": {"type": "string"}},
+    "required": ["refused", "reason"],
+}
+
+
+def tool_output_schema(env_cls: type[ToolEnvironment], name: str) -> dict[str, Any] | None:
+    """The MCP output schema from the tool method's declared return type: a pydantic model (or a
+    TypedDict) gives its schema, or a business refusal. Untyped returns (`dict[str, Any]`) keep
+    fastmcp's generic object schema (None)."""
+    method = env_cls.tool_methods()[name]
+    try:
+        returned = typing.get_type_hints(method).get("return")
+    except Exception:  # noqa: BLE001 - unresolvable hints: no specific schema
+        return None
+    is_model = isinstance(returned, type) and issubclass(returned, BaseModel)
+    if not (is_model or typing.is_typeddict(returned)):
+        return None
+    schema = TypeAdapter(returned).json_schema(mode="serialization")
+    defs = schema.pop("$defs", {})
+    combined: dict[str, Any] = {"type": "object", "anyOf": [schema, REFUSAL_SCHEMA]}
+    if defs:
+        combined["$defs"] = defs
+    return combined
+
+
 def build_domain_server(domain: str, store: TrialStore) -> FastMCP:
-    """One domain as a standalone MCP server (servable alone over stdio or HTTP, or mounted)."""
+    """One domain as a standalone MCP server (servable alone over stdio or HTTP, or mounted): its tools
+    (annotated from their kinds), its instructions, and its policy as a resource and a prompt."""
     env_cls = environment_class(domain)
     server = FastMCP(
         name=f"crmbench-{domain}",
-        instructions=(env_cls.__doc__ or "").strip(),
+        instructions=server_instructions(domain),
         mask_error_details=True,
     )
     for name in env_cls.tool_methods():
-        server.tool(_tool_function(env_cls, name), tags={env_cls.tool_kind(name)})
+        kind = env_cls.tool_kind(name)
+        output = tool_output_schema(env_cls, name)
+        extra: dict[str, Any] = {} if output is None else {"output_schema": output}
+        server.tool(_tool_function(env_cls, name), tags={kind}, annotations=tool_annotations(kind), **extra)
+    policy = domain_policy_text(domain)
+    if policy:
+
+        def read_policy() -> str:
+            return policy
+
+        def policy_prompt() -> str:
+            return f"Follow the {domain} domain policy below in every reply and tool call.\n\n{policy}"
+
+        server.resource(POLICY_URI, name=f"{domain}-policy", description=f"The {domain} domain policy.", mime_type="text/markdown")(read_policy)
+        server.prompt(name=POLICY_PROMPT, description=f"The {domain} domain policy as instructions.")(policy_prompt)
     server.add_middleware(TrialRecorder(store, domain))
     return server
 
@@ -428,6 +536,7 @@ class Gateway:
         self.combined = FastMCP(name="crmbench-gateway", mask_error_details=True)
         for domain, server in self.servers.items():
             self.combined.mount(server, namespace=domain)
+        self.combined.add_middleware(CombinedRecorder(self.store, self.domains))
 
     def server(self, domain: str) -> FastMCP:
         try:

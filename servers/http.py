@@ -8,14 +8,24 @@ deliberately not an MCP tool: agents under test never see it in `tools/list`.
     GET    /control/trials/{id}           trial info, trace and current state
     DELETE /control/trials/{id}           close; returns the final trace and state
     GET    /control/health
+
+Isolation. With a `control_token` (every `crmbench run` makes one per run; `crmbench serve` prints its
+own), every `/control/` request but `/control/health` needs `Authorization: Bearer <token>`: an agent under test, which only
+knows its MCP URL, cannot open, read, re-expose or close trials. Requests carrying an `Origin` header
+from anywhere but loopback are refused (DNS-rebinding protection, as the MCP transport spec asks).
+Every refusal is recorded (`TrialStore.incidents`) and, when the request names an open trial, charged to
+that trial.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hmac
+import json
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
@@ -24,7 +34,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 
 from contracts.catalog import CatalogError, get_task
-from servers.gateway import TRIAL_QUERY, Gateway
+from servers.gateway import TRIAL_HEADER, TRIAL_QUERY, Gateway
 from servers.trials import Trial, UnknownTrial
 
 
@@ -110,8 +120,56 @@ def control_routes(gateway: Gateway) -> list[Route]:
     ]
 
 
-def gateway_app(gateway: Gateway) -> Starlette:
-    """One Starlette app serving every domain endpoint, the combined endpoint and the control plane."""
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+
+
+class Guard:
+    """ASGI middleware: the control plane needs the run's token; foreign Origins are refused."""
+
+    def __init__(self, app: Any, gateway: Gateway, control_token: str | None, allowed_origins: Sequence[str] = ()) -> None:
+        self.app = app
+        self.gateway = gateway
+        self.control_token = control_token
+        self.allowed_origins = frozenset(o.rstrip("/") for o in allowed_origins)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        path: str = scope.get("path", "")
+        origin = headers.get("origin")
+        if origin and origin.rstrip("/") not in self.allowed_origins and (urlsplit(origin).hostname or "") not in LOOPBACK_HOSTS:
+            await self._refuse(scope, headers, send, 403, f"request from Origin {origin!r} refused: {scope['method']} {path}")
+            return
+        if path.startswith("/control/") and path != "/control/health" and self.control_token is not None:
+            given = headers.get("authorization", "")
+            if not hmac.compare_digest(given.encode(), f"Bearer {self.control_token}".encode()):
+                await self._refuse(scope, headers, send, 401, f"control plane request without the run's token: {scope['method']} {path}")
+                return
+        await self.app(scope, receive, send)
+
+    async def _refuse(self, scope: Any, headers: dict[str, str], send: Any, status: int, what: str) -> None:
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        trial_id = headers.get(TRIAL_HEADER) or (query.get(TRIAL_QUERY) or [None])[0]
+        path_parts = scope.get("path", "").split("/")
+        if trial_id is None and len(path_parts) > 3 and path_parts[1:3] == ["control", "trials"]:
+            trial_id = path_parts[3]  # /control/trials/<id>...: charge it to the trial it reached for
+        self.gateway.store.incident(trial_id, what)
+        body = json.dumps({"error": what}).encode()
+        await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+def gateway_app(
+    gateway: Gateway,
+    *,
+    control_token: str | None = None,
+    allowed_origins: Sequence[str] = (),
+    extra_control_routes: Sequence[Route] = (),
+) -> Any:
+    """One ASGI app serving every domain endpoint, the combined endpoint and the control plane (behind
+    `control_token` when given; `extra_control_routes` are added under the same guard)."""
     domain_apps = {d: s.http_app(path="/mcp") for d, s in gateway.servers.items()}
     combined_app = gateway.combined.http_app(path="/mcp")
     apps = [*domain_apps.values(), combined_app]
@@ -123,10 +181,12 @@ def gateway_app(gateway: Gateway) -> Starlette:
                 await stack.enter_async_context(app.router.lifespan_context(app))
             yield
 
-    routes: list[Any] = control_routes(gateway)
+    routes: list[Any] = [*extra_control_routes, *control_routes(gateway)]
     routes += [Mount(f"/{d}", app=app) for d, app in domain_apps.items()]
     routes.append(Mount("/", app=combined_app))
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(Guard, gateway=gateway, control_token=control_token, allowed_origins=allowed_origins)
+    return app
 
 
 def listening_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
@@ -141,18 +201,24 @@ def listening_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
 
 
 @contextlib.asynccontextmanager
-async def serve_in_loop(gateway: Gateway, host: str = "127.0.0.1", port: int = 0) -> AsyncIterator[str]:
-    """Serve the gateway over streamable HTTP inside the running event loop; yields the base URL."""
+async def serve_in_loop(gateway: Gateway, host: str = "127.0.0.1", port: int = 0, *, control_token: str | None = None) -> AsyncIterator[str]:
+    """Serve the gateway over streamable HTTP inside the running event loop; yields the base URL. A run
+    passes a fresh `control_token` so the agents it serves cannot reach the control plane."""
     import anyio
     import uvicorn
 
     sock = listening_socket(host, port)
-    server = uvicorn.Server(uvicorn.Config(gateway_app(gateway), log_level="warning", lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(gateway_app(gateway, control_token=control_token), log_level="warning", lifespan="on"))
+    failure: Exception | None = None  # the body's error, re-raised unwrapped (not as a task-group error)
     async with anyio.create_task_group() as group:
         group.start_soon(lambda: server.serve(sockets=[sock]))
         while not server.started:
             await anyio.sleep(0.01)
         try:
             yield f"http://{host}:{sock.getsockname()[1]}"
+        except Exception as exc:  # noqa: BLE001
+            failure = exc
         finally:
             server.should_exit = True
+    if failure is not None:
+        raise failure

@@ -8,11 +8,13 @@ from functools import cache
 from servers.base import ToolEnvironment
 
 DOMAIN_ENVIRONMENTS: dict[str, str] = {
-    "payments": "servers.domains.payments.tools:PaymentsEnvironment",
     "retail": "servers.domains.retail.tools:RetailEnvironment",
-    "itsm": "servers.domains.itsm.tools:ItsmEnvironment",
-    "onboarding": "servers.domains.onboarding.tools:OnboardingEnvironment",
+    "customer_support": "servers.domains.customer_support.tools:CustomerSupportEnvironment",
     "field_service": "servers.domains.field_service.tools:FieldServiceEnvironment",
+    "itsm": "servers.domains.itsm.tools:ItsmEnvironment",
+    "payments": "servers.domains.payments.tools:PaymentsEnvironment",
+    "travel": "servers.domains.travel.tools:TravelEnvironment",
+    "onboarding": "servers.domains.onboarding.tools:OnboardingEnvironment",
     "sales": "servers.domains.sales.tools:SalesEnvironment",
     "marketing": "servers.domains.marketing.tools:MarketingEnvironment",
 }

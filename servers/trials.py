@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from contracts.evidence import ToolCallRecord
+from contracts.text import json_problem, short
 from servers.base import IdMinter
 from servers.registry import environment_class
 
@@ -27,7 +28,12 @@ recently used one is dropped beyond this, so anonymous clients cannot grow the p
 
 class UnknownTrial(KeyError):
     def __str__(self) -> str:
-        return f"unknown trial id {self.args[0]!r} (open one first via the control plane)"
+        return f"unknown trial id {short(self.args[0])} (open one first via the control plane)"
+
+
+class NoTrialGiven(UnknownTrial):
+    def __str__(self) -> str:
+        return "this gateway has no sandbox (--require-trial): name a trial opened via the control plane with ?trial= or X-Trial-Id"
 
 
 @dataclass
@@ -43,6 +49,8 @@ class Trial:
     allowed_tools: frozenset[str] | None = None
     trace: list[ToolCallRecord] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    incidents: list[str] = field(default_factory=list)
+    """Refused attempts attributed to this trial's agent outside tool calls (e.g. the control plane)."""
 
     def final_state(self) -> dict[str, Any]:
         return self.state.model_dump(mode="json")
@@ -63,6 +71,17 @@ class TrialStore:
         """Per domain: `open()` keyword arguments every sandbox world of that domain starts from
         (`crmbench serve --task` sets a task's initial state and seed). Default: the default world."""
         self._private: OrderedDict[str, None] = OrderedDict()
+        self.incidents: list[dict[str, Any]] = []
+        """Every refused access (unknown trial id, unauthorised control-plane request, bad Origin)."""
+
+    def incident(self, trial_id: str | None, what: str) -> None:
+        """Record a refused access; attribute it to the trial it names, when that trial is open."""
+        with self._guard:
+            self.incidents.append({"trial_id": trial_id, "what": what})
+            del self.incidents[:-1000]  # bounded: a flood of bad requests must not grow memory
+            trial = self._trials.get(trial_id) if trial_id else None
+        if trial is not None:
+            trial.incidents.append(what)
 
     def open(
         self,
@@ -75,7 +94,10 @@ class TrialStore:
     ) -> Trial:
         env = environment_class(domain)
         state = env.initial_state(initial_state)
-        trial_id = trial_id or f"trial-{secrets.token_hex(6)}"
+        problem = json_problem(state.model_dump(mode="python", warnings=False))
+        if problem:  # a world holding NaN or invalid text would poison every call and the record
+            raise ValueError(f"initial_state holds {problem}")
+        trial_id = trial_id or f"trial-{secrets.token_urlsafe(18)}"  # unguessable: 144 random bits
         trial = Trial(
             trial_id=trial_id,
             domain=domain,
@@ -113,7 +135,7 @@ class TrialStore:
         session), a private world of its own, opened on first use. None at all when the store requires
         explicit trials (`--require-trial`)."""
         if not self.sandbox_enabled:
-            raise UnknownTrial("(none given; this gateway requires ?trial= or X-Trial-Id naming a trial opened via the control plane)")
+            raise NoTrialGiven(None)
         trial_id = SANDBOX_PREFIX + domain if key is None else key
         with self._guard:
             existing = self._trials.get(trial_id)

@@ -80,7 +80,7 @@ def test_a_changed_flag_on_resume_is_a_sentence(capsys: pytest.CaptureFixture[st
     out = tmp_path / "run"
     assert cli(capsys, "run", "--task", TASK, "--out", str(out))[0] == 0
     code, err = cli(capsys, "run", "--task", TASK, "--out", str(out), "--max-turns", "5")
-    assert code == 2 and "different configuration" in err and str(out) in err
+    assert code == 2 and "different configuration" in err and str(out) in err and "--max-turns 30 -> 5" in err
 
 
 def test_a_second_run_on_the_same_directory_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -121,8 +121,11 @@ def test_a_contract_naming_an_unknown_tool_is_refused(tmp_path: Path, monkeypatc
 
 
 def test_a_stale_lock_is_refused_unless_allowed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(catalog, "lock_status", lambda: (False, "lock is stale; changed: tasks/payments.yaml"))
-    with pytest.raises(CatalogInvalid, match="catalog lock does not match.*--allow-stale-lock"):
+    monkeypatch.delenv(run_module.ALLOW_STALE_LOCK_ENV, raising=False)  # the suite allows it by default
+    real = run_module.stale_lock_files
+    assert isinstance(real(["payments"]), list)
+    monkeypatch.setattr(run_module, "stale_lock_files", lambda domains: ["tasks/payments.yaml"])
+    with pytest.raises(CatalogInvalid, match="catalog lock does not match.*tasks/payments.yaml.*--allow-stale-lock"):
         anyio.run(lambda: execute_run(RunConfig(out=tmp_path / "a", task=[TASK]), console=QUIET))
     result = anyio.run(lambda: execute_run(RunConfig(out=tmp_path / "b", task=[TASK], allow_stale_lock=True), console=QUIET))
     assert result.records[0].strict
@@ -136,7 +139,7 @@ def test_killing_the_wrapper_stops_the_child(tmp_path: Path) -> None:
         import os, sys, time
         sys.path.insert(0, {str(ROOT)!r})
         from harness.cli import follow_parent
-        follow_parent()
+        follow_parent(wrappers=None)
         open({str(marker)!r}, "w").write(str(os.getpid()))
         time.sleep(60)
         """
@@ -166,3 +169,29 @@ def test_serve_errors_use_the_same_style(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 2 and err.startswith("error: ") and "atlantis" in err
     code, err = cli(capsys, "serve", "--task", "no_such_task")
     assert code == 2 and "no_such_task" in err
+
+
+def test_tasks_with_an_unknown_domain(capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = cli(capsys, "tasks", "--domain", "atlantis")
+    assert code == 2 and "'atlantis'" in err and "payments" in err
+
+
+def test_ctrl_c_stops_the_run_with_a_sentence(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    crmbench = Path(sys.executable).parent / "crmbench"
+    env = {**os.environ, "FASTMCP_CHECK_FOR_UPDATES": "off"}
+    env.pop("OPENAI_API_KEY", None)
+    proc = subprocess.Popen(
+        [str(crmbench), "run", "--rounds", "3", "--concurrency", "2", "--out", str(out)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 120
+    while len(list((out / "trials").glob("*/*.json"))) < 3:
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err[-2000:]
+    assert "interrupted" in err and "Traceback" not in err
+    records = list((out / "trials").glob("*/*.json"))
+    assert records and all(RunDirectory(out).records())  # every saved record is whole

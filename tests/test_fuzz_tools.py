@@ -29,11 +29,15 @@ from contracts.text import ERROR_MAX_CHARS
 from servers.gateway import TRIAL_META_KEY, Gateway, check_state
 from servers.registry import environment_class, known_domains
 
-TOTAL_EXAMPLES = 2_400
-"""Spread over every tool of every domain (at least 12 each)."""
+TOTAL_EXAMPLES = 1_600
+"""Spread over every tool of every domain (at least 10 each)."""
+
+HTTP_EXAMPLES = 100
+"""The same over streamable HTTP (at least 3 per tool): what a JSON body can carry."""
 
 ALL_TOOLS = [(d, t) for d in known_domains() for t in environment_class(d).tool_methods()]
-EXAMPLES_PER_TOOL = max(12, TOTAL_EXAMPLES // max(len(ALL_TOOLS), 1))
+EXAMPLES_PER_TOOL = max(10, TOTAL_EXAMPLES // max(len(ALL_TOOLS), 1))
+HTTP_EXAMPLES_PER_TOOL = max(3, HTTP_EXAMPLES // max(len(ALL_TOOLS), 1))
 
 MEGABYTE = "A" * 1_000_000
 
@@ -160,4 +164,63 @@ def test_hostile_arguments_never_corrupt_a_trial(world, domain: str, tool: str) 
     finally:
         gateway.close_trial(trial.trial_id)
     # The whole trial view (what the control plane answers) is still strict JSON.
+    json.dumps(trial.final_state(), allow_nan=False).encode("utf-8")
+
+
+@pytest.fixture(scope="module")
+def http_world() -> Iterator[tuple[Gateway, str, anyio.from_thread.BlockingPortal]]:
+    from servers.http import serve_in_loop
+
+    gateway = Gateway(known_domains())
+    with anyio.from_thread.start_blocking_portal() as portal:
+        with portal.wrap_async_context_manager(serve_in_loop(gateway)) as base_url:
+            yield gateway, base_url, portal
+
+
+def _sendable(arguments: dict[str, Any]) -> bool:
+    """What an HTTP client can put in a JSON body at all (well-behaved clients refuse NaN and surrogates;
+    the raw JSON `NaN` literal is covered by test_gateway_invariant)."""
+    try:
+        json.dumps(arguments, allow_nan=False, ensure_ascii=False).encode("utf-8")
+    except (ValueError, UnicodeError):
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("domain", "tool"), ALL_TOOLS, ids=[f"{d}.{t}" for d, t in ALL_TOOLS])
+def test_hostile_arguments_over_http(http_world, domain: str, tool: str) -> None:
+    from fastmcp import Client
+    from hypothesis import assume
+
+    gateway, base_url, portal = http_world
+    trial = gateway.open_trial(domain)
+    client = Client(f"{base_url}/{domain}/mcp?trial={trial.trial_id}")
+
+    @settings(
+        max_examples=HTTP_EXAMPLES_PER_TOOL,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(arguments=_arguments(domain, tool))
+    def one_call(arguments: dict[str, Any]) -> None:
+        assume(_sendable(arguments))
+        before = _fingerprint(gateway, trial.trial_id)
+        result = portal.call(lambda: client.call_tool(tool, arguments, raise_on_error=False))
+        after = _fingerprint(gateway, trial.trial_id)
+        refused = isinstance(result.structured_content, dict) and result.structured_content.get("refused") is True
+        if result.is_error or refused:
+            assert after == before, f"a rejected call changed the trial: {tool} {trial.trace[-1].error}"
+            if result.is_error:
+                text = _error_text(result)
+                assert text.strip() and "Error calling tool" not in text and len(text) <= ERROR_MAX_CHARS + 50
+        else:
+            check_state(trial.state)
+
+    with portal.wrap_async_context_manager(client):
+        try:
+            one_call()
+        finally:
+            gateway.close_trial(trial.trial_id)
     json.dumps(trial.final_state(), allow_nan=False).encode("utf-8")

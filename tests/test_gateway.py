@@ -165,6 +165,7 @@ async def test_trial_of_another_domain_is_rejected() -> None:
     async with Client(gateway.server("payments")) as client:
         result = await client.call_tool("get_account_balance", {"account_id": "ACC-1001"}, raise_on_error=False, meta={TRIAL_META_KEY: trial.trial_id})
     assert result.is_error and "belongs to domain 'retail'" in result.content[0].text
+    assert [(r.tool, r.status) for r in trial.trace] == [("payments_get_account_balance", "blocked")]  # refused and recorded
 
 
 async def test_sandbox_trial_when_no_trial_is_named() -> None:
@@ -172,6 +173,10 @@ async def test_sandbox_trial_when_no_trial_is_named() -> None:
     async with Client(gateway.server("payments")) as client:
         await client.call_tool("get_account_balance", {"account_id": "ACC-1001"})
     assert gateway.store.ids() == ["sandbox-payments"]
+    fresh = Gateway(["payments"])
+    async with Client(fresh.server("payments")) as client:  # naming the sandbox opens it on first use too
+        result = await client.call_tool("get_account_balance", {"account_id": "ACC-1001"}, meta={TRIAL_META_KEY: "sandbox-payments"})
+    assert not result.is_error and [r.tool for r in fresh.trial("sandbox-payments").trace] == ["get_account_balance"]
 
 
 async def test_combined_endpoint_namespaces_domains(live_gateway) -> None:

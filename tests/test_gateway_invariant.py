@@ -252,3 +252,15 @@ async def test_nan_literal_and_surrogates_over_http_change_nothing(live_gateway)
         assert [c["status"] for c in view.json()["trace"]] == ["tool_error"] * 6
         json.dumps(view.json(), allow_nan=False).encode("utf-8")
         await http.delete(f"/control/trials/{trial_id}")
+
+
+async def test_the_control_plane_refuses_a_poisoned_initial_state(live_gateway) -> None:
+    async with httpx.AsyncClient(base_url=live_gateway.base_url) as http:
+        for body in (
+            b'{"domain": "payments", "initial_state": {"accounts": {"ACC-1002": {"balance": NaN}}}}',
+            b'{"domain": "payments", "initial_state": {"accounts": {"ACC-1002": {"owner_name": "x\\ud800"}}}}',
+        ):
+            response = await http.post("/control/trials", content=body, headers={"content-type": "application/json"})
+            assert response.status_code == 422, response.text
+            assert "initial_state holds" in response.json()["error"]
+        assert (await http.get("/control/health")).status_code == 200

@@ -11,7 +11,8 @@ import httpx
 import pytest
 import respx
 from rich.console import Console
-from test_providers import BOTH, HELLO, RecordingRetryPolicy, build, closing, fake_api, offline_env  # noqa: F401
+import test_providers
+from test_providers import BOTH, HELLO, build
 
 from harness.components import TrialComponents
 from harness.config import RunConfig
@@ -22,6 +23,10 @@ from models.model import Model, RetryPolicy
 from models.scripted import ScriptedModel, text, tool_call
 
 pytestmark = pytest.mark.anyio
+# The HTTP-level provider fakes of test_providers (fixtures are found by name in this module).
+fake_api = test_providers.fake_api
+offline_env = test_providers.offline_env
+closing = test_providers.closing
 QUIET = Console(file=open("/dev/null", "w"), force_terminal=False)  # noqa: SIM115
 
 GARBAGE = [
@@ -147,6 +152,43 @@ async def test_a_rate_limit_outlasting_the_timeout_is_bottom_not_non_convergence
     assert record.failure_class == "infra:provider", record.error
     assert "rate_limit" in (record.error or "")
     assert record.usage["router"].failed_calls == 4
+
+
+class FailsThenHangs(ScriptedModel):
+    """One fast 429, then the retry hangs past the task's deadline."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+        self.calls = 0
+
+    async def generate(self, messages, tools, config):  # noqa: ANN001
+        import anyio
+
+        self.calls += 1
+        if self.calls == 1:
+            raise ConnectionRefusedError("429 Too Many Requests")
+        await anyio.sleep(30)
+        raise AssertionError("the deadline should have fired")
+
+    def classify_error(self, error: BaseException) -> RetryDecision:
+        return RetryDecision("rate_limit", retry_after=0.0, reason="429", category="rate_limit")
+
+
+async def test_a_deadline_that_fires_while_retrying_is_bottom(tmp_path: Path) -> None:
+    record = await _run(tmp_path, FailsThenHangs(), ScriptedModel([]), timeout=0.5, max_retries=4)
+    assert record.status == "infra_error" and record.failure_class == "infra:provider", record.error
+    assert "while a provider call was being retried" in (record.error or "")
+
+
+async def test_a_slow_first_answer_is_still_the_models_time(tmp_path: Path) -> None:
+    class Slow(ScriptedModel):
+        async def generate(self, messages, tools, config):  # noqa: ANN001
+            import anyio
+
+            await anyio.sleep(30)
+
+    record = await _run(tmp_path, Slow([]), ScriptedModel([]), timeout=0.3, max_retries=4)
+    assert record.status == "scored" and record.failure_class == "model:non_convergence"
 
 
 async def test_usage_of_every_attempt_is_kept_across_infra_retries_and_reruns(tmp_path: Path) -> None:

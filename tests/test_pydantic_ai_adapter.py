@@ -24,6 +24,7 @@ pytestmark = pytest.mark.anyio
 
 
 def balance_then_answer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    assert "PIN" in (info.instructions or ""), "the domain policy arrives with the MCP server instructions"
     returns = [p for m in messages for p in getattr(m, "parts", []) if isinstance(p, ToolReturnPart)]
     if not returns:
         assert "get_account_balance" in {t.name for t in info.function_tools}
@@ -45,3 +46,49 @@ async def test_pydantic_ai_agent_completes_a_payments_task_over_http(tmp_path: P
     assert [(c.tool, c.status) for c in record.tool_trace] == [("get_account_balance", "executed")]
     assert record.conversation[-1].content == "Your balance is $640.20 and you have 310 loyalty points."
     assert record.agent == "pydantic-ai"
+
+
+def always_invalid(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """A model that keeps calling a tool with arguments the schema rejects, until pydantic-ai gives up."""
+    return ModelResponse(parts=[ToolCallPart(tool_name="get_account_balance", args={"acct": "ACC-1005"})])
+
+
+async def _run(tmp_path: Path, function: object, tasks: list[str]) -> object:
+    config = RunConfig(out=tmp_path / "run", task=tasks, agent="pydantic-ai", agent_model="mock:function", infra_retries=0)
+    plan = Plan(agent="pydantic-ai", agent_model="function", user="scripted", judge="evidence", offline=True)
+    graph = load_graph("payments")
+    components = TrialComponents(config, plan, apis={}, agent_factory=lambda view: PydanticAIAgent.from_model_name(FunctionModel(function), graph, max_retries=1))
+    return await execute_run(config, console=Console(file=open("/dev/null", "w")), components=components)  # noqa: SIM115
+
+
+async def test_a_small_suite_scores_passes_and_failures_honestly(tmp_path: Path) -> None:
+    result = await _run(tmp_path, balance_then_answer, ["payments_balance_inquiry_01", "payments_checkout_full_chain_02"])
+    by_task = {r.key.task_id: r for r in result.records}
+    assert by_task["payments_balance_inquiry_01"].strict
+    assert by_task["payments_checkout_full_chain_02"].status == "scored" and not by_task["payments_checkout_full_chain_02"].strict
+    assert "| **all** | 2 | 2 | 0 | 1 | 50.00% |" in result.summary_markdown
+    assert by_task["payments_balance_inquiry_01"].usage["agent"].calls >= 2  # pydantic-ai's usage reached the ledger
+
+
+async def test_framework_giving_up_on_bad_tool_calls_is_a_model_failure_not_bottom(tmp_path: Path) -> None:
+    result = await _run(tmp_path, always_invalid, ["payments_balance_inquiry_01"])
+    [record] = result.records
+    assert record.status == "scored" and record.strict is False, record.error
+    assert record.failure_class == "model:invalid_tool_calls", record.error
+    assert "| **all** | 1 | 1 | 0 | 0 | 0.00% |" in result.summary_markdown
+
+
+def test_provider_errors_map_to_bottom_or_configuration() -> None:
+    from pydantic_ai.exceptions import ModelHTTPError, UsageLimitExceeded
+
+    from harness.adapters.pydantic_ai import map_error
+    from models.base import ConfigurationError, ModelError
+    from orchestrator.protocol import AgentFailure
+
+    outage = map_error(ModelHTTPError(503, "m"))
+    assert isinstance(outage, ModelError) and outage.infrastructure
+    assert isinstance(map_error(ModelHTTPError(401, "m")), ConfigurationError)
+    limit = map_error(UsageLimitExceeded("request_limit of 5 exceeded"))
+    assert isinstance(limit, AgentFailure) and limit.kind == "usage_limit"
+    bug = KeyError("adapter bug")
+    assert map_error(bug) is bug  # anything else stays a crash (⊥)

@@ -66,7 +66,7 @@ async def test_no_sandbox_at_all_with_require_trial() -> None:
     async with Client(gateway.server("payments")) as c:
         anonymous = await c.call_tool("get_account_balance", {"account_id": "ACC-1001"}, raise_on_error=False)
         chosen = await c.call_tool("get_account_balance", {"account_id": "ACC-1001"}, raise_on_error=False, meta={"crmbench/trial": "sandbox-mine"})
-    assert anonymous.is_error and "requires" in anonymous.content[0].text
+    assert anonymous.is_error and "--require-trial" in anonymous.content[0].text
     assert chosen.is_error and "unknown trial id" in chosen.content[0].text
     assert gateway.store.ids() == []
 
@@ -84,3 +84,22 @@ def test_sandbox_worlds_start_from_the_served_task() -> None:
     store.sandbox_templates["payments"] = {"initial_state": {"accounts": {"ACC-1001": {"balance": 1.0}}}, "seed": 3, "task_id": "t"}
     world = store.sandbox("payments", "sandbox-x")
     assert world.state.accounts["ACC-1001"].balance == 1.0 and world.task_id == "t"
+
+
+def test_handshake_era_sessions_get_their_own_world(monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    from servers import gateway as gateway_module
+
+    def request(headers: dict[str, str]):  # noqa: ANN202
+        return lambda: SimpleNamespace(headers=headers, query_params={})
+
+    store = TrialStore()
+    monkeypatch.setattr(gateway_module, "get_http_request", request({"mcp-session-id": "s1", "mcp-protocol-version": "2025-11-25"}))
+    first = gateway_module._resolve_trial(store, "payments")
+    monkeypatch.setattr(gateway_module, "get_http_request", request({"mcp-session-id": "s2", "mcp-protocol-version": "2025-11-25"}))
+    second = gateway_module._resolve_trial(store, "payments")
+    monkeypatch.setattr(gateway_module, "get_http_request", request({"mcp-session-id": "per-request", "mcp-protocol-version": "2026-07-28"}))
+    stateless = gateway_module._resolve_trial(store, "payments")
+    assert first.trial_id != second.trial_id and "session-s1" in first.trial_id
+    assert stateless.trial_id == "sandbox-payments"  # stateless-era session ids change per request: shared

@@ -123,6 +123,9 @@ def leaderboard(data: ReportData, prices: PriceTable) -> Table:
                 "n/a" if per_success is None else f"${per_success:.5f}",
             ]
         )
+    from harness.summary import bottom_warning
+
+    warnings = [w for e in entries if (w := bottom_warning(e[0].label, e[3], e[2] + e[3]))]
     prices_used = sorted({s.agent_model for s in data.systems if s.agent_model and s.agent_model in prices.models})
     price_notes = [
         f"price {m}: ${prices.models[m].input:g} in / ${prices.models[m].output:g} out per 1M tokens (accessed {prices.models[m].accessed})"
@@ -134,6 +137,7 @@ def leaderboard(data: ReportData, prices: PriceTable) -> Table:
         ["rank", "system", "strict", "95% CI (Wilson)", "passes/N", "domain macro avg", "⊥ excluded", "agent cost", "cost/success"],
         rows,
         [
+            *warnings,
             "Strict accuracy over scored trials; infrastructure failures (⊥) are excluded from N and shown.",
             "95% CI: Wilson score interval of the strict rate over its N (binomial over tasks; round-to-round variation is in Table 9).",
             "'=' marks systems tied on strict accuracy; ranks are competition ranks (1224).",

@@ -1,0 +1,58 @@
+"""Mapping a framework's exceptions to the benchmark's failure classes (see `harness.trial`).
+
+- the model made the agent give up (invalid tool calls until retries ran out, a usage, token or context
+  limit, unparseable output): `AgentFailure` — scored 0, stays in the denominator;
+- the provider failed after the framework's retries (connection, timeout, 429, 5xx): `ModelError` — ⊥,
+  excluded and re-run;
+- the provider refuses the configuration (bad key, unknown model, quota): `ConfigurationError` — the run
+  stops;
+- anything else is a crash of the adapter (⊥, shown with its traceback).
+
+Frameworks are matched by exception class *name* along the MRO, so a framework version that lacks one of
+the classes still maps the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from models.base import ConfigurationError, ModelError
+from orchestrator.protocol import AgentFailure
+
+
+def _names(exc: BaseException) -> list[str]:
+    return [k.__name__ for k in type(exc).__mro__]
+
+
+def http_status(exc: BaseException) -> int | None:
+    status = getattr(exc, "status_code", None) or getattr(exc, "status", None)
+    return status if isinstance(status, int) else None
+
+
+def classify(
+    exc: BaseException,
+    *,
+    model: dict[str, str],
+    infrastructure: Iterable[str] = (),
+    configuration: Iterable[str] = (),
+) -> BaseException:
+    """The exception to raise instead of `exc`. `model` maps exception class names to failure kinds;
+    a class with an HTTP status falls back on it (408/409/429/5xx ⊥, 401/403/404 configuration, other
+    4xx the model's: e.g. a request the model made too long)."""
+    names = _names(exc)
+    for name in names:  # most specific first
+        if name in model:
+            return AgentFailure(model[name], f"{type(exc).__name__}: {exc}")
+        if name in set(infrastructure):
+            return ModelError(f"{type(exc).__name__}: {exc}", infrastructure=True)
+        if name in set(configuration):
+            return ConfigurationError(f"{type(exc).__name__}: {exc}")
+    status = http_status(exc)
+    if status is not None:
+        if status in (408, 409, 429) or status >= 500:
+            return ModelError(f"provider error {status}: {exc}", infrastructure=True)
+        if status in (401, 403, 404):
+            return ConfigurationError(f"provider refused the configuration ({status}): {exc}")
+        if 400 <= status < 500:
+            return AgentFailure("provider_rejected", f"provider rejected the request ({status}): {exc}")
+    return exc

@@ -1,0 +1,119 @@
+"""The OpenAI Agents SDK as an agent under test: an `agents.Agent` whose tools come from the trial's MCP
+endpoint (`agents.mcp.MCPServerStreamableHttp`), with the domain policy read over MCP from the server's
+`crmbench://policy` resource. Like every agent, its calls are recorded by the gateway.
+
+`--agent openai-agents --agent-model openai:gpt-5-mini` (OpenAI models; for any other model, build the
+adapter in Python with an `agents` Model object and pass it as `agent_factory`). Options
+(`--agent-config`): `max_turns` (model calls per user turn, default 10).
+
+Failure classes: `MaxTurnsExceeded`, `ModelBehaviorError` (e.g. a call to a tool that does not exist,
+malformed arguments), refusals and guardrail trips score 0; connection errors, timeouts, 429 and 5xx
+after the SDK's retries are ⊥; authentication and unknown-model errors stop the run.
+
+Install with `uv sync --extra frameworks` (or `pip install 'crm-agent-bench[frameworks]'`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from contracts.evidence import RoutingDecision
+from contracts.graph import GraphConfig
+from harness.adapters.errors import classify
+from models.base import ConfigurationError
+from models.types import Usage
+from orchestrator.protocol import AgentReply, TrialSession
+from servers.gateway import POLICY_URI
+
+MODEL_FAILURES = {
+    "MaxTurnsExceeded": "max_turns",
+    "ModelBehaviorError": "invalid_tool_calls",
+    "ModelRefusalError": "refusal",
+    "InputGuardrailTripwireTriggered": "guardrail",
+    "OutputGuardrailTripwireTriggered": "guardrail",
+    "ToolInputGuardrailTripwireTriggered": "guardrail",
+    "ToolOutputGuardrailTripwireTriggered": "guardrail",
+    "ContentFilterFinishReasonError": "content_filter",
+}
+INFRASTRUCTURE = ("ModelTimeoutError", "APIConnectionError", "APITimeoutError", "RateLimitError", "InternalServerError")
+CONFIGURATION = ("AuthenticationError", "PermissionDeniedError", "NotFoundError", "UserError")
+
+
+def _import() -> Any:
+    try:
+        import agents
+        import agents.mcp
+    except ImportError:
+        raise ConfigurationError("the openai-agents adapter needs openai-agents: install it with `uv sync --extra frameworks`") from None
+    return agents
+
+
+def map_error(exc: Exception) -> BaseException:
+    return classify(exc, model=MODEL_FAILURES, infrastructure=INFRASTRUCTURE, configuration=CONFIGURATION)
+
+
+class OpenAIAgentsAgent:
+    name = "openai-agents"
+    needs_mcp_url = True
+
+    def __init__(self, model: Any, instructions: str, *, max_turns: int = 10) -> None:
+        """`model`: a model name the SDK accepts (e.g. 'gpt-5-mini') or an `agents.models.interface.Model`."""
+        self.model = model
+        self.instructions = instructions
+        self.max_turns = max_turns
+        self._server: Any = None
+        self._agent: Any = None
+        self._history: list[Any] = []
+
+    @classmethod
+    def from_model_name(cls, model: Any, graph: GraphConfig, **options: Any) -> OpenAIAgentsAgent:
+        if isinstance(model, str):
+            provider, _, name = model.partition(":")
+            if provider != "openai" or not name:
+                raise ConfigurationError(f"--agent openai-agents takes openai:<model>, not {model!r} (pass an agents Model via agent_factory for others)")
+            model = name
+        return cls(model, graph.system_prompt.strip(), **options)
+
+    async def start(self, session: TrialSession) -> None:
+        agents = _import()
+        if not session.mcp_url:
+            raise ConfigurationError("the openai-agents adapter needs the run to serve HTTP")
+        agents.set_tracing_disabled(True)  # no network export of traces
+        self._server = agents.mcp.MCPServerStreamableHttp(
+            {"url": session.mcp_url, "headers": dict(session.mcp_headers)},
+            name=f"crmbench-{session.domain}",
+            cache_tools_list=True,
+            client_session_timeout_seconds=60,
+            use_structured_content=True,
+        )
+        await self._server.connect()
+        policy = await self._read_policy(session)
+        instructions = self.instructions + (f"\n\n<policy>\n{policy}\n</policy>" if policy else "")
+        self._agent = agents.Agent(name=self.name, instructions=instructions, model=self.model, mcp_servers=[self._server])
+
+    async def _read_policy(self, session: TrialSession) -> str:
+        """The domain policy, read over MCP (the server's resource); the task view's copy if that fails."""
+        try:
+            result = await self._server.read_resource(POLICY_URI)
+            return "\n".join(getattr(c, "text", "") for c in result.contents).strip()
+        except Exception:  # noqa: BLE001 - an older server without the resource
+            return session.task.policy if session.task else ""
+
+    async def respond(self, user_message: str, turn: int) -> AgentReply:
+        agents = _import()
+        conversation = [*self._history, {"role": "user", "content": user_message}]
+        try:
+            result = await agents.Runner.run(self._agent, conversation, max_turns=self.max_turns)
+        except Exception as exc:  # noqa: BLE001 - mapped to a failure class, or re-raised as is
+            raise map_error(exc) from exc
+        self._history = result.to_input_list()
+        used = result.context_wrapper.usage
+        usage = Usage(prompt_tokens=used.input_tokens, completion_tokens=used.output_tokens, calls=used.requests)
+        return AgentReply(
+            text=str(result.final_output), routing=[RoutingDecision(turn=turn, node="openai-agents", reason="unrouted framework agent")], usage=usage
+        )
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            await self._server.cleanup()
+        self._server = self._agent = None

@@ -1,0 +1,119 @@
+"""Runs an agent's `start`, every `respond` and `stop` in one dedicated task.
+
+Frameworks' MCP clients are async context managers built on task groups and cancel scopes, which must be
+entered and exited by the same task. An adapter that opens its client in `start()` and closes it in
+`stop()` therefore crashes if the runtime calls those from different tasks (or from inside and outside a
+timeout scope). `hosted_agent` gives the agent one task for its whole life; the trial talks to it through
+a zero-buffer channel, so calls stay strictly sequential.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anyio
+
+from orchestrator.protocol import Agent, AgentReply, TrialSession
+
+log = logging.getLogger(__name__)
+
+
+STOP_GRACE_S = 10.0
+"""After the trial ends (normally, on error or at its time limit), the agent gets this long to stop."""
+
+
+class HostedAgent:
+    def __init__(self, requests: Any, replies: Any) -> None:
+        self._requests = requests
+        self._replies = replies
+        self.life_scope: anyio.CancelScope | None = None
+        self.current_call: anyio.CancelScope | None = None
+        self.closing = False
+
+    async def respond(self, user_message: str, turn: int) -> AgentReply:
+        await self._requests.send((user_message, turn))
+        outcome, value = await self._replies.receive()
+        if outcome == "error":
+            raise value
+        return value
+
+    def wind_down(self) -> None:
+        """No more requests: interrupt a call in flight, and bound what is left (start or stop)."""
+        self.closing = True
+        self._requests.close()
+        if self.current_call is not None:
+            self.current_call.cancel()
+        if self.life_scope is not None:
+            self.life_scope.deadline = min(self.life_scope.deadline, anyio.current_time() + STOP_GRACE_S)
+
+
+@contextlib.asynccontextmanager
+async def hosted_agent(agent: Agent, session: TrialSession) -> AsyncIterator[HostedAgent]:
+    """Start `agent` in its own task; yield a handle whose `respond` forwards to it; stop it on exit
+    (also on error or at the trial's time limit), from that same task. Exceptions of `start`/`respond`
+    are re-raised in the caller; an exception of `stop` is logged (it must not mask the trial's outcome).
+
+    The agent's task is shielded from the trial's cancellation, so that `stop` can still await (close its
+    client, end its process); on exit the call in flight is cancelled through its own scope and the rest
+    is bounded by `STOP_GRACE_S`. No scope is ever pushed between `start` and `stop`: an agent may enter
+    a task group or an async client in `start` and exit it in `stop`."""
+    send_request, receive_request = anyio.create_memory_object_stream[Any](0)
+    send_reply, receive_reply = anyio.create_memory_object_stream[Any](1)
+    handle = HostedAgent(send_request, receive_reply)
+
+    def deliver(outcome: tuple[str, Any]) -> None:
+        with contextlib.suppress(anyio.BrokenResourceError, anyio.WouldBlock):
+            send_reply.send_nowait(outcome)
+
+    async def life() -> None:
+        with anyio.CancelScope(shield=True) as life_scope:
+            handle.life_scope = life_scope
+            if handle.closing:  # the trial ended before this task ran
+                life_scope.deadline = anyio.current_time() + STOP_GRACE_S
+            try:
+                try:
+                    await agent.start(session)
+                except Exception as exc:  # noqa: BLE001 - handed to the caller
+                    deliver(("error", exc))
+                    return
+                deliver(("ok", None))
+                async with receive_request:
+                    async for message in receive_request:
+                        outcome: tuple[str, Any] = ("error", RuntimeError("the agent call was interrupted"))
+                        with anyio.CancelScope() as call:
+                            handle.current_call = call
+                            try:
+                                outcome = ("ok", await agent.respond(*message))
+                            except Exception as exc:  # noqa: BLE001 - handed to the caller
+                                outcome = ("error", exc)
+                        handle.current_call = None
+                        if call.cancelled_caught:
+                            break
+                        deliver(outcome)
+            finally:
+                # In this task, with no new scope in between: `stop` exits whatever `start` entered.
+                life_scope.deadline = min(life_scope.deadline, anyio.current_time() + STOP_GRACE_S)
+                try:
+                    await agent.stop()
+                except Exception:  # noqa: BLE001
+                    log.debug("agent.stop failed", exc_info=True)
+
+    failure: Exception | None = None  # raised after the task group, so callers see it unwrapped
+    async with anyio.create_task_group() as group:
+        group.start_soon(life)
+        try:
+            outcome, value = await receive_reply.receive()
+            if outcome == "error":
+                failure = value
+            else:
+                try:
+                    yield handle
+                except Exception as exc:  # noqa: BLE001
+                    failure = exc
+        finally:
+            handle.wind_down()  # also on cancellation (the trial's time limit)
+    if failure is not None:
+        raise failure

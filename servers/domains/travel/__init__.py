@@ -1,0 +1,1 @@
+"""Travel domain: flights, booking changes, cancellations, hotels and loyalty miles."""

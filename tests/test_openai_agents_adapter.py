@@ -1,0 +1,117 @@
+"""The OpenAI Agents SDK as the agent under test, driven offline by a tiny `agents` Model subclass: its MCP
+client talks to the trial over streamable HTTP, the gateway records every call, the grader scores it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+pytest.importorskip("agents")
+
+from agents.items import ModelResponse  # noqa: E402
+from agents.models.interface import Model  # noqa: E402
+from agents.usage import Usage  # noqa: E402
+from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText  # noqa: E402
+
+from contracts.graph import load_graph  # noqa: E402
+from harness.adapters.openai_agents import OpenAIAgentsAgent, map_error  # noqa: E402
+from harness.components import TrialComponents  # noqa: E402
+from harness.config import RunConfig  # noqa: E402
+from harness.plan import Plan  # noqa: E402
+from harness.run import execute_run  # noqa: E402
+from orchestrator.protocol import AgentFailure  # noqa: E402
+
+pytestmark = pytest.mark.anyio
+Policy = Callable[[list[Any], str | None, list[str]], Any]
+
+
+class Scripted(Model):
+    """Each call: `policy(input items, system instructions, tool names)` returns a tool call or text."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+
+    async def get_response(self, system_instructions, input, model_settings, tools, output_schema, handoffs, tracing, **_: Any) -> ModelResponse:  # noqa: ANN001, A002
+        items = [input] if isinstance(input, str) else list(input)
+        out = self.policy(items, system_instructions, [t.name for t in tools])
+        if isinstance(out, tuple):
+            name, args = out
+            item: Any = ResponseFunctionToolCall(arguments=json.dumps(args), call_id=f"call-{len(items)}", name=name, type="function_call")
+        else:
+            item = ResponseOutputMessage(
+                id="msg", content=[ResponseOutputText(text=out, type="output_text", annotations=[])], role="assistant", status="completed", type="message"
+            )
+        return ModelResponse(output=[item], usage=Usage(requests=1, input_tokens=100, output_tokens=10, total_tokens=110), response_id=None)
+
+    def stream_response(self, *args: Any, **kwargs: Any):  # noqa: ANN201
+        raise NotImplementedError
+
+
+def _outputs(items: list[Any]) -> list[Any]:
+    return [i for i in items if isinstance(i, dict) and i.get("type") == "function_call_output"]
+
+
+def balance_then_answer(items: list[Any], instructions: str | None, tools: list[str]) -> Any:
+    assert "PIN" in (instructions or ""), "the policy was read over MCP"
+    assert "get_account_balance" in tools
+    outputs = _outputs(items)
+    user = [i for i in items if isinstance(i, dict) and i.get("role") == "user"][-1]["content"]
+    if "ACC-1005" in user and len(outputs) == 0:
+        return ("get_account_balance", {"account_id": "ACC-1005"})
+    data = json.loads(outputs[-1]["output"]) if outputs else {}
+    if isinstance(data, dict) and "text" in data:  # some SDK versions wrap the content
+        data = json.loads(data["text"])
+    return f"Your balance is ${data.get('balance', 0):.2f} and you have {data.get('loyalty_points')} loyalty points."
+
+
+def loops_forever(items: list[Any], instructions: str | None, tools: list[str]) -> Any:
+    return ("get_account_balance", {"account_id": "ACC-1005"})
+
+
+def hallucinates(items: list[Any], instructions: str | None, tools: list[str]) -> Any:
+    return ("transfer_everything", {"to": "me"})
+
+
+async def _run(tmp_path: Path, policy: Policy, tasks: list[str]) -> Any:
+    config = RunConfig(out=tmp_path / "run", task=tasks, infra_retries=0)
+    plan = Plan(agent="openai-agents", agent_model="openai:scripted", user="scripted", judge="evidence", offline=True)
+    graph = load_graph("payments")
+    components = TrialComponents(config, plan, apis={}, agent_factory=lambda view: OpenAIAgentsAgent(Scripted(policy), graph.system_prompt, max_turns=4))
+    return await execute_run(config, console=Console(file=open("/dev/null", "w")), components=components)  # noqa: SIM115
+
+
+async def test_openai_agents_passes_what_it_solves_and_fails_the_rest(tmp_path: Path) -> None:
+    result = await _run(tmp_path, balance_then_answer, ["payments_balance_inquiry_01", "payments_checkout_full_chain_02"])
+    by_task = {r.key.task_id: r for r in result.records}
+    balance = by_task["payments_balance_inquiry_01"]
+    assert balance.status == "scored" and balance.strict, balance.error or balance.verdict.summary()
+    assert [(c.tool, c.status) for c in balance.tool_trace] == [("get_account_balance", "executed")]
+    assert balance.agent == "openai-agents" and balance.usage["agent"].calls == 2 and balance.usage["agent"].prompt_tokens == 200
+    assert by_task["payments_checkout_full_chain_02"].status == "scored" and not by_task["payments_checkout_full_chain_02"].strict
+    assert "| **all** | 2 | 2 | 0 | 1 | 50.00% |" in result.summary_markdown
+
+
+async def test_turn_limit_and_unknown_tools_are_model_failures(tmp_path: Path) -> None:
+    [looped] = (await _run(tmp_path / "a", loops_forever, ["payments_balance_inquiry_01"])).records
+    assert looped.status == "scored" and looped.strict is False and looped.failure_class == "model:max_turns", looped.error
+    [hallucinated] = (await _run(tmp_path / "b", hallucinates, ["payments_balance_inquiry_01"])).records
+    assert hallucinated.status == "scored" and hallucinated.failure_class == "model:invalid_tool_calls", hallucinated.error
+
+
+def test_openai_errors_map_to_bottom_or_configuration() -> None:
+    import httpx
+    import openai
+
+    from models.base import ConfigurationError, ModelError
+
+    request = httpx.Request("POST", "https://api.openai.com/v1/responses")
+    outage = map_error(openai.InternalServerError("down", response=httpx.Response(503, request=request), body=None))
+    assert isinstance(outage, ModelError) and outage.infrastructure
+    assert isinstance(map_error(openai.APIConnectionError(request=request)), ModelError)
+    assert isinstance(map_error(openai.AuthenticationError("bad key", response=httpx.Response(401, request=request), body=None)), ConfigurationError)
+    assert isinstance(map_error(openai.BadRequestError("too long", response=httpx.Response(400, request=request), body=None)), AgentFailure)
