@@ -79,8 +79,11 @@ def _unresolvable(value: str, trace: Sequence[ToolCallRecord]) -> bool:
 class GatewayReplayer:
     """Executes trajectories against a gateway, one isolated trial per trajectory."""
 
-    def __init__(self, gateway: Gateway) -> None:
+    def __init__(self, gateway: Gateway, *, lean: bool = False) -> None:
         self.gateway = gateway
+        self.lean = lean
+        """Replay through `Gateway.call_tool` (the same recorder and tools, no MCP client stack) by
+        default in `play(..., lean=None)`; the trace is identical (tests/test_lean_path.py)."""
         self._clients: dict[str, Client] = {}
         self._stack = contextlib.AsyncExitStack()
 
@@ -93,12 +96,13 @@ class GatewayReplayer:
         await self._stack.__aexit__(*exc)
         self._clients = {}
 
-    async def play(self, task: Task, turns: Sequence[GoldTurn], *, seed: int = 0, strict_refs: bool = False) -> Evidence:
+    async def play(self, task: Task, turns: Sequence[GoldTurn], *, seed: int = 0, strict_refs: bool = False, lean: bool | None = None) -> Evidence:
         """Run `turns` on a fresh trial of `task` and return the frozen evidence. The trial is closed.
 
         With `strict_refs` (gold paths) an unresolvable `${tool.field}` is an error; otherwise (mutations,
         scripts) the argument is left out, as an agent without that id would have to."""
-        client = self._clients[task.domain]
+        lean = self.lean if lean is None else lean
+        client = None if lean else self._clients[task.domain]
         trial = self.gateway.open_trial(task.domain, initial_state=task.initial_state, seed=seed, task_id=task.id)
         conversation: list[Message] = []
         try:
@@ -106,7 +110,10 @@ class GatewayReplayer:
                 self.gateway.set_turn(trial.trial_id, index)
                 conversation.append(Message(role="user", content=turn.user, turn=index))
                 for call in turn.calls:
-                    await self.call(client, trial.trial_id, call, trial.trace, strict_refs=strict_refs)
+                    if client is None:
+                        await self.call_lean(self.gateway, trial.trial_id, call, trial.trace, strict_refs=strict_refs)
+                    else:
+                        await self.call(client, trial.trial_id, call, trial.trace, strict_refs=strict_refs)
                 reply = render_reply(turn.reply, trial.trace, strict=strict_refs)
                 conversation.append(Message(role="assistant", content=reply, turn=index))
         finally:
@@ -124,6 +131,17 @@ class GatewayReplayer:
     ) -> None:
         arguments = resolve_args(call.args, trace, strict=strict_refs)
         await client.call_tool(call.tool, arguments, raise_on_error=False, meta={TRIAL_META_KEY: trial_id})
+
+
+    @staticmethod
+    async def call_lean(
+        gateway: Gateway, trial_id: str, call: GoldCall, trace: Sequence[ToolCallRecord], *, strict_refs: bool = False
+    ) -> None:
+        arguments = resolve_args(call.args, trace, strict=strict_refs)
+        try:
+            await gateway.call_tool(trial_id, call.tool, arguments)
+        except Exception:  # noqa: BLE001 - an error result, as `raise_on_error=False` gives over MCP; recorded
+            pass
 
 
 @contextlib.asynccontextmanager
