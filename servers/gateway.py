@@ -42,6 +42,7 @@ from contracts.evidence import CallStatus, ToolCallRecord
 from contracts.text import ERROR_MAX_CHARS, VALUE_MAX_CHARS, has_unsafe_text, json_problem, safe_text, short
 from servers.base import IdMinter, InvalidCall, Refusal, ToolEnvironment, to_result
 from servers.registry import environment_class, known_domains
+from servers.journal import Journal
 from servers.trials import SANDBOX_PREFIX, Trial, TrialStore, UnknownTrial
 
 log = logging.getLogger(__name__)
@@ -59,19 +60,30 @@ ARGUMENT_MAX_CHARS = VALUE_MAX_CHARS
 
 @dataclass
 class _CallScope:
-    """One tool call in flight. The tool body works on a draft (a deep copy of the state and of the id
-    minter) and leaves it here; the recorder commits it to the trial only once the call has succeeded
-    *and* its result has serialised. Anything else leaves the trial byte-identical."""
+    """One tool call in flight. The tool body works on the trial's live state under an undo journal and
+    on a copy of the id minter; the recorder commits (drops the journal, keeps the ids) only once the
+    call has succeeded *and* its result has serialised. Anything else rolls the journal back and leaves
+    the trial byte-identical."""
 
     trial: Trial
-    draft: BaseModel | None = None
+    journal: Journal | None = None
     ids: IdMinter | None = None
     result: dict[str, Any] | None = None
+    ready: bool = False
+    """The body succeeded and its new state checked out: the call may commit."""
 
     def commit(self) -> None:
-        if self.draft is not None and self.ids is not None:
-            self.trial.state = self.draft
+        if self.ready and self.ids is not None:
             self.trial.ids.restore(self.ids.snapshot())
+            if self.journal is not None:
+                self.journal.discard()
+            self.journal = None
+
+    def finish(self) -> None:
+        """Roll back whatever was not committed (a failure, a refusal, a read)."""
+        if self.journal is not None:
+            self.journal.rollback()
+            self.journal = None
 
 
 class CallRejected(ToolError):
@@ -102,11 +114,15 @@ def check_state(state: BaseModel) -> None:
         raise CallRejected("the call was rejected and nothing changed: it would leave the world in an invalid state") from None
 
 
-def copy_state(state: BaseModel) -> BaseModel:
-    """An independent copy of a world, built by pydantic-core (dump, then re-validate): about 3x cheaper
-    than `model_copy(deep=True)` (a Python-level deepcopy). Every committed world re-validates from its
-    own dump (`check_state`), so the copy holds the same values."""
-    return type(state).model_validate(state.model_dump(mode="python", warnings=False))
+def check_changes(journal: Journal) -> None:
+    """Reject a call whose changes would not leave a valid world (`CallRejected`): a non-finite number or
+    unsafe text in anything it stored, or a value of the wrong type where it stored it. Only what the
+    call touched is checked: the rest of the world was valid before and did not change."""
+    problem = journal.problem()
+    if problem == "invalid":
+        raise CallRejected("the call was rejected and nothing changed: it would leave the world in an invalid state")
+    if problem:
+        raise CallRejected(f"the call was rejected and nothing changed: it would store {problem}")
 
 
 def check_arguments(arguments: dict[str, Any]) -> None:
@@ -358,6 +374,7 @@ class TrialRecorder(Middleware):
                 raise  # an unexpected bug in a tool: masked by the server (mask_error_details)
             finally:
                 _active_call.reset(token)
+                scope.finish()
                 trial.trace.append(
                     ToolCallRecord(
                         seq=len(trial.trace),
@@ -426,9 +443,10 @@ async def run_tool(tool: Tool | None, name: str, arguments: dict[str, Any]) -> T
 
 def _tool_function(env_cls: type[ToolEnvironment], name: str) -> Any:
     """An async MCP tool function with the method's signature (minus `self`), bound per call to the
-    active trial. The body runs on a draft (a deep copy of the state and of the id minter); the draft
-    is handed to the recorder, which commits it only when the call succeeded and its result serialised.
-    A refusal returns data and commits nothing; an invalid call or a bug commits nothing."""
+    active trial. The body runs on the live state under an undo journal (`servers.journal`) and on a
+    copy of the id minter; the recorder commits only when the call succeeded and its result serialised,
+    and rolls the journal back otherwise. A refusal returns data and commits nothing; an invalid call, a
+    bug or a read tool commits nothing."""
     method = env_cls.tool_methods()[name]
     signature, hints = env_cls.tool_signature(name)
     read_only = env_cls.tool_kind(name) == "read"
@@ -438,25 +456,26 @@ def _tool_function(env_cls: type[ToolEnvironment], name: str) -> Any:
         if scope is None:  # pragma: no cover - the recorder always binds one
             raise ToolError("no active trial")
         trial = scope.trial
-        draft = copy_state(trial.state)
         ids = IdMinter(trial.ids.seed)
         ids.restore(trial.ids.snapshot())
+        journal = scope.journal = Journal()
         try:
-            value = method(env_cls(draft, ids), **kwargs)
+            with journal.recording():
+                value = method(env_cls(trial.state, ids), **kwargs)
         except Refusal as refusal:
             result = refusal.as_result()
             strict_json(result, "result")
-            return result
+            return result  # never committed: the recorder rolls back whatever the tool did first
         except InvalidCall as exc:
             raise ToolError(str(exc)) from None
         result = to_result(value)
         strict_json(result, "result")
         if read_only:
-            return result  # a read tool never commits, whatever it did to its draft
+            return result  # a read tool never commits, whatever it did to the world
         # The new state must itself be valid, strict JSON: a tool that stored NaN or invalid text
         # must not poison every later call and the trial record.
-        check_state(draft)
-        scope.draft, scope.ids, scope.result = draft, ids, result
+        check_changes(journal)
+        scope.ids, scope.result, scope.ready = ids, result, True
         return result
 
     call.__name__ = name

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from contracts.evidence import ToolCallRecord
 from contracts.text import json_problem, short
 from servers.base import IdMinter
+from servers.journal import track
 from servers.registry import environment_class
 
 SANDBOX_PREFIX = "sandbox-"
@@ -93,7 +94,7 @@ class TrialStore:
         trial_id: str | None = None,
     ) -> Trial:
         env = environment_class(domain)
-        state = env.initial_state(initial_state)
+        state = track(env.initial_state(initial_state))  # journaled: a call costs what it touches
         problem = json_problem(state.model_dump(mode="python", warnings=False))
         if problem:  # a world holding NaN or invalid text would poison every call and the record
             raise ValueError(f"initial_state holds {problem}")
