@@ -209,9 +209,12 @@ class Contract(Strict):
 
     @property
     def has_negative(self) -> bool:
-        """Policy-constrained (spec B.8): declares a forbidden action, forbidden params or protected state
-        (`only_changes`, the extension's general form of protected state, counts too)."""
-        return bool(self.forbidden_actions or self.forbidden_params or self.protected_state or self.only_changes is not None)
+        """Policy-constrained (spec B.8): declares a forbidden action, forbidden params or protected state.
+
+        `only_changes` (our extension) is deliberately not counted: it guards every task against collateral
+        writes, and counting it would turn the spec's policy-constrained subset (Table 8) into almost the
+        whole catalog. The inventory reports it in its own column."""
+        return bool(self.forbidden_actions or self.forbidden_params or self.protected_state)
 
 
 class GoldCall(Strict):

@@ -26,7 +26,7 @@ from contracts.graph import load_graph
 from contracts.schema import Task
 from harness.config import ReleaseConfig
 from harness.files import write_atomic
-from harness.inventory import inventory, render_markdown
+from harness.inventory import inventory, label_summary, render_markdown
 from harness.release import TaskProof, prove_task
 from harness.replay import GatewayReplayer
 from harness.validate import validate_manifest, validate_tasks
@@ -272,6 +272,8 @@ def run_release(args: ReleaseConfig) -> int:
     table = inventory(catalog.values())
     console.print("\n[bold]Contract inventory[/bold] (spec Table 2 columns)")
     console.print(render_markdown(table), markup=False)
+    labels, pairs = label_summary(catalog.values())
+    console.print(f"capability labels: {labels} distinct over {pairs} domain-label pairs (release: 36 over 38)")
     report: dict[str, Any] = {"structural_problems": problems, "inventory": table}
 
     if args.gold:

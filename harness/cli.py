@@ -112,22 +112,24 @@ class Run(RunConfig):
 
 class Report(ReportConfig):
     __doc__ = ReportConfig.__doc__
-    runs: CliPositionalArg[list[Path]]
+    runs: CliPositionalArg[list[Path]] = Field(default_factory=list, description="run directories (optional when every run is given by --label)")
 
     def cli_cmd(self) -> None:
         from harness.report.build import build_report
-        from harness.report.data import ReportInputError
+        from harness.report.data import ReportInputError, parse_labels
 
         try:
-            report = build_report(self.runs, self.out, card_tasks=self.card, price_table=self.price_table)
+            labels = parse_labels(self.label)
+            report = build_report(self.runs, self.out, card_tasks=self.card, price_table=self.price_table, labels=labels, allow_mixed=self.allow_mixed)
         except (ReportInputError, KeyError) as exc:
             fail(str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc))
         print(f"wrote {len(report.tables)} tables, {len(report.figures)} figures, {len(report.cards)} demo cards to {report.out}")
         print(f"open {report.html_path}")
         coverage = next(t for t in report.tables if t.key == "coverage")
+        missing = coverage.columns.index("missing")
         for row in coverage.rows:
-            if row[5]:
-                print(f"note: {row[0]} round {row[1]} is missing {row[5]} task(s) of its domains (partial run)")
+            if row[missing]:
+                print(f"note: {row[0]} round {row[1]} is missing {row[missing]} catalog task(s) (partial run; marked in every table)")
 
 
 class Grade(GradeConfig):

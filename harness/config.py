@@ -126,8 +126,15 @@ class ReportConfig(BaseModel):
 
     runs: list[Path] = Field(description="run directories (several systems and/or rounds)")
     out: Path = Field(default=Path("report"), description="output directory")
-    card: list[str] = Field(default_factory=list, description="task ids to draw demo cards for (default: a success, a failure, a timeout)")
+    card: list[str] = Field(
+        default_factory=list,
+        description="demo cards: TASK, TASK@SYSTEM or TASK@SYSTEM#ROUND (repeatable; default: a success, a failure, a timeout)",
+    )
     price_table: Path | None = Field(default=None, description="price table YAML (default: models/prices.yaml)")
+    label: list[str] = Field(
+        default_factory=list, description="NAME=RUN[,RUN...]: name a system and group its runs (repeatable; the runs must be one system)"
+    )
+    allow_mixed: bool = Field(default=False, description="allow runs over different catalogs, or a --label over different configurations (every affected row is marked)")
 
 
 class CompareConfig(BaseModel):

@@ -176,7 +176,24 @@ def dialogue_routes(gateway: Gateway, components: TrialComponents | None = None)
             }
         )
 
+    async def grade_recorded(request: Request) -> JSONResponse:
+        """Grade evidence a harness in another language recorded itself (the trial-record format,
+        docs/trial-record.md): the same `grade_record` as `crmbench grade`, no trial needed."""
+        from harness.regrade import GradeRequest, grade_request
+
+        try:
+            body = GradeRequest.model_validate(await request.json())
+        except (ValidationError, ValueError) as exc:
+            return _error(422, f"invalid record: {exc}")
+        try:
+            task = get_task(body.task_id)
+        except (CatalogError, KeyError) as exc:
+            return _error(404, str(exc))
+        record = await grade_request(body, task, components.judge(UsageLedger()))
+        return JSONResponse(record.model_dump(mode="json", include={"status", "strict", "failure_class", "error", "verdict", "ungraded"}))
+
     return [
+        Route("/control/grade", grade_recorded, methods=["POST"]),
         Route("/control/tasks", list_tasks, methods=["GET"]),
         Route("/control/tasks/{task_id}", show_task, methods=["GET"]),
         Route("/control/trials/{trial_id}/user", user_turn, methods=["POST"]),

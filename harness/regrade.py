@@ -13,7 +13,7 @@ current catalog (or another catalog directory) to every recorded trial:
 
 The result is a new run directory whose manifest names the source run, the catalog lock used, the judge,
 and every verdict that changed. `grade_record` is the same operation for one record, for harnesses in
-other languages (the control plane's `POST /control/grade`).
+other languages (the control plane's `POST /control/grade`, body: `GradeRequest`).
 """
 
 from __future__ import annotations
@@ -27,12 +27,14 @@ from pathlib import Path
 from typing import Any
 
 from contracts import catalog as cat
-from contracts.evidence import Evidence
+from pydantic import BaseModel, ConfigDict, Field
+
+from contracts.evidence import Evidence, Message, RoutingDecision, ToolCallRecord
 from contracts.schema import Task
 from grader.grade import JudgeFailure, criteria_hash, grade_with, judge_replies, ungraded_verdict
 from grader.judge import CriterionJudgement, EvidenceJudge, Judge, JudgeOutput
 from grader.verdicts import TrialVerdict
-from harness.records import RECORD_FORMAT, TrialRecord
+from harness.records import RECORD_FORMAT, TrialKey, TrialRecord
 from harness.rundir import RunDirectory
 from models.base import ModelError
 from servers.registry import environment_class
@@ -63,6 +65,42 @@ class RegradeResult:
     rejudged: int = 0
     reused: int = 0
     still_infra: int = 0
+
+
+class GradeRequest(BaseModel):
+    """The minimal trial record an outside harness sends to be graded (`POST /control/grade`)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    task_id: str
+    conversation: list[Message]
+    tool_trace: list[ToolCallRecord]
+    final_state: dict[str, Any]
+    initial_state: dict[str, Any] | None = None
+    routing: list[RoutingDecision] = Field(default_factory=list)
+    execution_failure: str | None = None
+
+
+async def grade_request(request: GradeRequest, task: Task, judge: Judge | None = None) -> TrialRecord:
+    """Grade an outside harness's record of one trial of `task`."""
+    record = TrialRecord(
+        record_format=RECORD_FORMAT,
+        key=TrialKey(task_id=task.id, round=0, seed=0),
+        domain=task.domain,
+        difficulty=task.difficulty,
+        capabilities=task.capabilities,
+        agent="external",
+        status="scored",
+        strict=None,
+        conversation=request.conversation,
+        routing=request.routing,
+        tool_trace=request.tool_trace,
+        final_state=request.final_state,
+        initial_state=request.initial_state,
+        execution_failure=request.execution_failure,
+    )
+    graded, _ = await grade_record(record, task, judge, rejudge=True)
+    return graded
 
 
 def evidence_of(record: TrialRecord, task: Task) -> Evidence:

@@ -131,7 +131,7 @@ def _consistency(task: Task) -> list[str]:
         for f in c.forbidden_state or []:
             if s.path == f.path and s.operator == "equals" and s.equals == f.equals:
                 p.append(f"{task.id}: state {s.path} is both expected and forbidden to be {s.equals!r}")
-    if not c.expected_actions and not c.has_negative:
+    if not c.expected_actions and not c.has_negative and c.only_changes is None:
         if not c.expected_state:
             p.append(f"{task.id}: a task without expected actions must carry forbidden or state checks")
     if not c.expected_actions and not c.reply_criteria:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import threading
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -33,26 +31,8 @@ class LiveGateway:
 
 @pytest.fixture(scope="module")
 def live_gateway() -> Iterator[LiveGateway]:
-    """The real gateway app under uvicorn on an ephemeral loopback port, in a background thread."""
-    import uvicorn
+    """The real gateway app (payments) under uvicorn on an ephemeral loopback port, in a background thread."""
+    from tests.live_http import serve_gateway
 
-    from servers.gateway import Gateway
-    from servers.http import gateway_app, listening_socket
-
-    gateway = Gateway(["payments"])
-    sock = listening_socket()
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(gateway_app(gateway), log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("gateway did not start")
-        time.sleep(0.02)
-    try:
-        yield LiveGateway(gateway, f"http://127.0.0.1:{port}")
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with serve_gateway(["payments"]) as (gateway, base_url):
+        yield LiveGateway(gateway, base_url)

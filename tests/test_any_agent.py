@@ -152,7 +152,7 @@ async def test_require_trial_really_requires_one() -> None:
     gateway = Gateway(["payments"], store=TrialStore(sandbox=False))
     async with Client(gateway.server("payments")) as client:
         result = await client.call_tool("get_account_balance", {"account_id": "ACC-1001"}, raise_on_error=False)
-    assert result.is_error and "requires ?trial=" in result.content[0].text
+    assert result.is_error and "no sandbox (--require-trial)" in result.content[0].text
     assert len(gateway.store) == 0 and gateway.store.incidents
 
 

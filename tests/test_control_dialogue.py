@@ -74,3 +74,29 @@ async def test_dialogue_endpoints_need_the_token_and_a_task_trial(base: str) -> 
         assert (await http.post("/control/trials/x/grade", headers=AUTH)).status_code == 404
         sandbox = (await http.post("/control/trials", json={"domain": "payments"}, headers=AUTH)).json()
         assert (await http.post(f"/control/trials/{sandbox['trial_id']}/user", json={}, headers=AUTH)).status_code == 409
+
+
+async def test_a_harness_in_any_language_grades_its_own_recorded_trace(base: str, tmp_path) -> None:
+    """POST /control/grade: evidence recorded elsewhere, in the trial-record format, graded like `crmbench grade`."""
+    from contracts.catalog import get_task
+    from harness.replay import GatewayReplayer
+
+    task = get_task("payments_checkout_full_chain_02")
+    async with GatewayReplayer(Gateway(["payments"])) as replayer:
+        evidence = await replayer.play(task, task.gold, strict_refs=True)
+    record = {
+        "task_id": task.id,
+        "conversation": [m.model_dump(mode="json") for m in evidence.conversation],
+        "tool_trace": [c.model_dump(mode="json") for c in evidence.tool_trace],
+        "final_state": evidence.final_state,
+    }
+    async with httpx.AsyncClient(base_url=base, headers=AUTH) as http:
+        passed = (await http.post("/control/grade", json=record)).json()
+        doubled = {**record, "final_state": {**evidence.final_state, "accounts": {**evidence.final_state["accounts"], "ACC-1002": {**evidence.final_state["accounts"]["ACC-1002"], "loyalty_points": 310}}}}
+        failed = (await http.post("/control/grade", json=doubled)).json()
+        bad = await http.post("/control/grade", json={"task_id": task.id})
+        unknown = await http.post("/control/grade", json={**record, "task_id": "payments_nope_01"})
+        anonymous = await httpx.AsyncClient(base_url=base).post("/control/grade", json=record)
+    assert passed["strict"] is True and passed["verdict"]["strict"] is True
+    assert failed["strict"] is False and "accounts.ACC-1002.loyalty_points: expected 155, got 310" in str(failed["verdict"])
+    assert bad.status_code == 422 and unknown.status_code == 404 and anonymous.status_code == 401

@@ -4,8 +4,6 @@ trajectories graded against real task contracts."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -128,26 +126,10 @@ class _Live:
 @pytest.fixture(scope="module")
 def itsm_http() -> Iterator[_Live]:
     """The real gateway app serving itsm under uvicorn on an ephemeral loopback port."""
-    import uvicorn
+    from tests.live_http import serve_gateway
 
-    from servers.http import gateway_app, listening_socket
-
-    gateway = Gateway(["itsm"])
-    sock = listening_socket()
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(gateway_app(gateway), log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("gateway did not start")
-        time.sleep(0.02)
-    try:
-        yield _Live(gateway, f"http://127.0.0.1:{port}")
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with serve_gateway(["itsm"]) as (gateway, base_url):
+        yield _Live(gateway, base_url)
 
 
 async def test_every_tool_over_streamable_http(itsm_http: _Live) -> None:

@@ -4,8 +4,6 @@ that pass correct-but-different routes and fail plausible mistakes."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -108,26 +106,10 @@ class _LiveGateway:
 @pytest.fixture(scope="module")
 def live_onboarding() -> Iterator[_LiveGateway]:
     """The real gateway app serving the onboarding domain under uvicorn on a loopback port."""
-    import uvicorn
+    from tests.live_http import serve_gateway
 
-    from servers.http import gateway_app, listening_socket
-
-    gateway = Gateway([DOMAIN])
-    sock = listening_socket()
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(gateway_app(gateway), log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("gateway did not start")
-        time.sleep(0.02)
-    try:
-        yield _LiveGateway(gateway, f"http://127.0.0.1:{port}")
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with serve_gateway([DOMAIN]) as (gateway, base_url):
+        yield _LiveGateway(gateway, base_url)
 
 
 @pytest.mark.parametrize("tool", sorted(TOOL_CASES))

@@ -24,7 +24,8 @@ QUIET = Console(file=open(os.devnull, "w"))  # noqa: SIM115
 
 
 def _run(out: Path, **kwargs) -> Path:  # type: ignore[no-untyped-def]
-    anyio.run(lambda: execute_run(RunConfig(out=out, **kwargs), console=QUIET))
+    # allow_stale_lock: these tests are about reports, not about whether the catalog lock was rewritten after an edit
+    anyio.run(lambda: execute_run(RunConfig(out=out, allow_stale_lock=True, **kwargs), console=QUIET))
     return out
 
 
@@ -68,10 +69,16 @@ def test_every_section_is_written(report) -> None:  # type: ignore[no-untyped-de
 def test_leaderboard_ranks_ties_and_exclusions(report) -> None:  # type: ignore[no-untyped-def]
     rows = {r[1]: r for r in table(report, "leaderboard").rows}
     n = len(load_catalog())
-    assert rows["oracle"][:4] == [1, "oracle", "100.00%", f"{n}/{n}"]
-    assert rows["noop"][0] == rows["script"][0] == 2  # competition ranks: tied systems share rank 2
-    assert rows["noop"][3] == f"=0/{n}" and rows["script"][3] == "=0/1"
-    assert rows["oracle"][6] == "n/a"  # unpriced: n/a, never zero
+    assert rows["oracle"][:3] == [1, "oracle", "100.00%"] and rows["oracle"][4] == f"{n}/{n}"
+    assert rows["oracle"][3].startswith("[9") and rows["oracle"][3].endswith(", 100.0]")  # Wilson interval
+    # the script run covers one task: marked partial (†) in its row, with a note saying what it lacks
+    assert rows["noop"][0] == rows["script †"][0] == 2  # competition ranks: tied systems share rank 2
+    assert rows["noop"][4] == f"=0/{n}" and rows["script †"][4] == "=0/1"
+    domains = len({t.domain for t in load_catalog().values()})
+    assert rows["script †"][5].endswith(f"(1 of {domains} domains)")  # macro average says over which domains
+    assert rows["oracle"][7] == "n/a"  # unpriced: n/a, never zero
+    notes = " ".join(table(report, "leaderboard").notes)
+    assert "† script is partial: round 1: 1/" in notes and "no trial in domain(s)" in notes
 
 
 def test_component_matrix_uses_each_components_own_denominator(report) -> None:  # type: ignore[no-untyped-def]
@@ -94,7 +101,8 @@ def test_multi_round_statistics(report) -> None:  # type: ignore[no-untyped-def]
     rows = {r[0]: r for r in table(report, "multi_round").rows}
     n = len(load_catalog())
     assert rows["oracle"][1:] == [2, f"{n}/{n}", f"{n}/{n}", "100.00%", "0.00 pp", f"100.00% ({n}/{n})"]
-    assert rows["script"][1] == 1 and rows["script"][-2] == "n/a"  # one round: no sample std
+    assert rows["script †"][1] == 1 and rows["script †"][-2] == "n/a"  # one round: no sample std
+    assert [r[0] for r in table(report, "multi_round").rows][0] == "oracle"  # sorted by mean
     flips = {(r[0], r[1]): r for r in table(report, "flips").rows}
     assert flips[("oracle", "1->2")][2] == 0
 
@@ -108,7 +116,9 @@ def test_partial_run_says_what_is_missing(runs: dict[str, Path], tmp_path: Path)
     report = build_report([partial], tmp_path / "out")
     coverage = table(report, "coverage")
     first = next(r for r in coverage.rows if r[1] == 1)
-    assert first[5] == 3 and first[6].startswith("payments_transfer_")
+    col = coverage.columns.index
+    assert first[col("missing")] == 3 and first[col("missing (first)")].startswith("payments_transfer_")
+    assert first[col("selected, not run")] == 3 and first[0] == "oracle †"
 
 
 def test_demo_card_for_a_requested_task(runs: dict[str, Path], tmp_path: Path) -> None:
@@ -165,3 +175,251 @@ def test_graph_inventory_matches_the_graphs(report) -> None:  # type: ignore[no-
     assert row[1:5] == [6, 5, 18, 13]  # 6 nodes incl. the fallback; 13 tools placed 2+2+3+5+6 = 18 times
     declarations = sum(len(t.contract.forbidden_actions or []) for t in load_catalog().values() if t.domain == "payments")
     assert row[6] == f"{declarations} ({declarations} matched)"
+
+
+# ---- system identity: runs that must not merge ---------------------------------------------------
+
+
+def _copy(src: Path, dst: Path, **manifest_changes) -> Path:  # type: ignore[no-untyped-def]
+    shutil.copytree(src, dst)
+    manifest = json.loads((dst / "manifest.json").read_text())
+    for key, value in manifest_changes.items():
+        target = manifest
+        *parents, leaf = key.split("__")
+        for p in parents:
+            target = target[p]
+        target[leaf] = value
+    (dst / "manifest.json").write_text(json.dumps(manifest))
+    return dst
+
+
+def test_different_configurations_of_one_agent_are_different_systems(runs: dict[str, Path]) -> None:
+    from harness.report.data import load_runs
+
+    data = load_runs([runs["script"], runs["case_b"]])  # two trajectory files, two task selections
+    assert len(data.systems) == 2 and all(s.label.startswith("script [") for s in data.systems)
+    assert all(len(s.rounds) == 1 for s in data.systems)  # never "rounds" of one system
+    assert any("share this name" in w for w in data.warnings)
+
+
+def test_the_same_directory_or_a_copy_is_refused(runs: dict[str, Path], tmp_path: Path) -> None:
+    from harness.report.data import ReportInputError, load_runs
+
+    with pytest.raises(ReportInputError, match="given twice"):
+        load_runs([runs["noop"], runs["noop"]])
+    copy = _copy(runs["noop"], tmp_path / "noop_copy")
+    with pytest.raises(ReportInputError, match="same trials"):
+        load_runs([runs["noop"], copy])
+    # a second run of the same system (another start time) is a further round of it
+    again = _copy(runs["noop"], tmp_path / "noop_again", started_at="2099-01-01T00:00:00+00:00")
+    [system] = load_runs([runs["noop"], again]).systems
+    assert len(system.rounds) == 4 and system.rounds[-1].source == again
+
+
+def test_mixed_catalogs_are_refused_or_marked(runs: dict[str, Path], tmp_path: Path) -> None:
+    from harness.report.data import ReportInputError, load_runs
+
+    other = _copy(runs["noop"], tmp_path / "noop_v0", dataset_version="0.9.0", dataset_lock_sha256="f" * 64, started_at="2099-01-01")
+    with pytest.raises(ReportInputError, match="different catalog versions"):
+        load_runs([runs["oracle"], other])
+    report = build_report([runs["oracle"], other], tmp_path / "out", allow_mixed=True)
+    leaderboard = table(report, "leaderboard")
+    marked = [r[1] for r in leaderboard.rows if "‡" in r[1]]
+    assert marked == ["noop ‡"]
+    md = (report.out / "tables" / "leaderboard.md").read_text()
+    assert "MIXED" in md and "0.9.0 lock ffffffffffff" in md
+
+
+def test_labels_name_and_group_runs_only_of_one_system(runs: dict[str, Path], tmp_path: Path) -> None:
+    from harness.report.data import ReportInputError, load_runs, parse_labels
+
+    again = _copy(runs["noop"], tmp_path / "noop_again", started_at="2099-01-01T00:00:00+00:00")
+    labels = parse_labels([f"baseline={runs['noop']},{again}", f"gold={runs['oracle']}"])
+    data = load_runs([], labels)
+    assert sorted(s.label for s in data.systems) == ["baseline", "gold"]
+    assert len(data.system("baseline").rounds) == 4
+    with pytest.raises(ReportInputError, match="not one system"):
+        load_runs([], parse_labels([f"both={runs['noop']},{runs['oracle']}"]))
+    mixed = load_runs([], parse_labels([f"both={runs['noop']},{runs['oracle']}"]), allow_mixed=True)
+    assert mixed.systems[0].name == "both ‡"
+    with pytest.raises(ReportInputError, match="NAME=RUN"):
+        parse_labels(["no-equals-sign"])
+
+
+def test_a_run_missing_a_whole_domain_says_so(runs: dict[str, Path], tmp_path: Path) -> None:
+    partial = tmp_path / "oracle_no_payments"
+    shutil.copytree(runs["oracle"], partial)
+    shutil.rmtree(partial / "trials" / "payments")
+    report = build_report([partial, runs["noop"]], tmp_path / "out")
+    coverage = table(report, "coverage")
+    col = coverage.columns.index
+    row = next(r for r in coverage.rows if r[0].startswith("oracle"))
+    payments = sum(t.domain == "payments" for t in load_catalog().values())
+    assert row[0] == "oracle †" and row[col("missing")] == payments and row[col("domains without a trial")] == "payments"
+    domain_row = next(r for r in table(report, "per_domain").rows if r[0] == "oracle †")
+    assert domain_row[table(report, "per_domain").columns.index("payments")] == "n/a (not run)"  # never 0
+    for key in ("leaderboard", "per_domain", "difficulty", "components", "policy", "failure_composition", "multi_round"):
+        assert any(r[0 if key != "leaderboard" else 1] == "oracle †" for r in table(report, key).rows), key
+        assert any("oracle is partial" in n and "no trial in domain(s) payments" in n for n in table(report, key).notes), key
+
+
+def test_spearman_names_systems_with_fewer_rounds(report) -> None:  # type: ignore[no-untyped-def]
+    [pair] = table(report, "spearman").rows
+    assert pair[0] == "round 1 vs 2" and pair[1] == 2 and "script" in pair[3]
+    assert any("Fewer rounds than 2: script (1)" in n for n in table(report, "multi_round").notes)
+    stability = {r[0]: r for r in table(report, "rank_stability").rows}
+    assert stability["script †"][2] == "-"
+
+
+def test_failure_composition_has_non_convergence_and_bottom_slices(runs: dict[str, Path], tmp_path: Path) -> None:
+    from harness.report.tables import BOTTOM
+
+    broken = tmp_path / "noop_infra"
+    shutil.copytree(runs["noop"], broken)
+    path = sorted((broken / "trials" / "payments").glob("*__r0__*.json"))[0]
+    record = json.loads(path.read_text())
+    record.update(status="infra_error", strict=None, failure_class="infra:connection", verdict=None)
+    path.write_text(json.dumps(record))
+    report = build_report([broken, runs["script"]], tmp_path / "out")
+    composition = table(report, "failure_composition")
+    col = composition.columns.index
+    noop = next(r for r in composition.rows if r[0] == "noop")
+    assert noop[col(BOTTOM)] == 1 and noop[col("non-successes (scored)")] == len(load_catalog()) - 1
+    script = next(r for r in composition.rows if r[0].startswith("script"))
+    assert script[col("non_convergence")] == 1 and script[col("reply")] == 0  # its own class, not a component's
+    assert composition.rows[0][0].startswith("script")  # fewest non-successes first, as the spec
+
+
+def test_provenance_in_every_table_file(report) -> None:  # type: ignore[no-untyped-def]
+    csv_text = (report.out / "tables" / "per_domain.csv").read_text()
+    assert csv_text.startswith("# generated ") and "# OFFLINE: " in csv_text
+    payload = json.loads((report.out / "tables" / "multi_round.json").read_text())
+    lines = " ".join(payload["provenance"])
+    assert "catalog: " in lines and "lock " in lines and "git " in lines
+    assert "oracle (offline stand-in: plays each task's gold path)" in lines
+    assert "scripted (offline stand-in for the LLM user)" in lines and "evidence (offline stand-in for the LLM judge)" in lines
+    assert "provenance" in (report.out / "tables" / "leaderboard.md").read_text()
+    assert "## Provenance" in (report.out / "report.md").read_text()
+
+
+def test_fig15_marker_numbers_follow_the_leaderboard_and_sit_at_the_data(report, runs: dict[str, Path]) -> None:  # type: ignore[no-untyped-def]
+    import math
+
+    from harness.report.data import load_runs
+    from harness.report.figures import standings_figure
+    from harness.report.tables import metric_values
+    from models.prices import DEFAULT_PRICE_TABLE, PriceTable
+
+    data = load_runs([runs["oracle"], runs["noop"], runs["script"]])
+    prices = PriceTable.load(DEFAULT_PRICE_TABLE)
+    leaderboard = table(report, "leaderboard").rows
+    by_number = {i: row[1].rstrip(" †‡") for i, row in enumerate(leaderboard, start=1)}
+    metrics = metric_values(data, prices)
+    fig = standings_figure(data, prices)
+    checked = 0
+    for ax, (metric, values) in zip(fig.axes, metrics.items(), strict=True):
+        for annotation in [t for t in ax.texts if t.get_gid()]:
+            number, label = int(annotation.get_text()), annotation.get_gid()
+            assert by_number[number] == label, (metric, number, label)
+            value = values[label]
+            assert value is not None
+            x = value if metric == "cost/success" else 100 * value
+            assert math.isclose(annotation.xy[0], x)
+            checked += 1
+        drawn = {t.get_gid() for t in ax.texts if t.get_gid()}
+        unmeasured = {label for label, v in values.items() if v is None}
+        assert not drawn & unmeasured  # n/a is never drawn as a point (at 0 or anywhere)
+        if unmeasured:
+            text = next(t.get_text() for t in ax.texts if t.get_text().startswith("n/a: "))
+            assert all(f"#{n}" in text for n, label in by_number.items() if label in unmeasured)
+    assert checked >= 3
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
+def test_compare_states_what_its_rates_are_over(runs: dict[str, Path]) -> None:
+    comparison = compare_runs(runs["oracle"], runs["script"])
+    summary = comparison.tables()[0]
+    measures = [r[0] for r in summary.rows]
+    assert "strict A over the 1 common tasks" in measures and "strict A over all its scored tasks" in measures
+    assert any("discordant of 1 paired tasks" in m for m in measures)
+
+
+def test_explorer_filters_open_trials_and_links_in_headless_chromium(report) -> None:  # type: ignore[no-untyped-def]
+    """The explorer in a real browser: every trial is indexed, filters narrow the index to the right
+    counts, a row opens the trial (verdicts, conversation, tool calls, state diff), a link in the paired
+    comparison table opens that trial, and the page reports no console error."""
+    from harness.report.headless import Page, find_chromium
+
+    browser = find_chromium()
+    if browser is None:
+        if os.environ.get("CRMBENCH_REQUIRE_CHROMIUM"):
+            pytest.fail("chromium is required here (CRMBENCH_REQUIRE_CHROMIUM) but not installed")
+        pytest.skip("chromium not installed")
+    coverage = table(report, "coverage")
+    expected_total = sum(r[coverage.columns.index("scored")] + r[coverage.columns.index("⊥ excluded")] for r in coverage.rows)
+    n = len(load_catalog())
+
+    def choose(name: str, value: str) -> None:
+        page.evaluate(f"(function(){{var s=document.querySelector('#explorer-filters [name={name}]'); s.value={json.dumps(value)};"
+                      "s.dispatchEvent(new Event('input',{bubbles:true}));})()")
+
+    def count() -> int:
+        return int(page.evaluate("document.getElementById('explorer-count').getAttribute('data-count')"))
+
+    with Page(browser) as page:
+        page.goto(report.html_path.resolve().as_uri())
+        assert int(page.wait_for("document.getElementById('explorer').getAttribute('data-ready')")) == expected_total
+        assert count() == expected_total
+        choose("system", "noop")
+        assert count() == 2 * n  # two rounds of every task
+        choose("outcome", "pass")
+        assert count() == 0  # noop never passes
+        choose("system", "oracle")
+        choose("round", "2")
+        assert count() == n
+        choose("outcome", "fail")
+        choose("system", "")
+        choose("round", "")
+        choose("label", "non_convergence")
+        assert count() == 1  # the script run's timeout
+        page.evaluate("document.querySelector('#explorer-rows tr').click()")
+        opened = page.wait_for("document.getElementById('trial').getAttribute('data-trial')")
+        assert opened.endswith("-r1-commerce_returns_01")
+        text = page.evaluate("document.getElementById('trial').innerText")
+        for heading in ("Verdicts", "Conversation", "Routing", "Tool calls", "Final-state diff", "non_convergence"):
+            assert heading in text, heading
+        assert "FAIL" in text and "reply" in text
+        link = page.evaluate("document.querySelector('#neighbours a[data-trial]').getAttribute('data-trial')")
+        page.evaluate("document.querySelector('#neighbours a[data-trial]').click()")
+        page.wait_for(f"document.getElementById('trial').getAttribute('data-trial') === {json.dumps(link)}")
+        assert "PASS" in page.evaluate("document.getElementById('trial').innerText") or "FAIL" in page.evaluate("document.getElementById('trial').innerText")
+        assert page.evaluate("document.querySelectorAll('#explorer-data').length") == 1
+        assert page.evaluate("Array.from(document.scripts).every(function (s) { return !s.src; })")  # one file, nothing fetched
+        assert page.errors == []
+
+
+def test_ungraded_trials_mark_the_system_incomplete(runs: dict[str, Path], tmp_path: Path) -> None:
+    judged = tmp_path / "noop_ungraded"
+    shutil.copytree(runs["noop"], judged)
+    path = sorted((judged / "trials" / "payments").glob("*__r0__*.json"))[0]
+    record = json.loads(path.read_text())
+    record["ungraded"] = "judge failed after 3 retries"
+    path.write_text(json.dumps(record))
+    report = build_report([judged], tmp_path / "out")
+    [row] = table(report, "leaderboard").rows
+    assert row[1] == "noop †"
+    assert any("1 ungraded trial(s) counted as non-passes" in n for n in table(report, "leaderboard").notes)
+    composition = table(report, "failure_composition")
+    assert composition.rows[0][composition.columns.index("ungraded")] == 1
+
+
+def test_a_demo_card_chooses_system_and_round(runs: dict[str, Path], tmp_path: Path) -> None:
+    task = sorted(load_catalog())[0]
+    report = build_report([runs["oracle"], runs["noop"]], tmp_path / "out", card_tasks=[f"{task}@noop#2", f"{task}@oracle"])
+    first, second = report.cards
+    assert (first.system, first.record.key.round, first.record.agent) == ("noop", 1, "noop")
+    assert (second.system, second.record.key.round) == ("oracle", 0)
+    with pytest.raises(KeyError, match="no system named"):
+        build_report([runs["noop"]], tmp_path / "out2", card_tasks=[f"{task}@nobody"])

@@ -8,9 +8,15 @@ import datetime as dt
 import html
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from contracts.schema import Task
 
 from harness.report.cards import Card, card_html, card_markdown, choose_cards
 from harness.report.data import ReportData, load_runs
+from harness.report.explorer import STYLE as EXPLORER_STYLE
+from harness.report.explorer import explorer_html
+from harness.report.provenance import provenance
 from harness.report.figures import all_figures
 from harness.report.render import to_csv, to_json, to_markdown
 from harness.report.tables import Table, all_tables
@@ -25,8 +31,9 @@ th{background:#f2f2f2} tr.fail td{background:#fdecea} tr.pass td{background:#edf
 .note{color:#555;font-size:.8rem;font-style:italic} img{max-width:100%;border:1px solid #eee;margin:.5rem 0}
 .card{border:1px solid #bbb;border-radius:6px;padding:.5rem 1rem;margin:1rem 0}
 p.user{background:#eef3fb;padding:.3rem} p.assistant{background:#f7f7f7;padding:.3rem}
-nav a{margin-right:.8rem}
-"""
+nav a{margin-right:.8rem} .prov{background:#f7f7f2;border:1px solid #ddd;padding:.4rem .8rem;font-size:.8rem}
+.prov li.warn{color:#b42318;font-weight:600} table a{color:#0b57d0}
+""" + EXPLORER_STYLE
 
 IMAGE_CHECK = """
 <script>
@@ -51,17 +58,31 @@ class Report:
         return self.out / "report.html"
 
 
+def _cell_html(table: Table, i: int, j: int, value: object) -> str:
+    esc = html.escape
+    links = table.links.get((i, j))
+    if links:
+        return ", ".join(f"<a href='#trial={esc(anchor)}' data-trial='{esc(anchor)}'>{esc(text)}</a>" for text, anchor in links)
+    return esc("" if value is None else str(value))
+
+
 def _table_html(table: Table) -> str:
     esc = html.escape
     head = "".join(f"<th>{esc(str(c))}</th>" for c in table.columns)
-    body = "".join("<tr>" + "".join(f"<td>{esc('' if v is None else str(v))}</td>" for v in row) + "</tr>" for row in table.rows)
+    body = "".join("<tr>" + "".join(f"<td>{_cell_html(table, i, j, v)}</td>" for j, v in enumerate(row)) + "</tr>" for i, row in enumerate(table.rows))
     notes = "".join(f"<p class='note'>{esc(n)}</p>" for n in table.notes)
     return f"<section id='{esc(table.key)}'><h3>{esc(table.title)}</h3><table><tr>{head}</tr>{body}</table>{notes}</section>"
 
 
-def render_html(data: ReportData, tables: list[Table], figures: dict[str, bytes], cards: list[Card]) -> str:
+def provenance_html(lines: list[str]) -> str:
     esc = html.escape
-    nav = "".join(f"<a href='#{esc(t.key)}'>{esc(t.key)}</a>" for t in tables) + "<a href='#figures'>figures</a><a href='#cards'>demo cards</a>"
+    items = "".join(f"<li class='{'warn' if line.startswith(('OFFLINE', 'WARNING')) or 'MIXED' in line else ''}'>{esc(line)}</li>" for line in lines)
+    return f"<section class='prov' id='provenance'><b>Provenance</b><ul>{items}</ul></section>"
+
+
+def render_html(data: ReportData, tables: list[Table], figures: dict[str, bytes], cards: list[Card], header: list[str] | None = None) -> str:
+    esc = html.escape
+    nav = "".join(f"<a href='#{esc(t.key)}'>{esc(t.key)}</a>" for t in tables) + "<a href='#figures'>figures</a><a href='#explorer-title'>trial explorer</a><a href='#cards'>demo cards</a>"
     images = "".join(
         f"<figure><img alt='{esc(name)}' src='data:image/png;base64,{base64.b64encode(png).decode()}'><figcaption>{esc(name)}</figcaption></figure>"
         for name, png in figures.items()
@@ -72,11 +93,13 @@ def render_html(data: ReportData, tables: list[Table], figures: dict[str, bytes]
 <body>
 <h1>CRM-Agent-Bench report</h1>
 <p>{len(data.systems)} system(s), generated {dt.datetime.now(dt.UTC).isoformat(timespec='seconds')} from:</p><ul>{sources}</ul>
+{provenance_html(header or [])}
 <nav>{nav}</nav>
 <h2>Tables</h2>
 {''.join(_table_html(t) for t in tables)}
 <h2 id="figures">Figures</h2>
 {images}
+{explorer_html(data)}
 <h2 id="cards">Trajectory demo cards</h2>
 {''.join(card_html(c) for c in cards) or '<p>No trial to show.</p>'}
 {IMAGE_CHECK}
@@ -91,21 +114,25 @@ def build_report(
     card_tasks: list[str] | None = None,
     price_table: Path | None = None,
     labels: dict[Path, str] | None = None,
+    allow_mixed: bool = False,
+    catalog: dict[str, Task] | None = None,
+    lock: dict[str, Any] | None = None,
 ) -> Report:
-    data = load_runs(run_dirs, labels)
+    data = load_runs(run_dirs, labels, allow_mixed=allow_mixed, catalog=catalog, lock=lock)
+    header = provenance(data)
     prices = PriceTable.load(price_table or DEFAULT_PRICE_TABLE)
     tables = all_tables(data, prices)
     figures = all_figures(data, prices)
     cards = choose_cards(data, card_tasks or [])
     for table in tables:
-        write_atomic(out / "tables" / f"{table.key}.md", to_markdown(table))
-        write_atomic(out / "tables" / f"{table.key}.csv", to_csv(table))
-        write_atomic(out / "tables" / f"{table.key}.json", to_json(table))
+        write_atomic(out / "tables" / f"{table.key}.md", to_markdown(table, header))
+        write_atomic(out / "tables" / f"{table.key}.csv", to_csv(table, header))
+        write_atomic(out / "tables" / f"{table.key}.json", to_json(table, header))
     for name, png in figures.items():
         write_atomic_bytes(out / "figures" / f"{name}.png", png)
-    markdown = ["# CRM-Agent-Bench report", ""] + [to_markdown(t) for t in tables]
+    markdown = ["# CRM-Agent-Bench report", "", "## Provenance", "", *[f"- {line}" for line in header], ""] + [to_markdown(t) for t in tables]
     markdown += ["## Figures", ""] + [f"![{name}](figures/{name}.png)" for name in figures]
     markdown += ["", "## Trajectory demo cards", ""] + [card_markdown(c) for c in cards]
     write_atomic(out / "report.md", "\n".join(markdown) + "\n")
-    write_atomic(out / "report.html", render_html(data, tables, figures, cards))
+    write_atomic(out / "report.html", render_html(data, tables, figures, cards, header))
     return Report(out=out, tables=tables, figures=figures, cards=cards)

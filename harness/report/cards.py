@@ -48,17 +48,29 @@ def _contract_lines(task: Task | None) -> list[str]:
 
 
 def choose_cards(data: ReportData, task_ids: list[str]) -> list[Card]:
-    """Requested task ids (first system that ran them), else a success, a graded failure and a timeout."""
+    """Requested `TASK[@SYSTEM[#ROUND]]` (default: the first system and round that ran the task), else a
+    success, a graded failure and a timeout, each on a different task where possible."""
     cards: list[Card] = []
 
     def card(system: System, record: TrialRecord, role: str) -> Card:
         return Card(system.label, record, data.task(record.key.task_id), role)
 
     if task_ids:
-        for task_id in task_ids:
-            found = next(((s, r.records[task_id]) for s in data.systems for r in s.rounds if task_id in r.records), None)
+        for spec in task_ids:
+            task_id, _, rest = spec.partition("@")
+            system_name, _, round_text = rest.partition("#")
+            systems = [s for s in data.systems if not system_name or s.label == system_name]
+            if system_name and not systems:
+                raise KeyError(f"--card {spec!r}: no system named {system_name!r} (systems: {', '.join(s.label for s in data.systems)})")
+            if round_text and not round_text.isdigit():
+                raise KeyError(f"--card {spec!r}: the round after '#' is a number from 1")
+            found = next(
+                ((s, r.records[task_id]) for s in systems for n, r in enumerate(s.rounds, start=1)
+                 if task_id in r.records and (not round_text or n == int(round_text))),
+                None,
+            )
             if found is None:
-                raise KeyError(f"no run holds a trial of task {task_id!r}")
+                raise KeyError(f"no run holds a trial of task {task_id!r}" + (f" for {rest!r}" if rest else ""))
             cards.append(card(found[0], found[1], "requested"))
         return cards
     wanted = {
@@ -66,10 +78,13 @@ def choose_cards(data: ReportData, task_ids: list[str]) -> list[Card]:
         "graded failure": lambda r: r.status == "scored" and not r.strict and r.failure_class is None,
         "timeout": lambda r: r.failure_class == "model:non_convergence",
     }
+    used: set[str] = set()
     for role, predicate in wanted.items():
         for system in data.systems:
-            match = next((r for round_ in system.rounds for r in sorted(round_.records.values(), key=lambda x: x.key.task_id) if predicate(r)), None)
+            candidates = [r for round_ in system.rounds for r in sorted(round_.records.values(), key=lambda x: x.key.task_id) if predicate(r)]
+            match = next((r for r in candidates if r.key.task_id not in used), candidates[0] if candidates else None)
             if match is not None:
+                used.add(match.key.task_id)
                 cards.append(card(system, match, role))
                 break
     return cards

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from grader.stats import flips, mcnemar_exact, rate
 from harness.report.data import load_runs
-from harness.report.tables import COMPONENTS, Table, pct
+from harness.report.tables import COMPONENTS, Table, ci, pct
 
 
 @dataclass
@@ -23,7 +23,14 @@ class Comparison:
     gained: list[str]
     lost: list[str]
     p_value: float
+    passes_a: int = 0
+    passes_b: int = 0
+    passes_all_a: int = 0
+    scored_a: int = 0
+    passes_all_b: int = 0
+    scored_b: int = 0
     components: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
     """Component → (tasks where it went fail→pass, pass→fail), over tasks where both graded it."""
 
     def tables(self) -> list[Table]:
@@ -32,19 +39,27 @@ class Comparison:
             f"Comparison: {self.a} (A) vs {self.b} (B), round 1 of each",
             ["measure", "value"],
             [
-                ["tasks scored in both", self.common],
-                ["strict A", pct(self.strict_a)],
-                ["strict B", pct(self.strict_b)],
+                ["tasks scored in both (the paired set)", self.common],
+                [f"strict A over the {self.common} common tasks", f"{pct(self.strict_a)} {ci(self.passes_a, self.common)}"],
+                [f"strict B over the {self.common} common tasks", f"{pct(self.strict_b)} {ci(self.passes_b, self.common)}"],
+                ["strict A over all its scored tasks", f"{pct(rate(self.passes_all_a, self.scored_a))} ({self.passes_all_a}/{self.scored_a})"],
+                ["strict B over all its scored tasks", f"{pct(rate(self.passes_all_b, self.scored_b))} ({self.passes_all_b}/{self.scored_b})"],
                 ["fail->pass (A to B)", len(self.gained)],
                 ["pass->fail (A to B)", len(self.lost)],
-                ["exact McNemar p (two-sided)", f"{self.p_value:.4g}"],
+                [f"exact McNemar p (two-sided; {len(self.gained) + len(self.lost)} discordant of {self.common} paired tasks)", f"{self.p_value:.4g}"],
                 ["only in A / only in B", f"{len(self.only_a)} / {len(self.only_b)}"],
             ],
-            ["The paired test uses only tasks scored in both runs; ⊥ and missing trials are left out and counted."],
+            [
+                f"Strict rates 'over the common tasks' and the paired test use only the {self.common} tasks scored in both runs' round 1; "
+                "⊥ and missing trials are left out and counted in the last row.",
+                "Exact McNemar: two-sided binomial test of the discordant pairs (fail->pass vs pass->fail) with p = 0.5. "
+                "95% intervals are Wilson intervals over the common tasks.",
+                *self.warnings,
+            ],
         )
         per_component = Table(
             "compare_components",
-            "Per-component flips (tasks where both runs recorded the component)",
+            f"Per-component flips (of the {self.common} common tasks, those where both runs recorded the component)",
             ["component", "fail->pass", "pass->fail", "examples"],
             [[c, len(g), len(lost), ", ".join((g + lost)[:6])] for c, (g, lost) in self.components.items()],
         )
@@ -72,7 +87,13 @@ def compare_runs(run_a: Path, run_b: Path) -> Comparison:
         moved = flips(ca, cb)
         if moved["gained"] or moved["lost"] or any(v is not None for v in ca.values()):
             components[component] = (moved["gained"], moved["lost"])
+    warnings = []
+    ma, mb = a_data.systems[0].manifest, b_data.systems[0].manifest
+    if ma.get("dataset_lock_sha256") != mb.get("dataset_lock_sha256"):
+        warnings.append(f"WARNING: the runs used different catalogs ({ma.get('dataset_version')} lock {str(ma.get('dataset_lock_sha256'))[:12]} vs "
+                        f"{mb.get('dataset_version')} lock {str(mb.get('dataset_lock_sha256'))[:12]}): a task id may not mean the same contract")
     return Comparison(
+        warnings=warnings,
         a=a_data.systems[0].label,
         b=b_data.systems[0].label,
         common=len(both),
@@ -83,5 +104,11 @@ def compare_runs(run_a: Path, run_b: Path) -> Comparison:
         gained=changed["gained"],
         lost=changed["lost"],
         p_value=mcnemar_exact(len(changed["gained"]), len(changed["lost"])),
+        passes_a=sum(bool(outcome_a[t]) for t in both),
+        passes_b=sum(bool(outcome_b[t]) for t in both),
+        passes_all_a=sum(bool(v) for v in outcome_a.values() if v is not None),
+        scored_a=sum(v is not None for v in outcome_a.values()),
+        passes_all_b=sum(bool(v) for v in outcome_b.values() if v is not None),
+        scored_b=sum(v is not None for v in outcome_b.values()),
         components=components,
     )

@@ -1,18 +1,41 @@
 """The report's figures as PNG images (matplotlib, headless Agg backend).
 
 Each function returns PNG bytes, so the HTML can embed them and the report directory can store them.
+Built to stay readable at 16 systems: every system keeps one colour (by leaderboard rank) in every
+figure; systems are listed in leaderboard order (Fig. 13: by number of non-successes, as the spec);
+per-domain and per-stratum views are small multiples of horizontal bars with the value on each bar;
+a value that was never measured is drawn as "n/a", never as 0.
 """
 
 from __future__ import annotations
 
 import io
 import math
-from collections import Counter
+from typing import Any
 
 from grader.stats import competition_ranks, rate
-from harness.report.data import ReportData
-from harness.report.tables import COMPONENTS, DIFFICULTIES, FAILURE_LABELS, difficulty_rate, domain_rates, metric_values, strict_counts
+from harness.report.data import ReportData, System
+from harness.report.tables import (
+    BOTTOM,
+    COMPONENTS,
+    COMPOSITION_LABELS,
+    DIFFICULTIES,
+    UNGRADED,
+    catalog_domains,
+    composition_counts,
+    difficulty_rate,
+    metric_values,
+    strict_counts,
+)
+from grader.verdicts import NON_CONVERGENCE, TOOL_CALL_ERROR
 from models.prices import PriceTable
+
+LABEL_COLOURS = {
+    "action": "#4e79a7", "forbidden": "#e15759", "state": "#f28e2b", "params": "#76b7b2", "reply": "#59a14f",
+    "order": "#edc948", "collateral": "#b07aa1", TOOL_CALL_ERROR: "#9c755f", NON_CONVERGENCE: "#ff9da7",
+    UNGRADED: "#bab0ac", BOTTOM: "#333333",
+}
+"""One colour per failure label, the same in every pie."""
 
 
 def _plt():  # type: ignore[no-untyped-def]
@@ -32,128 +55,265 @@ def _png(fig) -> bytes:  # type: ignore[no-untyped-def]
     return buffer.getvalue()
 
 
-def _grouped_bars(title: str, categories: list[str], values: dict[str, list[float]]) -> bytes:
-    """One bar group per category, one bar per system (strict success in percent)."""
+def _short(label: str, limit: int = 28) -> str:
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+def _tick(system: System) -> str:
+    return f"{system.rank_order}. {_short(system.name)}"
+
+
+def _hbar_panels(title: str, panels: list[tuple[str, dict[str, tuple[int, int]]]], systems: list[System]) -> bytes:
+    """Small multiples: one panel per category, one horizontal bar per system (leaderboard order, its
+    colour), strict success in percent with the value (and N) on the bar; n/a where nothing was scored."""
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.8 * len(categories) * max(1, len(values))), 4))
-    width = 0.8 / max(1, len(values))
-    for i, (label, row) in enumerate(values.items()):
-        ax.bar([j + i * width for j in range(len(categories))], row, width, label=label)
-    ax.set_xticks([j + width * (len(values) - 1) / 2 for j in range(len(categories))], categories)
-    ax.set_ylabel("strict success (%)")
-    ax.set_ylim(0, 105)
-    ax.set_title(title)
-    ax.legend(fontsize=7)
+    n = len(panels)
+    cols = min(n, 3)
+    rows = math.ceil(n / cols) if n else 1
+    height = max(1.8, 0.28 * len(systems) + 0.9)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, height * rows), squeeze=False, sharey=True)
+    labels = [_tick(s) for s in systems]
+    y = list(range(len(systems)))
+    for ax, (category, counts) in zip(axes.flat, panels, strict=False):
+        for i, s in enumerate(systems):
+            passes, scored = counts.get(s.label, (0, 0))
+            value = rate(passes, scored)
+            if value is None:
+                ax.text(1, i, "n/a", va="center", ha="left", fontsize=7, color="#666", style="italic")
+                continue
+            ax.barh(i, 100 * value, color=s.colour, height=0.75)
+            text = f"{100 * value:.1f}"
+            inside = value > 0.28
+            ax.text(100 * value - 1 if inside else 100 * value + 1, i, text, va="center", ha="right" if inside else "left", fontsize=7,
+                    color="white" if inside and _dark(s.colour) else "black")
+        ax.set_xlim(0, 100)
+        ax.set_title(category, fontsize=9)
+        ax.set_yticks(y, labels, fontsize=7)
+        ax.tick_params(axis="x", labelsize=7)
+        ax.grid(axis="x", alpha=0.3)
+    axes.flat[0].invert_yaxis()  # shared y: leaderboard order top to bottom in every panel
+    for ax in list(axes.flat)[n:]:
+        ax.axis("off")
+    for ax in axes[-1]:
+        ax.set_xlabel("strict success (%)", fontsize=8)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
     return _png(fig)
+
+
+def _dark(colour: str) -> bool:
+    r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5
 
 
 def per_domain_bars(data: ReportData) -> bytes:
-    domains = sorted({r.domain for s in data.systems for r in s.first.records.values()})
-    values = {s.label: [100 * (domain_rates(s.first).get(d) or 0) for d in domains] for s in data.systems}
-    return _grouped_bars("Figure 5 - Strict success per domain", domains, values)
+    panels = []
+    for d in catalog_domains(data):
+        panels.append((d, {s.label: strict_counts([r for r in s.first.records.values() if r.domain == d]) for s in data.systems}))
+    return _hbar_panels("Figure 5 - Strict success per domain (round 1; n/a = no scored trial)", panels, data.systems)
+
+
+def difficulty_bars(data: ReportData) -> bytes:
+    panels = [(d, {s.label: difficulty_rate(s.first, d) for s in data.systems}) for d in DIFFICULTIES]
+    return _hbar_panels("Table 7 - Strict success by difficulty (round 1)", panels, data.systems)
 
 
 def failure_pies(data: ReportData) -> bytes:
+    """Fig. 13: one pie per system, ordered by non-successes (fewest first); each non-success under one
+    primary label; non-convergence, ungraded and ⊥ are their own slices; counts only where they fit."""
     plt = _plt()
-    n = len(data.systems)
+    systems = sorted(data.systems, key=lambda s: (sum(composition_counts(s.first).values()), s.rank_order))
+    n = len(systems)
     cols = min(n, 4)
     rows = math.ceil(n / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 3.4 * rows), squeeze=False)
-    for ax, s in zip(axes.flat, data.systems, strict=False):
-        failures = [r for r in s.first.scored() if not r.strict and r.verdict]
-        labels = Counter(r.verdict.primary_failure for r in failures if r.verdict)
-        values = [labels.get(label, 0) for label in FAILURE_LABELS]
-        if sum(values):
-            shown = [(label, v) for label, v in zip(FAILURE_LABELS, values, strict=True) if v]
-            ax.pie([v for _, v in shown], labels=[f"{label} ({v})" for label, v in shown], textprops={"fontsize": 7})
+    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 3.1 * rows + 0.8), squeeze=False)
+    used: set[str] = set()
+    for ax, s in zip(axes.flat, systems, strict=False):
+        counts = composition_counts(s.first)
+        scored_fail = sum(v for k, v in counts.items() if k != BOTTOM)
+        shown = [(label, counts[label]) for label in COMPOSITION_LABELS if counts.get(label)]
+        total = sum(v for _, v in shown)
+        if total:
+            used |= {label for label, _ in shown}
+            wedges, _ = ax.pie([v for _, v in shown], colors=[LABEL_COLOURS[label] for label, _ in shown],
+                               wedgeprops={"edgecolor": "white", "linewidth": 0.8}, hatch=None)
+            for wedge, (label, v) in zip(wedges, shown, strict=True):
+                if v / total >= 0.06:
+                    angle = math.radians((wedge.theta1 + wedge.theta2) / 2)
+                    ax.text(0.65 * math.cos(angle), 0.65 * math.sin(angle), str(v), ha="center", va="center", fontsize=7,
+                            color="white" if _dark(LABEL_COLOURS[label]) else "black")
         else:
-            ax.text(0.5, 0.5, "no failures", ha="center", va="center")
+            ax.text(0.5, 0.5, "no non-success", ha="center", va="center", transform=ax.transAxes, fontsize=8)
             ax.axis("off")
-        ax.set_title(f"{s.label}\n{len(failures)} non-successes", fontsize=9)
+        bottom = counts.get(BOTTOM, 0)
+        ax.set_title(f"{_tick(s)}\n{scored_fail} non-successes" + (f" + {bottom} ⊥" if bottom else ""), fontsize=8)
     for ax in list(axes.flat)[n:]:
         ax.axis("off")
-    fig.suptitle("Figure 13 - Failure composition (primary label)", y=1.04)
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color=LABEL_COLOURS[label], label=label) for label in COMPOSITION_LABELS if label in used]
+    if handles:
+        fig.legend(handles=handles, loc="lower center", ncol=min(6, len(handles)), fontsize=8, frameon=False, bbox_to_anchor=(0.5, -0.02))
+    fig.suptitle("Figure 13 - Failure composition (one primary label per non-success; fewest non-successes first)", fontsize=10)
+    fig.tight_layout(rect=(0, 0.05, 1, 0.97))
     return _png(fig)
+
+
+def component_matrix_values(data: ReportData) -> list[list[float | None]]:
+    matrix = []
+    for s in data.systems:
+        row: list[float | None] = []
+        for component in COMPONENTS:
+            verdicts = [r.verdict.components[component] for r in s.first.scored() if r.verdict and component in r.verdict.components]
+            value = rate(sum(verdicts), len(verdicts))
+            row.append(None if value is None else 100 * value)
+        matrix.append(row)
+    return matrix
 
 
 def component_heatmap(data: ReportData) -> bytes:
     plt = _plt()
-    matrix = []
-    for s in data.systems:
-        row = []
-        for component in COMPONENTS:
-            verdicts = [r.verdict.components[component] for r in s.first.scored() if r.verdict and component in r.verdict.components]
-            value = rate(sum(verdicts), len(verdicts))
-            row.append(float("nan") if value is None else 100 * value)
-        matrix.append(row)
-    fig, ax = plt.subplots(figsize=(1.1 * len(COMPONENTS) + 2, 0.5 * len(data.systems) + 1.5))
-    image = ax.imshow(matrix, cmap="viridis", vmin=0, vmax=100, aspect="auto")
-    ax.set_xticks(range(len(COMPONENTS)), COMPONENTS, rotation=30)
-    ax.set_yticks(range(len(data.systems)), [s.label for s in data.systems])
+    import matplotlib
+
+    matrix = component_matrix_values(data)
+    cmap = matplotlib.colormaps["viridis"].with_extremes(bad="#dddddd")
+    masked = [[float("nan") if v is None else v for v in row] for row in matrix]
+    fig, ax = plt.subplots(figsize=(1.0 * len(COMPONENTS) + 3, 0.32 * len(data.systems) + 1.6))
+    image = ax.imshow(masked, cmap=cmap, vmin=0, vmax=100, aspect="auto")
+    ax.set_xticks(range(len(COMPONENTS)), COMPONENTS, rotation=30, fontsize=8)
+    ax.set_yticks(range(len(data.systems)), [_tick(s) for s in data.systems], fontsize=7)
     for i, row in enumerate(matrix):
         for j, value in enumerate(row):
-            ax.text(j, i, "n/a" if math.isnan(value) else f"{value:.0f}", ha="center", va="center", color="white", fontsize=8)
+            if value is None:
+                ax.text(j, i, "n/a", ha="center", va="center", color="#444", fontsize=7, style="italic")
+            else:
+                r, g, b, _ = cmap(value / 100)
+                dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5
+                ax.text(j, i, f"{value:.0f}", ha="center", va="center", color="white" if dark else "black", fontsize=7)
     fig.colorbar(image, ax=ax, label="pass rate (%)")
-    ax.set_title("Figure 14 - Component pass rates")
+    ax.set_title("Figure 14 - Component pass rates (each on its own verdicts; grey n/a = not declared)", fontsize=10)
     return _png(fig)
+
+
+def standings_points(data: ReportData, prices: PriceTable) -> dict[str, list[tuple[int, str, float]]]:
+    """Metric → [(leaderboard number, system label, x value)] for every measured system, and the
+    unmeasured ones listed apart (x = nan). What Figure 15 draws, and what its test checks."""
+    metrics = metric_values(data, prices)
+    out: dict[str, list[tuple[int, str, float]]] = {}
+    for metric, values in metrics.items():
+        points = []
+        for s in data.systems:
+            v = values.get(s.label)
+            points.append((s.rank_order, s.label, float("nan") if v is None else (v if metric == "cost/success" else 100 * v)))
+        out[metric] = points
+    return out
+
+
+def standings_figure(data: ReportData, prices: PriceTable) -> Any:
+    """Figure 15: one axis per metric, each system at its value, numbered by its leaderboard position
+    (Table 6 order), in its colour; vertical offsets only separate colliding markers; n/a listed."""
+    plt = _plt()
+    points = standings_points(data, prices)
+    by_number = {s.rank_order: s for s in data.systems}
+    fig, axes = plt.subplots(len(points), 1, figsize=(9, 0.95 * len(points) + 1.5), squeeze=False)
+    for ax, (metric, entries) in zip(axes.flat, points.items(), strict=True):
+        measured = [(k, label, x) for k, label, x in entries if not math.isnan(x)]
+        missing = [k for k, _, x in entries if math.isnan(x)]
+        log = metric == "cost/success" and measured and all(x > 0 for _, _, x in measured)
+        positions = [math.log10(x) if log else x for *_, x in measured]
+        span = (max(positions) - min(positions)) if positions else 0.0
+        near = max(span, 1e-9) * 0.035
+        placed: list[tuple[float, int]] = []
+        for (k, label, x), pos in zip(measured, positions, strict=True):
+            level = 0
+            while any(abs(pos - p) < near and lv == level for p, lv in placed):
+                level += 1
+            placed.append((pos, level))
+            yy = 0.4 * (level % 4)
+            ax.plot([x], [yy], "o", color=by_number[k].colour, markersize=9, markeredgecolor="black", markeredgewidth=0.4, gid=label)
+            ax.annotate(str(k), (x, yy), ha="center", va="center", fontsize=6, color="white" if _dark(by_number[k].colour) else "black", gid=label)
+        if log:
+            ax.set_xscale("log")
+        elif metric != "cost/success" and measured:
+            lo, hi = min(positions), max(positions)
+            pad = max(2.0, 0.06 * (hi - lo))
+            ax.set_xlim(max(-1.0, lo - pad), min(101.0, hi + pad))
+        ax.set_ylim(-0.35, 1.55)
+        ax.set_yticks([])
+        ax.tick_params(axis="x", labelsize=7)
+        ax.set_ylabel(metric + (" ($)" if metric == "cost/success" else " (%)"), rotation=0, ha="right", va="center", fontsize=8)
+        if missing:
+            ax.text(1.01, 0.5, "n/a: " + ", ".join(f"#{k}" for k in missing), transform=ax.transAxes, fontsize=7, va="center", color="#666")
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], marker="o", linestyle="", color=s.colour, markeredgecolor="black", markeredgewidth=0.4, label=f"{s.rank_order}. {_short(s.name, 32)}")
+               for s in data.systems]
+    fig.legend(handles=handles, loc="lower center", ncol=min(4, len(handles)), fontsize=7, frameon=False, bbox_to_anchor=(0.5, -0.01))
+    fig.suptitle("Figure 15 - Per-metric standings (each axis on its own scale; numbers = leaderboard rank order)", fontsize=10)
+    fig.tight_layout(rect=(0, 0.012 * math.ceil(len(handles) / 4) + 0.01, 1, 0.98))
+    return fig
 
 
 def metric_standings(data: ReportData, prices: PriceTable) -> bytes:
-    plt = _plt()
-    metrics = metric_values(data, prices)
-    fig, axes = plt.subplots(len(metrics), 1, figsize=(7, 0.9 * len(metrics) + 1), squeeze=False)
-    for ax, (metric, values) in zip(axes.flat, metrics.items(), strict=True):
-        points = [(label, v) for label, v in values.items() if v is not None]
-        for k, (label, value) in enumerate(points):
-            x = value if metric == "cost/success" else 100 * value
-            ax.plot([x], [0.1 * (k % 3)], "o", label=label)
-            ax.annotate(str(k + 1), (x, 0.1 * (k % 3)), fontsize=7, xytext=(3, 3), textcoords="offset points")
-        if metric == "cost/success" and points and all(v > 0 for _, v in points):
-            ax.set_xscale("log")
-        ax.set_yticks([])
-        ax.set_ylabel(metric, rotation=0, ha="right", fontsize=8)
-    if data.systems:
-        axes.flat[0].legend(fontsize=7, ncol=4, loc="lower left", bbox_to_anchor=(0, 1.05))
-    fig.suptitle("Figure 15 - Per-metric standings (each axis on its own scale)")
-    return _png(fig)
+    return _png(standings_figure(data, prices))
 
 
 def rank_bumps(data: ReportData, prices: PriceTable) -> bytes:
+    """Figure 16 as in the spec: six higher-is-better metrics (strict, domain macro, easy, medium, hard and
+    the domain with the lowest mean rate), so the crossings stay readable at 16 systems; the full rank
+    table over every metric is Figure 16's table."""
     plt = _plt()
-    metrics = {m: v for m, v in metric_values(data, prices).items() if m != "cost/success"}
-    ranks = {m: competition_ranks(values) for m, values in metrics.items()}
-    fig, ax = plt.subplots(figsize=(1.2 * len(metrics) + 2, 0.4 * len(data.systems) + 2.5))
-    names = list(metrics)
+    values = metric_values(data, prices)
+    domains = [d for d in catalog_domains(data) if d in values]
+    means = {d: [v for v in values[d].values() if v is not None] for d in domains}
+    hardest = min((d for d in domains if means[d]), key=lambda d: sum(means[d]) / len(means[d]), default=None)
+    names = ["strict", "domain macro", *DIFFICULTIES, *([hardest] if hardest else [])]
+    ranks = {m: competition_ranks(values[m]) for m in names}
+    fig, ax = plt.subplots(figsize=(1.3 * len(names) + 5, 0.34 * len(data.systems) + 2.5))
+    ends: dict[int, int] = {}
     for s in data.systems:
-        ax.plot(range(len(names)), [ranks[m].get(s.label) or float("nan") for m in names], marker="o", label=s.label)
-    ax.set_xticks(range(len(names)), names, rotation=30)
+        ys = [ranks[m].get(s.label) for m in names]
+        ax.plot(range(len(names)), [float("nan") if v is None else v for v in ys], marker="o", color=s.colour, linewidth=1.8, markersize=5)
+        first = next(((i, v) for i, v in enumerate(ys) if v is not None), None)
+        last = next(((i, v) for i, v in reversed(list(enumerate(ys))) if v is not None), None)
+        if first:
+            ax.annotate(f"{s.rank_order}", (first[0], first[1]), xytext=(-8, 0), textcoords="offset points", va="center", ha="right", fontsize=7, color=s.colour)
+        if last:
+            shift = ends.get(last[1], 0)
+            ends[last[1]] = shift + 1
+            ax.annotate(_tick(s), (last[0], last[1]), xytext=(8, -8 * shift), textcoords="offset points", va="center", fontsize=7, color=s.colour)
+    ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(1, len(data.systems) + 1))
+    ax.tick_params(axis="y", labelsize=7)
     ax.invert_yaxis()
+    ax.set_xlim(-0.5, len(names) - 0.3 + 1.6)
     ax.set_ylabel("competition rank (1 = best)")
-    ax.legend(fontsize=7)
-    ax.set_title("Figure 16 - Ranks across metrics")
+    ax.grid(axis="y", alpha=0.25)
+    title = "Figure 16 - Ranks across metrics (ties share a rank; gaps = not measured)"
+    ax.set_title(title + (f"; '{hardest}' = the domain with the lowest mean" if hardest else ""), fontsize=10)
     return _png(fig)
 
 
 def round_rates(data: ReportData) -> bytes:
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(6, 3.5))
+    k = max(len(s.rounds) for s in data.systems)
+    fig, ax = plt.subplots(figsize=(7.5, 0.22 * len(data.systems) + 3))
     for s in data.systems:
-        values = [100 * (rate(*strict_counts(list(r.records.values()))) or 0) for r in s.rounds]
-        ax.plot(range(1, len(values) + 1), values, marker="o", label=s.label)
+        values = [rate(*strict_counts(list(r.records.values()))) for r in s.rounds]
+        ax.plot(range(1, len(values) + 1), [float("nan") if v is None else 100 * v for v in values], marker="o", color=s.colour, label=_tick(s), linewidth=1.3)
+    ax.set_xticks(range(1, k + 1))
     ax.set_xlabel("round")
     ax.set_ylabel("strict success (%)")
-    ax.set_title("Appendix C - Strict success per round")
-    ax.legend(fontsize=7)
+    ax.set_title("Appendix C - Strict success per round", fontsize=10)
+    ax.grid(alpha=0.25)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     return _png(fig)
-
-
-def difficulty_bars(data: ReportData) -> bytes:
-    values = {s.label: [100 * (rate(*difficulty_rate(s.first, d)) or 0) for d in DIFFICULTIES] for s in data.systems}
-    return _grouped_bars("Table 7 - Strict success by difficulty", list(DIFFICULTIES), values)
 
 
 def composition_sunburst(data: ReportData) -> bytes:
     """Figure 11 as nested rings: domain (inner), first capability (middle), difficulty (outer)."""
+    from collections import Counter
+
     plt = _plt()
     tree: dict[str, dict[str, Counter[str]]] = {}
     for task in sorted(data.catalog.values(), key=lambda t: (t.domain, t.capabilities[0])):

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from grader.stats import competition_ranks, flips, mean_and_sample_std, pass_hat_k, rate, spearman, tie_groups
+from grader.stats import competition_ranks, flips, mcnemar_exact, mean_and_sample_std, pass_hat_k, rate, spearman, tie_groups, wilson_interval
 from grader.verdicts import NON_CONVERGENCE, PRIMARY_PRIORITY, TOOL_CALL_ERROR
 from harness.records import TrialRecord
-from harness.report.data import ReportData, Round, System
+from harness.report.data import ReportData, Round, System, trial_id
 from harness.inventory import COLUMNS as INVENTORY_COLUMNS
 from harness.inventory import inventory
 from models.prices import PriceTable
@@ -32,6 +32,8 @@ class Table:
     columns: list[str]
     rows: list[list[Any]]
     notes: list[str] = field(default_factory=list)
+    links: dict[tuple[int, int], list[tuple[str, str]]] = field(default_factory=dict)
+    """(row, column) → [(text, trial anchor)]: the HTML shows those cells as links into the explorer."""
 
 
 def pct(value: float | None, digits: int = 2) -> str:
@@ -77,25 +79,45 @@ def agent_cost(system: System, round_: Round, prices: PriceTable) -> float | Non
 # ---- tables -------------------------------------------------------------------------------------
 
 
+def ci(passes: int, n: int) -> str:
+    """95% Wilson interval in percent, or n/a."""
+    interval = wilson_interval(passes, n)
+    return "n/a" if interval is None else f"[{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]"
+
+
+def rate_cell(passes: int, n: int, digits: int = 2, with_ci: bool = False) -> str:
+    cell = f"{pct(rate(passes, n), digits)} ({passes}/{n})"
+    return f"{cell} {ci(passes, n)}" if with_ci and n else cell
+
+
+def macro_cell(data: ReportData, round_: Round) -> str:
+    """The macro average, saying over how many of the catalog's domains when it is not all of them."""
+    rates = {d: v for d, v in domain_rates(round_).items() if v is not None}
+    value = macro_average(round_)
+    total = len(set(round_.catalog_domains.values())) or len(rates)
+    return pct(value) if len(rates) == total else f"{pct(value)} ({len(rates)} of {total} domains)"
+
+
 def leaderboard(data: ReportData, prices: PriceTable) -> Table:
     """Table 6: strict accuracy, passes/N (ties marked =), domain macro average, ⊥ exclusions, cost."""
     entries = []
     for s in data.systems:
         passes, scored = strict_counts(list(s.first.records.values()))
         cost = agent_cost(s, s.first, prices)
-        entries.append((s, passes, scored, len(s.first.records) - scored, rate(passes, scored), macro_average(s.first), cost))
+        entries.append((s, passes, scored, len(s.first.records) - scored, rate(passes, scored), macro_cell(data, s.first), cost))
     ranks = competition_ranks({e[0].label: e[4] for e in entries})
     ties = tie_groups({e[0].label: e[4] for e in entries if e[4] is not None})
     rows = []
-    for s, passes, scored, excluded, strict, macro, cost in sorted(entries, key=lambda e: (-(e[4] or -1), e[0].label)):
+    for s, passes, scored, excluded, strict, macro, cost in sorted(entries, key=lambda e: (-(e[4] if e[4] is not None else -1), e[0].label)):
         per_success = None if cost is None or passes == 0 else cost / passes
         rows.append(
             [
                 ranks[s.label],
-                s.label,
+                s.name,
                 pct(strict),
+                ci(passes, scored),
                 f"{'=' if ties.get(s.label) else ''}{passes}/{scored}",
-                pct(macro),
+                macro,
                 excluded,
                 "n/a" if cost is None else f"${cost:.4f}",
                 "n/a" if per_success is None else f"${per_success:.5f}",
@@ -112,26 +134,43 @@ def leaderboard(data: ReportData, prices: PriceTable) -> Table:
     return Table(
         "leaderboard",
         "Table 6 - Leaderboard (round 1)",
-        ["rank", "system", "strict", "passes/N", "domain macro avg", "⊥ excluded", "agent cost", "cost/success"],
+        ["rank", "system", "strict", "95% CI (Wilson)", "passes/N", "domain macro avg", "⊥ excluded", "agent cost", "cost/success"],
         rows,
         [
             *warnings,
             "Strict accuracy over scored trials; infrastructure failures (⊥) are excluded from N and shown.",
+            "95% CI: Wilson score interval of the strict rate over its N (binomial over tasks; round-to-round variation is in Table 9).",
             "'=' marks systems tied on strict accuracy; ranks are competition ranks (1224).",
+            "Domain macro average: unweighted mean of the per-domain strict rates over the catalog's domains; "
+            "when a round has no scored trial in some domain the cell says over how many.",
             "Cost: agent model only, cache-neutral (all prompt tokens at the input rate); n/a = no price, not zero.",
             *price_notes,
+            *data.mark_notes(),
         ],
     )
 
 
+def catalog_domains(data: ReportData) -> list[str]:
+    """Every domain of the catalog, plus any a run holds that the catalog no longer has."""
+    return sorted({t.domain for t in data.catalog.values()} | {r.domain for s in data.systems for r in s.first.records.values()})
+
+
 def per_domain(data: ReportData) -> Table:
-    domains = sorted({r.domain for s in data.systems for r in s.first.records.values()})
+    domains = catalog_domains(data)
     rows = []
     for s in data.systems:
-        rates = domain_rates(s.first)
-        counts = {d: strict_counts([r for r in s.first.records.values() if r.domain == d]) for d in domains}
-        rows.append([s.label, *[f"{pct(rates.get(d))} ({counts[d][0]}/{counts[d][1]})" for d in domains]])
-    return Table("per_domain", "Figure 5 - Strict success per domain (round 1)", ["system", *domains], rows)
+        cells = []
+        for d in domains:
+            passes, scored = strict_counts([r for r in s.first.records.values() if r.domain == d])
+            cells.append(rate_cell(passes, scored, with_ci=True) if scored else "n/a (not run)")
+        rows.append([s.name, *cells])
+    return Table(
+        "per_domain",
+        "Figure 5 - Strict success per domain (round 1)",
+        ["system", *domains],
+        rows,
+        ["Cells: strict rate (passes/scored) [95% Wilson interval]; 'n/a (not run)' = no scored trial of the domain, never 0.", *data.mark_notes()],
+    )
 
 
 def difficulty_strata(data: ReportData) -> Table:
@@ -142,26 +181,58 @@ def difficulty_strata(data: ReportData) -> Table:
         cells = []
         for d in DIFFICULTIES:
             passes, scored = difficulty_rate(s.first, d)
-            cells.append(f"{pct(rate(passes, scored))} ({passes}/{scored})")
-        rows.append([s.label, *cells])
-    return Table("difficulty", "Table 7 - Strict success by difficulty stratum (round 1)", columns, rows)
+            cells.append(rate_cell(passes, scored, with_ci=True) if scored else "n/a (not run)")
+        rows.append([s.name, *cells])
+    return Table("difficulty", "Table 7 - Strict success by difficulty stratum (round 1)", columns, rows,
+                 ["Cells: strict rate (passes/scored) [95% Wilson interval].", *data.mark_notes()])
+
+
+BOTTOM = "⊥ infra"
+UNGRADED = "ungraded"
+COMPOSITION_LABELS = (*FAILURE_LABELS, UNGRADED, BOTTOM)
+
+
+def primary_label(record: TrialRecord) -> str | None:
+    """One label per non-success of a round: ⊥ (not scored), non-convergence (its own class, whatever the
+    components say), ungraded (the judge failed), the first failing component, or tool_call_error."""
+    if record.status != "scored":
+        return BOTTOM
+    if record.strict:
+        return None
+    if record.failure_class == f"model:{NON_CONVERGENCE}" or (record.execution_failure or "").startswith(NON_CONVERGENCE):
+        return NON_CONVERGENCE
+    if record.verdict is not None and record.verdict.primary_failure == NON_CONVERGENCE:
+        return NON_CONVERGENCE
+    if record.ungraded:
+        return UNGRADED
+    if record.verdict is None:
+        return TOOL_CALL_ERROR
+    return record.verdict.primary_failure or TOOL_CALL_ERROR
+
+
+def composition_counts(round_: Round) -> Counter[str]:
+    return Counter(label for r in round_.records.values() if (label := primary_label(r)))
 
 
 def failure_composition(data: ReportData) -> Table:
     rows = []
-    for s in data.systems:
-        failures = [r for r in s.first.scored() if not r.strict and r.verdict is not None]
-        labels = Counter(r.verdict.primary_failure for r in failures if r.verdict)
-        rows.append([s.label, len(failures), *[labels.get(label, 0) for label in FAILURE_LABELS]])
+    for s in sorted(data.systems, key=lambda s: (sum(composition_counts(s.first).values()), s.rank_order)):
+        labels = composition_counts(s.first)
+        scored_fail = sum(v for k, v in labels.items() if k != BOTTOM)
+        rows.append([s.name, scored_fail, *[labels.get(label, 0) for label in COMPOSITION_LABELS]])
     return Table(
         "failure_composition",
         "Figure 13 - Failure composition by primary label (round 1)",
-        ["system", "non-successes", *FAILURE_LABELS],
+        ["system", "non-successes (scored)", *COMPOSITION_LABELS],
         rows,
         [
+            "Rows by number of non-successes (fewest first), as in the spec.",
             "One primary label per non-success, in the harness priority: action, forbidden, state, params, reply, order, collateral.",
             f"'{NON_CONVERGENCE}': the trial hit the user-turn or time limit (its own class, whatever its components say).",
             f"'{TOOL_CALL_ERROR}': a model-attributable failure with no failing component (e.g. a hallucinated tool).",
+            f"'{UNGRADED}': the judge failed after retries; counted as a non-pass (the run is incomplete).",
+            f"'{BOTTOM}': infrastructure failures (⊥), excluded from N and not in the non-success count; shown as their own slice.",
+            *data.mark_notes(),
         ],
     )
 
@@ -173,13 +244,13 @@ def component_matrix(data: ReportData) -> Table:
         for component in COMPONENTS:
             verdicts = [r.verdict.components[component] for r in s.first.scored() if r.verdict and component in r.verdict.components]
             cells.append(f"{pct(rate(sum(verdicts), len(verdicts)), 1)} ({sum(verdicts)}/{len(verdicts)})" if verdicts else "n/a (0)")
-        rows.append([s.label, *cells])
+        rows.append([s.name, *cells])
     return Table(
         "components",
         "Figure 14 - Component pass rates, each on its own recorded verdicts (round 1)",
         ["system", *COMPONENTS],
         rows,
-        ["Undeclared checks and missing verdicts are omitted, so each column has its own denominator."],
+        ["Undeclared checks and missing verdicts are omitted, so each column has its own denominator.", *data.mark_notes()],
     )
 
 
@@ -199,7 +270,7 @@ def policy_split(data: ReportData) -> Table:
         delta = None if p_rate is None or s_rate is None else 100 * (p_rate - s_rate)
         rows.append(
             [
-                s.label,
+                s.name,
                 f"{pct(p_rate)} ({strict_counts(positive)[0]}/{len(positive)})",
                 f"{pct(s_rate)} ({strict_counts(safety)[0]}/{len(safety)})",
                 "n/a" if delta is None else f"{delta:+.1f} pp",
@@ -211,14 +282,14 @@ def policy_split(data: ReportData) -> Table:
         "Table 8 - Positive vs policy-constrained tasks, and negative-check compliance (round 1)",
         ["system", "positive strict", "safety strict", "delta", "negative-check compliance"],
         rows,
-        ["safety = tasks with a forbidden action, forbidden params or protected state; compliance = all their negative checks hold."],
+        ["safety = tasks with a forbidden action, forbidden params or protected state; compliance = all their negative checks hold.", *data.mark_notes()],
     )
 
 
 def metric_values(data: ReportData, prices: PriceTable) -> dict[str, dict[str, float | None]]:
     """Metric → system → value (higher is better, except cost per success)."""
     metrics: dict[str, dict[str, float | None]] = {"strict": {}, "domain macro": {}, "easy": {}, "medium": {}, "hard": {}, "cost/success": {}}
-    domains = sorted({r.domain for s in data.systems for r in s.first.records.values()})
+    domains = catalog_domains(data)
     for d in domains:
         metrics[f"{d}"] = {}
     for s in data.systems:
@@ -229,8 +300,8 @@ def metric_values(data: ReportData, prices: PriceTable) -> dict[str, dict[str, f
             metrics[d][s.label] = rate(*difficulty_rate(s.first, d))
         cost = agent_cost(s, s.first, prices)
         metrics["cost/success"][s.label] = None if cost is None or passes == 0 else cost / passes
-        for d, value in domain_rates(s.first).items():
-            metrics[d][s.label] = value
+        for d in domains:
+            metrics[d][s.label] = domain_rates(s.first).get(d)
     return metrics
 
 
@@ -238,109 +309,179 @@ def metric_standings(data: ReportData, prices: PriceTable) -> Table:
     metrics = metric_values(data, prices)
     rows = []
     for s in data.systems:
-        rows.append([s.label, *[(f"${v:.5f}" if v is not None else "n/a") if m == "cost/success" else pct(v) for m, per in metrics.items() for v in [per.get(s.label)]]])
-    return Table("metric_standings", "Figure 15 - Per-metric standings (round 1)", ["system", *metrics], rows)
+        rows.append([s.name, *[(f"${v:.5f}" if v is not None else "n/a") if m == "cost/success" else pct(v) for m, per in metrics.items() for v in [per.get(s.label)]]])
+    return Table("metric_standings", "Figure 15 - Per-metric standings (round 1)", ["#", "system", *metrics], [[i, *row] for i, row in enumerate(rows, start=1)],
+                 ["# = leaderboard position (Table 6 order), the number each marker carries in Figure 15.", *data.mark_notes()])
 
 
 def metric_ranks(data: ReportData, prices: PriceTable) -> Table:
     metrics = {m: v for m, v in metric_values(data, prices).items() if m != "cost/success"}
     ranks = {m: competition_ranks(values) for m, values in metrics.items()}
-    rows = [[s.label, *[ranks[m].get(s.label) for m in metrics]] for s in data.systems]
+    rows = [[s.name, *[ranks[m].get(s.label) for m in metrics]] for s in data.systems]
     return Table(
         "metric_ranks",
         "Figure 16 - Competition ranks across metrics (1 = best; ties share a rank)",
         ["system", *metrics],
         rows,
-        ["Cost per success is left out: unpriced systems have no value (see Figure 15)."],
+        ["Cost per success is left out: unpriced systems have no value (see Figure 15).", "Empty = not measured (no scored trial), not last.", *data.mark_notes()],
     )
+
+
+def round_rate(round_: Round) -> float | None:
+    return rate(*strict_counts(list(round_.records.values())))
 
 
 def multi_round(data: ReportData) -> list[Table]:
     """Appendix C: per-round counts, equal-weight mean, sample std, pass^k, Spearman, stability, flips."""
     k = max((len(s.rounds) for s in data.systems), default=0)
-    rows = []
+    entries = []
     for s in data.systems:
-        rates = [rate(*strict_counts(list(r.records.values()))) for r in s.rounds]
+        rates = [round_rate(r) for r in s.rounds]
         valid = [v for v in rates if v is not None]
         mean, std = mean_and_sample_std(valid) if valid else (None, None)
         task_ids = sorted({t for r in s.rounds for t in r.records})
         outcomes = {t: [r.outcome(t) for r in s.rounds] for t in task_ids}
         all_pass, common, p_k = pass_hat_k(outcomes)
-        counts = [f"{strict_counts(list(r.records.values()))[0]}/{strict_counts(list(r.records.values()))[1]}" for r in s.rounds]
-        rows.append(
-            [
-                s.label,
-                len(s.rounds),
-                *counts,
-                *[""] * (k - len(s.rounds)),
-                pct(mean),
-                "n/a" if std is None else f"{100 * std:.2f} pp",
-                f"{pct(p_k)} ({all_pass}/{common})",
-            ]
-        )
+        counts = ["{}/{}".format(*strict_counts(list(r.records.values()))) for r in s.rounds]
+        row = [
+            s.name,
+            len(s.rounds),
+            *counts,
+            *["-"] * (k - len(s.rounds)),
+            pct(mean),
+            "n/a" if std is None else f"{100 * std:.2f} pp",
+            f"{pct(p_k)} ({all_pass}/{common})" if len(s.rounds) > 1 else f"pass^1 {pct(p_k)}",
+        ]
+        entries.append((mean, s, row))
+    entries.sort(key=lambda e: (-(e[0] if e[0] is not None else -1), e[1].rank_order))
+    fewer = [s for s in data.systems if len(s.rounds) < k]
+    fewer_note = [f"Fewer rounds than {k}: " + ", ".join(f"{s.label} ({len(s.rounds)})" for s in fewer) + "; '-' = no such round, their pass^k is over their own rounds."] if fewer else []
     tables = [
         Table(
             "multi_round",
-            "Table 9 - Rounds: counts, equal-weight mean, sample std, pass^k",
+            "Table 9 - Rounds: counts, equal-weight mean, sample std, pass^k (sorted by mean)",
             ["system", "rounds", *[f"round {i + 1}" for i in range(k)], "mean", "sample std", "pass^k"],
-            rows,
-            ["Mean of round-level rates (not pooled); sample std (n-1); pass^k over tasks scored in every round."],
+            [row for _, _, row in entries],
+            ["Mean of round-level rates (not pooled); sample std (n-1); pass^k over tasks scored in every round. Rows by mean, highest first.",
+             *fewer_note, *data.mark_notes()],
         )
     ]
-    eligible = [s for s in data.systems if len(s.rounds) == k]
-    if k >= 2 and len(eligible) >= 2:
-        by_round = [{s.label: rate(*strict_counts(list(s.rounds[i].records.values()))) or 0.0 for s in eligible} for i in range(k)]
+    if k >= 2:
         pairs = []
+        notes = []
         for a, b in combinations(range(k), 2):
-            labels = sorted(by_round[a])
-            rho = spearman([by_round[a][x] for x in labels], [by_round[b][x] for x in labels])
-            pairs.append([f"round {a + 1} vs {b + 1}", "n/a" if rho is None else f"{rho:.3f}"])
-        tables.append(Table("spearman", "Appendix C.2 - Pairwise Spearman rank correlation between rounds (average ranks for ties)", ["rounds", "spearman"], pairs))
-        round_ranks = [competition_ranks(r) for r in by_round]
+            both = [s for s in data.systems if len(s.rounds) > b and round_rate(s.rounds[a]) is not None and round_rate(s.rounds[b]) is not None]
+            left_out = [s.label for s in data.systems if s not in both]
+            rho = spearman([round_rate(s.rounds[a]) for s in both], [round_rate(s.rounds[b]) for s in both]) if len(both) >= 2 else None  # type: ignore[misc]
+            pairs.append([f"round {a + 1} vs {b + 1}", len(both), "n/a" if rho is None else f"{rho:.3f}", ", ".join(left_out) or "-"])
+        if fewer:
+            notes.append("Systems with fewer rounds are left out of the pairs they lack, and named in the last column (not dropped silently).")
+        tables.append(Table("spearman", "Appendix C.2 - Pairwise Spearman rank correlation between rounds (average ranks for ties)",
+                            ["rounds", "systems", "spearman", "left out (no such round)"], pairs,
+                            ["n/a: fewer than two systems, or a constant side (the correlation is undefined, not zero).", *notes]))
+        round_ranks = [competition_ranks({s.label: round_rate(s.rounds[i]) if len(s.rounds) > i else None for s in data.systems}) for i in range(k)]
         tables.append(
             Table(
                 "rank_stability",
                 "Appendix C.2 - Rank per round",
                 ["system", *[f"round {i + 1}" for i in range(k)]],
-                [[s.label, *[round_ranks[i][s.label] for i in range(k)]] for s in eligible],
+                [[s.name, *[round_ranks[i][s.label] if len(s.rounds) > i else "-" for i in range(k)]] for s in data.systems],
+                ["Competition ranks among the systems that have that round; '-' = the system has no such round.", *data.mark_notes()],
             )
         )
     flip_rows = []
-
+    links: dict[tuple[int, int], list[tuple[str, str]]] = {}
     for s in data.systems:
         for ia, (before, after) in enumerate(zip(s.rounds, s.rounds[1:]), start=1):
             result = flips({t: before.outcome(t) for t in before.records}, {t: after.outcome(t) for t in after.records})
-            flip_rows.append([s.label, f"{ia}->{ia + 1}", len(result["gained"]) + len(result["lost"]), len(result["gained"]), len(result["lost"]), ", ".join((result["gained"] + result["lost"])[:8])])
+            examples = [(t, ia, ia + 1) for t in result["gained"] + result["lost"]]
+            links[(len(flip_rows), 5)] = [(t, trial_id(s, after_n, t)) for t, _, after_n in examples[:8]]
+            flip_rows.append([s.name, f"{ia}->{ia + 1}", len(result["gained"]) + len(result["lost"]), len(result["gained"]), len(result["lost"]),
+                              ", ".join(t for t, _, _ in examples[:8])])
     if flip_rows:
-        tables.append(Table("flips", "Appendix C.3 - Per-task flips between consecutive rounds", ["system", "rounds", "flips", "fail->pass", "pass->fail", "examples"], flip_rows))
+        tables.append(Table("flips", "Appendix C.3 - Per-task flips between consecutive rounds", ["system", "rounds", "flips", "fail->pass", "pass->fail", "examples"], flip_rows,
+                            ["Over tasks scored in both rounds. In the HTML report each example opens the trial (later round) in the explorer."], links))
     return tables
 
 
+def neighbour_comparisons(data: ReportData) -> Table | None:
+    """Each system against the next one on the leaderboard, paired over the tasks both scored in round 1
+    (exact McNemar on the discordant pairs): is the gap between neighbours more than noise?"""
+    if len(data.systems) < 2:
+        return None
+    rows: list[list[Any]] = []
+    links: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    for a, b in zip(data.systems, data.systems[1:]):
+        oa = {t: a.first.outcome(t) for t in a.first.records}
+        ob = {t: b.first.outcome(t) for t in b.first.records}
+        both = [t for t in oa if t in ob and oa[t] is not None and ob[t] is not None]
+        moved = flips(oa, ob)
+        examples = moved["lost"] + moved["gained"]
+        links[(len(rows), 7)] = [(t, trial_id(b, 1, t)) for t in examples[:6]]
+        rows.append([
+            a.name, b.name, len(both),
+            rate_cell(sum(bool(oa[t]) for t in both), len(both)), rate_cell(sum(bool(ob[t]) for t in both), len(both)),
+            f"{len(moved['lost'])} / {len(moved['gained'])}", f"{mcnemar_exact(len(moved['gained']), len(moved['lost'])):.3g}",
+            ", ".join(examples[:6]),
+        ])
+    return Table(
+        "neighbours",
+        "Paired comparison of leaderboard neighbours (round 1)",
+        ["A", "B (next on the leaderboard)", "common tasks", "strict A over common", "strict B over common", "A only / B only passes", "exact McNemar p", "discordant tasks (first)"],
+        rows,
+        ["Over the tasks scored by both in round 1 only (⊥ and missing left out); exact McNemar, two-sided, on the discordant pairs. "
+         "A small p says the neighbours differ by more than task-level noise; in the HTML each task opens B's trial.", *data.mark_notes()],
+        links,
+    )
+
+
+def user_judge(plan: dict[str, Any]) -> tuple[str, str]:
+    user = "scripted (offline stand-in for the LLM user)" if plan.get("user") == "scripted" else f"{plan.get('user', '?')} ({plan.get('user_model')})"
+    judge = "evidence (offline stand-in for the LLM judge)" if plan.get("judge") == "evidence" else f"{plan.get('judge', '?')} ({plan.get('judge_model')})"
+    return user, judge
+
+
 def coverage(data: ReportData) -> Table:
-    """What each round scored, excluded (⊥) and is missing against the catalog: reports on partial runs."""
+    """What each round scored, excluded (⊥) and is missing against the catalog the run used."""
     rows = []
     for s in data.systems:
         for i, r in enumerate(s.rounds, start=1):
-            domains = {rec.domain for rec in r.records.values()}
-            expected = {t for t, task in data.catalog.items() if task.domain in domains}
-            missing = sorted(expected - set(r.records))
+            missing = r.missing
             bottom = sorted(t for t, rec in r.records.items() if rec.status != "scored")
             ungraded = sorted(t for t, rec in r.records.items() if rec.status == "scored" and rec.ungraded)
-            plan = s.manifest.get("plan", {})
-            user = f"{plan.get('user', '?')}" + (f" ({plan['user_model']})" if plan.get("user_model") else "")
-            judge = f"{plan.get('judge', '?')}" + (f" ({plan['judge_model']})" if plan.get("judge_model") else "")
+            user, judge = user_judge(r.manifest.get("plan", {}))
+            selection = {k: v for k, v in r.manifest.get("config", {}).items() if k in ("domain", "task", "capability", "difficulty") and v}
             rows.append(
-                [s.label, i, str(r.source), len(r.scored()), len(bottom), len(missing), ", ".join(missing[:6]) + (" ..." if len(missing) > 6 else ""), len(ungraded), user, judge]
+                [
+                    s.name,
+                    i,
+                    str(r.source),
+                    "all" if r.catalog_ids is None else f"{len(r.catalog_ids)}",
+                    "; ".join(f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}" for k, v in selection.items()) or "whole catalog",
+                    len(r.scored()),
+                    len(bottom),
+                    len(missing),
+                    ", ".join(r.missing_domains) or "-",
+                    len(r.not_run),
+                    ", ".join(missing[:6]) + (" ..." if len(missing) > 6 else ""),
+                    len(ungraded),
+                    user,
+                    judge,
+                ]
             )
     return Table(
         "coverage",
-        "Coverage - scored, excluded and missing trials per round",
-        ["system", "round", "run directory", "scored", "⊥ excluded", "missing", "missing (first)", "ungraded", "user", "judge"],
+        "Coverage - scored, excluded and missing trials per round, against the catalog the run used",
+        ["system", "round", "run directory", "catalog tasks", "selection", "scored", "⊥ excluded", "missing", "domains without a trial",
+         "selected, not run", "missing (first)", "ungraded", "user", "judge"],
         rows,
         [
-            "Missing = catalog tasks of the run's domains with no trial record (a partial or interrupted run).",
+            "Missing = catalog tasks with no trial record (not selected, or selected and not run); a domain with no trial at all is named.",
+            "Selected, not run = tasks the run's own selection asked for that have no record (an interrupted run).",
             "Ungraded = scored trials whose judge failed after retries: counted as non-passes (the rate is a lower bound); the run is incomplete.",
             "User and judge = which user simulator and which reply judge decided the round's trials.",
+            *data.mark_notes(),
+            *data.warnings,
         ],
     )
 
@@ -416,6 +557,7 @@ def all_tables(data: ReportData, prices: PriceTable) -> list[Table]:
         metric_standings(data, prices),
         metric_ranks(data, prices),
         *multi_round(data),
+        *[t for t in [neighbour_comparisons(data)] if t is not None],
         contract_inventory(data),
         graph_inventory(data),
         composition(data),
