@@ -25,9 +25,6 @@ from servers.registry import environment_class
 
 pytestmark = pytest.mark.anyio
 
-PER_DOMAIN = 2
-
-
 def _bytes(evidence: Evidence) -> str:
     data = evidence.model_dump(mode="json")
     for record in data["tool_trace"]:
@@ -39,8 +36,8 @@ def _sample() -> list[Any]:
     by_domain: dict[str, list[Any]] = {}
     for task in load_catalog().values():
         by_domain.setdefault(task.domain, []).append(task)
-    # the first and the last task of every domain (spread over the catalog, deterministic)
-    return [t for tasks in by_domain.values() for t in (tasks[0], tasks[-1])][: PER_DOMAIN * len(by_domain)]
+    # the first task of every domain, and the last one of every other domain (deterministic)
+    return [t for i, tasks in enumerate(by_domain.values()) for t in ((tasks[0], tasks[-1]) if i % 2 else (tasks[0],))]
 
 
 async def _both(replayer: GatewayReplayer, task: Any, turns: list[GoldTurn], *, strict_refs: bool = False) -> tuple[str, str]:
@@ -65,7 +62,7 @@ async def test_lean_path_traces_are_identical_to_the_mcp_path() -> None:
                 mcp, lean = await _both(replayer, task, turns)
                 assert mcp == lean, f"{task.id}: lean and MCP traces differ"
                 played += 1
-    assert played > 100
+    assert played > 80
 
 
 HOSTILE: list[tuple[str, dict[str, Any]]] = [
