@@ -10,13 +10,14 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
-
-from fastmcp import Client
+from typing import TYPE_CHECKING, Any
 
 from contracts.evidence import Evidence, Message, ToolCallRecord
 from contracts.schema import GoldCall, GoldTurn, Task
 from servers.gateway import TRIAL_META_KEY, Gateway
+
+if TYPE_CHECKING:
+    from fastmcp import Client
 
 REF = re.compile(r"\$\{([a-z_][a-z0-9_]*)\.([A-Za-z0-9_.]+)\}")
 

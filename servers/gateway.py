@@ -28,7 +28,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequen
 from typing import Any
 
 import mcp_types as mt
-from fastmcp import Client, FastMCP
+from fastmcp import FastMCP
 from fastmcp.tools.function_tool import FunctionTool
 from fastmcp.exceptions import FastMCPError, NotFoundError, ToolError
 from fastmcp.server.dependencies import get_http_request
@@ -43,6 +43,9 @@ from contracts.text import ERROR_MAX_CHARS, VALUE_MAX_CHARS, has_unsafe_text, js
 from servers.base import IdMinter, InvalidCall, Refusal, ToolEnvironment, to_result
 from servers.registry import environment_class, known_domains
 from servers.journal import Journal
+
+if typing.TYPE_CHECKING:  # the MCP client stack costs ~0.5 s to import; `serve` never needs it
+    from fastmcp import Client
 from servers.trials import SANDBOX_PREFIX, Trial, TrialStore, UnknownTrial
 
 log = logging.getLogger(__name__)
@@ -640,5 +643,7 @@ class Gateway:
     async def in_memory_clients(self) -> AsyncIterator[dict[str, Client]]:
         """One in-memory MCP client per domain, shared by every trial: each request names its trial in
         `_meta`, so no per-trial connection is needed."""
+        from fastmcp import Client
+
         async with contextlib.AsyncExitStack() as stack:
             yield {d: await stack.enter_async_context(Client(s)) for d, s in self.servers.items()}
