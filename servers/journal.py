@@ -331,16 +331,46 @@ def _patch(cls: type[BaseModel]) -> None:
         cls.__setattr__ = _journaling_setattr(cls.__setattr__)  # type: ignore[method-assign]
 
 
+_NESTED: dict[type, Any] = {}
+_ALL = ("*",)
+
+
+def _may_nest(annotation: Any) -> bool:
+    """Whether a field of this type can hold a dict, a list or a model (else tracking skips it)."""
+    if annotation is Any or annotation is None or isinstance(annotation, typing.TypeVar):
+        return True
+    if isinstance(annotation, type):
+        return issubclass(annotation, dict | list | BaseModel) or annotation is object
+    origin = typing.get_origin(annotation)
+    if origin is None:
+        return True  # unknown typing construct: be safe
+    if origin is typing.Literal:
+        return False
+    if origin in (dict, list) or (isinstance(origin, type) and issubclass(origin, dict | list)):
+        return True
+    return any(_may_nest(arg) for arg in typing.get_args(annotation) if arg is not Ellipsis)
+
+
+def _nested_fields(cls: type[BaseModel]) -> Any:
+    if cls.model_config.get("extra") == "allow":
+        return _ALL  # extra attributes may hold anything
+    return tuple(name for name, field in cls.model_fields.items() if _may_nest(field.annotation))
+
+
 def track(value: Any, annotation: Any = None) -> Any:
     """`value` with every dict and list in it (models included) made journaling; in place for models."""
     if isinstance(value, TrackedDict | TrackedList):
         return value
     if isinstance(value, BaseModel):
         cls = type(value)
-        _patch(cls)
-        fields = cls.model_fields
+        names = _NESTED.get(cls)
+        if names is None:
+            _patch(cls)
+            names = _NESTED[cls] = _nested_fields(cls)
         attrs = value.__dict__
-        for name, item in attrs.items():
+        fields = cls.model_fields
+        for name in names if names is not _ALL else list(attrs):
+            item = attrs.get(name)
             if isinstance(item, dict | list | BaseModel) and not isinstance(item, TrackedDict | TrackedList):
                 field = fields.get(name)
                 attrs[name] = track(item, field.annotation if field is not None else None)
