@@ -1,8 +1,10 @@
 """Play a fixed trajectory (the gold path, a mutation of it, or a script) through the real gateway.
 
-The calls go over an MCP client into the gateway's domain server, so they are validated, executed and
-recorded exactly as an agent's calls would be; the evidence comes from what the gateway recorded.
-One in-memory client per domain serves every trial: each request names its trial in `_meta`.
+The calls reach the gateway's domain server's recorder and tools exactly as an agent's calls would: by
+default through the lean in-process path (`Gateway.call_tool`: the same recorder core, the same fastmcp
+tool and argument validation, no MCP client stack), or (`lean=False`) over an in-memory MCP client, one
+per domain serving every trial (each request names its trial in `_meta`). The recorded trace is
+identical either way (tests/test_lean_path.py); the evidence comes from what the gateway recorded.
 """
 
 from __future__ import annotations
@@ -80,11 +82,12 @@ def _unresolvable(value: str, trace: Sequence[ToolCallRecord]) -> bool:
 class GatewayReplayer:
     """Executes trajectories against a gateway, one isolated trial per trajectory."""
 
-    def __init__(self, gateway: Gateway, *, lean: bool = False) -> None:
+    def __init__(self, gateway: Gateway, *, lean: bool = True) -> None:
         self.gateway = gateway
         self.lean = lean
-        """Replay through `Gateway.call_tool` (the same recorder and tools, no MCP client stack) by
-        default in `play(..., lean=None)`; the trace is identical (tests/test_lean_path.py)."""
+        """`play(..., lean=None)` replays through `Gateway.call_tool` (the same recorder core and tools,
+        no MCP client stack; ~10x cheaper per call) unless this is False; `lean=False` per play goes
+        through an in-memory MCP client. The trace is identical either way (tests/test_lean_path.py)."""
         self._clients: dict[str, Client] = {}
         self._stack = contextlib.AsyncExitStack()
 

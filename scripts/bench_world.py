@@ -101,8 +101,12 @@ async def measure(scale: int, calls: int) -> dict[str, float]:
         row["mcp_read"] = await _cpu(lambda: client.call_tool(*READ, meta=meta, raise_on_error=False), calls)
         row["mcp_write"] = await _cpu(lambda: client.call_tool(*WRITE, meta=meta, raise_on_error=False), calls)
 
+    from servers.registry import environment_class
+
+    plain = environment_class(DOMAIN).initial_state(world)  # an untracked world, as the old gateway held it
+
     async def old() -> None:
-        old_model_cost(trial.state)
+        old_model_cost(plain)
 
     row["old_model"] = await _cpu(old, max(5, min(calls, calls * 10 // scale)))
     statuses = {r.status for r in trial.trace}
