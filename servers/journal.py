@@ -188,16 +188,16 @@ class TrackedDict(dict):  # type: ignore[type-arg]
             journal._value(value, self.element)
         dict.__setitem__(self, key, value)
 
+    # A deletion is undone from a snapshot (pointers only), so the keys come back in their order: the
+    # world's JSON is byte-identical after a rollback. Deletions are rare; inserts and updates are per key.
     def __delitem__(self, key: Any) -> None:
-        journal = _active.get()
-        if journal is not None and key in self:
-            journal.undo.append(("key", self, key, dict.__getitem__(self, key)))
+        if key in self:
+            self._snapshot()
         dict.__delitem__(self, key)
 
     def pop(self, key: Any, *default: Any) -> Any:
-        journal = _active.get()
-        if journal is not None and key in self:
-            journal.undo.append(("key", self, key, dict.__getitem__(self, key)))
+        if key in self:
+            self._snapshot()
         return dict.pop(self, key, *default)
 
     def setdefault(self, key: Any, default: Any = None) -> Any:
