@@ -9,9 +9,14 @@ Prints the contract inventory and the falsifiability report; exits non-zero on a
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
+import multiprocessing
+import os
 import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 from rich.console import Console
@@ -46,22 +51,78 @@ def parse_args(argv: list[str] | None = None) -> ReleaseConfig:
     return ReleaseConfig.model_validate(parsed.model_dump())
 
 
-async def _prove_all(tasks: list[Task], mutate: bool, console: Console) -> list[TaskProof]:
+async def _prove_chunk(replayer: GatewayReplayer, tasks: list[Task], mutate: bool, on_done: Any = None) -> list[TaskProof]:
     proofs: list[TaskProof] = []
-    gateway = Gateway(sorted({t.domain for t in tasks}))
+    for task in tasks:
+        try:
+            proofs.append(await prove_task(replayer, task, environment_class(task.domain), mutate=mutate, graph=load_graph(task.domain)))
+        except Exception as exc:  # a broken gold path must not hide the others
+            log.debug("gold run failed", exc_info=True)
+            proofs.append(_errored(task, exc))
+        if on_done is not None:
+            on_done(task)
+    return proofs
+
+
+def default_workers() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _chunks(tasks: list[Task], size: int) -> list[list[Task]]:
+    """Consecutive runs of at most `size` tasks of one domain (a worker's gateway serves what it needs)."""
+    chunks: list[list[Task]] = []
+    for task in tasks:
+        if chunks and len(chunks[-1]) < size and chunks[-1][0].domain == task.domain:
+            chunks[-1].append(task)
+        else:
+            chunks.append([task])
+    return chunks
+
+
+# ---- worker processes: each has its own gateway, event loop and replayer, kept across chunks ----------
+_worker: dict[str, Any] = {}
+
+
+def _worker_prove(tasks: list[Task], mutate: bool) -> list[TaskProof]:
+    loop = _worker.get("loop")
+    if loop is None:
+        # What the worker inherited from its parent (a test runner can be large) is never garbage: keep
+        # the collector from re-scanning it (and from touching every inherited page) on every collection.
+        gc.freeze()
+        logging.getLogger().setLevel(logging.WARNING)
+        loop = _worker["loop"] = asyncio.new_event_loop()
+        replayer = GatewayReplayer(Gateway(), lean=True)
+        loop.run_until_complete(replayer.__aenter__())
+        _worker["replayer"] = replayer
+    return loop.run_until_complete(_prove_chunk(_worker["replayer"], tasks, mutate))
+
+
+def _prove_all(tasks: list[Task], mutate: bool, console: Console, workers: int = 1) -> list[TaskProof]:
+    """Prove every task; with `workers > 1` over a process pool (chunks of one domain's tasks). The
+    result is in the order of `tasks` whatever the number of workers."""
     columns = (TextColumn("[bold]gold+mutations"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.fields[current]}"))
     with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
         job = bar.add_task("tasks", total=len(tasks), current="")
-        async with GatewayReplayer(gateway) as replayer:
-            for task in tasks:
-                bar.update(job, current=task.id)
-                try:
-                    proofs.append(await prove_task(replayer, task, environment_class(task.domain), mutate=mutate, graph=load_graph(task.domain)))
-                except Exception as exc:  # a broken gold path must not hide the others
-                    log.debug("gold run failed", exc_info=True)
-                    proofs.append(_errored(task, exc))
-                bar.advance(job)
-    return proofs
+        if workers <= 1 or len(tasks) < 2:
+
+            async def run() -> list[TaskProof]:
+                async with GatewayReplayer(Gateway(sorted({t.domain for t in tasks})), lean=True) as replayer:
+                    return await _prove_chunk(replayer, tasks, mutate, lambda t: bar.update(job, advance=1, current=t.id))
+
+            return asyncio.run(run())
+        chunks = _chunks(tasks, max(1, min(8, len(tasks) // (workers * 4) or 1)))
+        results: list[list[TaskProof] | None] = [None] * len(chunks)
+        context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+        with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context) as pool:
+            futures = {pool.submit(_worker_prove, chunk, mutate): i for i, chunk in enumerate(chunks)}
+            for future in as_completed(futures):
+                i = futures[future]
+                results[i] = future.result()
+                bar.update(job, advance=len(chunks[i]), current=chunks[i][-1].id)
+    return [proof for chunk in results for proof in chunk or []]
 
 
 def _errored(task: Task, exc: Exception) -> TaskProof:
@@ -199,6 +260,7 @@ def run_release(args: ReleaseConfig) -> int:
         return 2
     console.print(f"[bold]CRM-Agent-Bench release gates[/bold] - {len(tasks)} task(s) in {', '.join(domains)}")
 
+    stage = time.perf_counter()
     problems = validate_tasks(tasks, envs, graphs)
     default_catalog = tasks_dir == cat.TASKS_DIR
     if default_catalog:
@@ -206,7 +268,7 @@ def run_release(args: ReleaseConfig) -> int:
         for task in catalog.values():
             counts[task.domain] = counts.get(task.domain, 0) + 1
         problems += validate_manifest(counts, cat.load_manifest().domains)
-    console.print(f"structural validation: {len(problems)} problem(s)")
+    console.print(f"structural validation: {len(problems)} problem(s) ({time.perf_counter() - stage:.1f} s)")
     for line in problems:
         console.print(f"  [red]-[/red] {line}")
     ok &= not problems
@@ -220,7 +282,10 @@ def run_release(args: ReleaseConfig) -> int:
 
     if args.gold:
         console.print("\n[bold]Gold paths, no-op and mutations[/bold]")
-        proofs = asyncio.run(_prove_all(tasks, args.mutations, console))
+        workers = args.workers or default_workers()
+        started = time.perf_counter()
+        proofs = _prove_all(tasks, args.mutations, console, workers)
+        console.print(f"gold, no-op, mutations and batteries: {len(tasks)} task(s) in {time.perf_counter() - started:.1f} s ({workers} worker(s))")
         report["proofs"] = _report_proofs(proofs, console, args.verbose, args.mutations)
         report["exemptions"] = [
             {"task": t.id, "case": e.case, "reason": e.reason} for t in tasks for e in t.battery_exemptions or []

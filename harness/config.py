@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, Field
+from pydantic import AliasChoices, BaseModel, Field, model_validator
 
 
 class ServeConfig(BaseModel):
@@ -68,6 +68,7 @@ class ReleaseConfig(BaseModel):
     task: list[str] = Field(default_factory=list, description="only these task ids")
     mutations: bool = Field(default=True, description="with --gold: run the mutation kill-rate proof")
     json_report: Path | None = Field(default=None, description="also write the full report as JSON here")
+    workers: int = Field(default=0, ge=0, description="with --gold: worker processes over the catalog (0: one per core)")
     verbose: bool = Field(
         default=False, validation_alias=AliasChoices("verbose", "v"), description="list which mutation killed each check"
     )
@@ -107,12 +108,22 @@ class RunConfig(BaseModel):
     task_timeout_s: float = Field(default=1200.0, gt=0, description="wall-clock limit per trial")
     max_iterations: int = Field(default=10, ge=1, description="ReAct iterations per turn (reference agent)")
     infra_retries: int = Field(default=1, ge=0, description="re-runs of a trial after an infrastructure failure")
-    provider_concurrency: int = Field(default=16, ge=1, description="concurrent requests per model provider")
+    provider_concurrency: int | None = Field(
+        default=None, ge=1, description="concurrent requests per model provider (default: --concurrency, at least 16)"
+    )
     price_table: Path | None = Field(default=None, description="price table YAML (default: models/prices.yaml)")
     out: Path | None = Field(default=None, description="run directory (default: runs/<agent>-<date>)")
     offline: bool = Field(default=False, description="force the offline configuration (no model calls)")
     serve_http: bool = Field(default=False, description="serve the gateway over HTTP even if the agent does not need it (agents that need a URL get it automatically)")
     allow_stale_lock: bool = Field(default=False, description="run even if contracts/catalog.lock.json does not match the task files")
+
+    @model_validator(mode="after")
+    def _derive_provider_concurrency(self) -> RunConfig:
+        """Unset, the per-provider cap follows `--concurrency` (never below 16), so 256 trials in flight
+        are not silently held to 16 model calls; the effective value is what the manifest records."""
+        if self.provider_concurrency is None:
+            self.provider_concurrency = max(16, self.concurrency)
+        return self
 
     def result_affecting(self) -> dict[str, object]:
         """The fields whose change makes earlier trial records incomparable (the resume key)."""

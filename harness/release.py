@@ -87,7 +87,9 @@ async def prove_task(
     mutate: bool = True,
     graph: GraphConfig | None = None,
 ) -> TaskProof:
-    gold_evidence = await replayer.play(task, task.gold, seed=seed, strict_refs=True)
+    # The gold path always goes through the real MCP stack (client, session, server, middleware); the
+    # no-op run, mutations and batteries take the replayer's path (lean in the gates: same trace).
+    gold_evidence = await replayer.play(task, task.gold, seed=seed, strict_refs=True, lean=False)
     gold = grade_offline(task, gold_evidence)
     noop_verdict = grade_offline(task, await replayer.play(task, noop(task).turns, seed=seed))
     proof = TaskProof(task_id=task.id, domain=task.domain, gold=gold, noop=noop_verdict, needs_effect=needs_effect(task))

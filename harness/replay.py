@@ -1,8 +1,10 @@
 """Play a fixed trajectory (the gold path, a mutation of it, or a script) through the real gateway.
 
-The calls go over an MCP client into the gateway's domain server, so they are validated, executed and
-recorded exactly as an agent's calls would be; the evidence comes from what the gateway recorded.
-One in-memory client per domain serves every trial: each request names its trial in `_meta`.
+The calls reach the gateway's domain server's recorder and tools exactly as an agent's calls would: by
+default through the lean in-process path (`Gateway.call_tool`: the same recorder core, the same fastmcp
+tool and argument validation, no MCP client stack), or (`lean=False`) over an in-memory MCP client, one
+per domain serving every trial (each request names its trial in `_meta`). The recorded trace is
+identical either way (tests/test_lean_path.py); the evidence comes from what the gateway recorded.
 """
 
 from __future__ import annotations
@@ -10,13 +12,14 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
-
-from fastmcp import Client
+from typing import TYPE_CHECKING, Any
 
 from contracts.evidence import Evidence, Message, ToolCallRecord
 from contracts.schema import GoldCall, GoldTurn, Task
 from servers.gateway import TRIAL_META_KEY, Gateway
+
+if TYPE_CHECKING:
+    from fastmcp import Client
 
 REF = re.compile(r"\$\{([a-z_][a-z0-9_]*)\.([A-Za-z0-9_.]+)\}")
 
@@ -79,8 +82,12 @@ def _unresolvable(value: str, trace: Sequence[ToolCallRecord]) -> bool:
 class GatewayReplayer:
     """Executes trajectories against a gateway, one isolated trial per trajectory."""
 
-    def __init__(self, gateway: Gateway) -> None:
+    def __init__(self, gateway: Gateway, *, lean: bool = True) -> None:
         self.gateway = gateway
+        self.lean = lean
+        """`play(..., lean=None)` replays through `Gateway.call_tool` (the same recorder core and tools,
+        no MCP client stack; ~10x cheaper per call) unless this is False; `lean=False` per play goes
+        through an in-memory MCP client. The trace is identical either way (tests/test_lean_path.py)."""
         self._clients: dict[str, Client] = {}
         self._stack = contextlib.AsyncExitStack()
 
@@ -93,12 +100,13 @@ class GatewayReplayer:
         await self._stack.__aexit__(*exc)
         self._clients = {}
 
-    async def play(self, task: Task, turns: Sequence[GoldTurn], *, seed: int = 0, strict_refs: bool = False) -> Evidence:
+    async def play(self, task: Task, turns: Sequence[GoldTurn], *, seed: int = 0, strict_refs: bool = False, lean: bool | None = None) -> Evidence:
         """Run `turns` on a fresh trial of `task` and return the frozen evidence. The trial is closed.
 
         With `strict_refs` (gold paths) an unresolvable `${tool.field}` is an error; otherwise (mutations,
         scripts) the argument is left out, as an agent without that id would have to."""
-        client = self._clients[task.domain]
+        lean = self.lean if lean is None else lean
+        client = None if lean else self._clients[task.domain]
         trial = self.gateway.open_trial(task.domain, initial_state=task.initial_state, seed=seed, task_id=task.id)
         conversation: list[Message] = []
         try:
@@ -106,7 +114,10 @@ class GatewayReplayer:
                 self.gateway.set_turn(trial.trial_id, index)
                 conversation.append(Message(role="user", content=turn.user, turn=index))
                 for call in turn.calls:
-                    await self.call(client, trial.trial_id, call, trial.trace, strict_refs=strict_refs)
+                    if client is None:
+                        await self.call_lean(self.gateway, trial.trial_id, call, trial.trace, strict_refs=strict_refs)
+                    else:
+                        await self.call(client, trial.trial_id, call, trial.trace, strict_refs=strict_refs)
                 reply = render_reply(turn.reply, trial.trace, strict=strict_refs)
                 conversation.append(Message(role="assistant", content=reply, turn=index))
         finally:
@@ -124,6 +135,17 @@ class GatewayReplayer:
     ) -> None:
         arguments = resolve_args(call.args, trace, strict=strict_refs)
         await client.call_tool(call.tool, arguments, raise_on_error=False, meta={TRIAL_META_KEY: trial_id})
+
+
+    @staticmethod
+    async def call_lean(
+        gateway: Gateway, trial_id: str, call: GoldCall, trace: Sequence[ToolCallRecord], *, strict_refs: bool = False
+    ) -> None:
+        arguments = resolve_args(call.args, trace, strict=strict_refs)
+        try:
+            await gateway.call_tool(trial_id, call.tool, arguments)
+        except Exception:  # noqa: BLE001 - an error result, as `raise_on_error=False` gives over MCP; recorded
+            pass
 
 
 @contextlib.asynccontextmanager

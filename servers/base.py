@@ -5,9 +5,9 @@ plain business methods with `@tool`. Nothing here knows about trials, tracing or
 gateway binds an environment instance to one trial's state for the duration of one call.
 
 Why tools are methods on a class bound per call (instead of closures over a global world): many
-trials share one process, so the world must be an explicit value. The gateway runs every call on a
-deep copy of the trial's state and commits it only when the call succeeds, so a business refusal
-or an invalid call changes nothing even if a tool forgot to check before writing.
+trials share one process, so the world must be an explicit value. The gateway runs every call under an
+undo journal (servers/journal.py) and commits only when the call succeeds, so a business refusal or an
+invalid call changes nothing even if a tool forgot to check before writing.
 """
 
 from __future__ import annotations

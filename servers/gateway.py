@@ -24,13 +24,13 @@ import time
 import typing
 import warnings
 from dataclasses import dataclass
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
 import mcp_types as mt
-from fastmcp import Client, FastMCP
+from fastmcp import FastMCP
 from fastmcp.tools.function_tool import FunctionTool
-from fastmcp.exceptions import NotFoundError, ToolError
+from fastmcp.exceptions import FastMCPError, NotFoundError, ToolError
 from fastmcp.server.dependencies import get_http_request
 from fastmcp.server.middleware import Middleware, MiddlewareContext
 from fastmcp.tools.base import Tool, ToolResult
@@ -42,6 +42,10 @@ from contracts.evidence import CallStatus, ToolCallRecord
 from contracts.text import ERROR_MAX_CHARS, VALUE_MAX_CHARS, has_unsafe_text, json_problem, safe_text, short
 from servers.base import IdMinter, InvalidCall, Refusal, ToolEnvironment, to_result
 from servers.registry import environment_class, known_domains
+from servers.journal import Journal
+
+if typing.TYPE_CHECKING:  # the MCP client stack costs ~0.5 s to import; `serve` never needs it
+    from fastmcp import Client
 from servers.trials import SANDBOX_PREFIX, Trial, TrialStore, UnknownTrial
 
 log = logging.getLogger(__name__)
@@ -59,19 +63,30 @@ ARGUMENT_MAX_CHARS = VALUE_MAX_CHARS
 
 @dataclass
 class _CallScope:
-    """One tool call in flight. The tool body works on a draft (a deep copy of the state and of the id
-    minter) and leaves it here; the recorder commits it to the trial only once the call has succeeded
-    *and* its result has serialised. Anything else leaves the trial byte-identical."""
+    """One tool call in flight. The tool body works on the trial's live state under an undo journal and
+    on a copy of the id minter; the recorder commits (drops the journal, keeps the ids) only once the
+    call has succeeded *and* its result has serialised. Anything else rolls the journal back and leaves
+    the trial byte-identical."""
 
     trial: Trial
-    draft: BaseModel | None = None
+    journal: Journal | None = None
     ids: IdMinter | None = None
     result: dict[str, Any] | None = None
+    ready: bool = False
+    """The body succeeded and its new state checked out: the call may commit."""
 
     def commit(self) -> None:
-        if self.draft is not None and self.ids is not None:
-            self.trial.state = self.draft
+        if self.ready and self.ids is not None:
             self.trial.ids.restore(self.ids.snapshot())
+            if self.journal is not None:
+                self.journal.discard()
+            self.journal = None
+
+    def finish(self) -> None:
+        """Roll back whatever was not committed (a failure, a refusal, a read)."""
+        if self.journal is not None:
+            self.journal.rollback()
+            self.journal = None
 
 
 class CallRejected(ToolError):
@@ -100,6 +115,17 @@ def check_state(state: BaseModel) -> None:
         type(state).model_validate(data)
     except PydanticValidationError:
         raise CallRejected("the call was rejected and nothing changed: it would leave the world in an invalid state") from None
+
+
+def check_changes(journal: Journal) -> None:
+    """Reject a call whose changes would not leave a valid world (`CallRejected`): a non-finite number or
+    unsafe text in anything it stored, or a value of the wrong type where it stored it. Only what the
+    call touched is checked: the rest of the world was valid before and did not change."""
+    problem = journal.problem()
+    if problem == "invalid":
+        raise CallRejected("the call was rejected and nothing changed: it would leave the world in an invalid state")
+    if problem:
+        raise CallRejected(f"the call was rejected and nothing changed: it would store {problem}")
 
 
 def check_arguments(arguments: dict[str, Any]) -> None:
@@ -300,8 +326,12 @@ class TrialRecorder(Middleware):
             trial = _resolve_trial(self.store, self.domain, _request_meta(context))
         except UnknownTrial as exc:
             raise ToolError(str(exc)) from None
-        name = context.message.name
-        arguments = dict(context.message.arguments or {})
+        return await self.record(trial, context.message.name, dict(context.message.arguments or {}), lambda: call_next(context))
+
+    async def record(self, trial: Trial, name: str, arguments: dict[str, Any], invoke: Callable[[], Awaitable[ToolResult]]) -> ToolResult:
+        """The one core of every tool call, whatever the transport: exposure, argument checks, the call
+        (`invoke`: the MCP middleware chain, or `run_tool` on the lean in-process path), the
+        commit-only-on-success invariant, and the trace record."""
         if trial.domain != self.domain:  # another domain's tool (e.g. through the combined endpoint)
             error = f"trial {trial.trial_id!r} belongs to domain {trial.domain!r}, not {self.domain!r}: tool {self.domain}_{name} is not available to it."
             async with trial.lock:
@@ -322,7 +352,7 @@ class TrialRecorder(Middleware):
                     raise ToolError(error)
                 if name in self.tool_names:
                     check_arguments(arguments)
-                result = await call_next(context)
+                result = await invoke()
                 if getattr(result, "is_error", False):  # an error *returned* (not raised) never commits
                     status, error = "tool_error", safe_text(str(_result_payload(result)), ERROR_MAX_CHARS)
                     return result
@@ -347,6 +377,7 @@ class TrialRecorder(Middleware):
                 raise  # an unexpected bug in a tool: masked by the server (mask_error_details)
             finally:
                 _active_call.reset(token)
+                scope.finish()
                 trial.trace.append(
                     ToolCallRecord(
                         seq=len(trial.trace),
@@ -389,11 +420,36 @@ class CombinedRecorder(Middleware):
         raise ToolError(error)
 
 
+def wire_arguments(name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
+    """Arguments exactly as an MCP client puts them on the wire (`CallToolRequestParams` dumped to JSON
+    mode: dates become strings, NaN becomes null, tuples become lists), so the lean path hands the
+    recorder and the tool the same values the MCP path does."""
+    params = mt.CallToolRequestParams(name=name, arguments=arguments or {})
+    return dict(params.model_dump(by_alias=True, mode="json", exclude_none=True).get("arguments") or {})
+
+
+async def run_tool(tool: Tool | None, name: str, arguments: dict[str, Any]) -> ToolResult:
+    """The core of fastmcp's `FastMCP.call_tool` below the middleware chain, for the lean path: an
+    unknown tool is `NotFoundError("Unknown tool: …")`, the tool's own `_run` validates the arguments
+    against its signature exactly as over MCP (fastmcp `ValidationError` from pydantic), tool and
+    validation errors pass through, and anything else is masked as the domain servers mask it
+    (`mask_error_details=True`)."""
+    if tool is None:
+        raise NotFoundError(f"Unknown tool: {name!r}")
+    try:
+        return await tool._run(arguments)
+    except (FastMCPError, PydanticValidationError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - masked like the server masks it
+        raise ToolError(f"Error calling tool {name!r}") from exc
+
+
 def _tool_function(env_cls: type[ToolEnvironment], name: str) -> Any:
     """An async MCP tool function with the method's signature (minus `self`), bound per call to the
-    active trial. The body runs on a draft (a deep copy of the state and of the id minter); the draft
-    is handed to the recorder, which commits it only when the call succeeded and its result serialised.
-    A refusal returns data and commits nothing; an invalid call or a bug commits nothing."""
+    active trial. The body runs on the live state under an undo journal (`servers.journal`) and on a
+    copy of the id minter; the recorder commits only when the call succeeded and its result serialised,
+    and rolls the journal back otherwise. A refusal returns data and commits nothing; an invalid call, a
+    bug or a read tool commits nothing."""
     method = env_cls.tool_methods()[name]
     signature, hints = env_cls.tool_signature(name)
     read_only = env_cls.tool_kind(name) == "read"
@@ -403,25 +459,26 @@ def _tool_function(env_cls: type[ToolEnvironment], name: str) -> Any:
         if scope is None:  # pragma: no cover - the recorder always binds one
             raise ToolError("no active trial")
         trial = scope.trial
-        draft = trial.state.model_copy(deep=True)
         ids = IdMinter(trial.ids.seed)
         ids.restore(trial.ids.snapshot())
+        journal = scope.journal = Journal()
         try:
-            value = method(env_cls(draft, ids), **kwargs)
+            with journal.recording():
+                value = method(env_cls(trial.state, ids), **kwargs)
         except Refusal as refusal:
             result = refusal.as_result()
             strict_json(result, "result")
-            return result
+            return result  # never committed: the recorder rolls back whatever the tool did first
         except InvalidCall as exc:
             raise ToolError(str(exc)) from None
         result = to_result(value)
         strict_json(result, "result")
         if read_only:
-            return result  # a read tool never commits, whatever it did to its draft
+            return result  # a read tool never commits, whatever it did to the world
         # The new state must itself be valid, strict JSON: a tool that stored NaN or invalid text
         # must not poison every later call and the trial record.
-        check_state(draft)
-        scope.draft, scope.ids, scope.result = draft, ids, result
+        check_changes(journal)
+        scope.ids, scope.result, scope.ready = ids, result, True
         return result
 
     call.__name__ = name
@@ -537,6 +594,27 @@ class Gateway:
         for domain, server in self.servers.items():
             self.combined.mount(server, namespace=domain)
         self.combined.add_middleware(CombinedRecorder(self.store, self.domains))
+        self.recorders = {d: next(m for m in s.middleware if isinstance(m, TrialRecorder)) for d, s in self.servers.items()}
+        self._tools: dict[str, dict[str, Tool]] = {}
+
+    async def _domain_tools(self, domain: str) -> dict[str, Tool]:
+        tools = self._tools.get(domain)
+        if tools is None:
+            server = self.server(domain)
+            found = {name: await server.get_tool(name) for name in environment_class(domain).tool_methods()}
+            tools = self._tools[domain] = {name: tool for name, tool in found.items() if tool is not None}
+        return tools
+
+    async def call_tool(self, trial_id: str, name: str, arguments: dict[str, Any] | None = None) -> ToolResult:
+        """The lean in-process path (replays, the gates, in-process agents): the same recorder core and
+        the same fastmcp tool (argument validation included) as an MCP `tools/call`, without the client,
+        the JSON-RPC session and the server's request plumbing. Arguments are encoded as a client would
+        encode them (`wire_arguments`). Raises what the domain server's middleware chain raises (a
+        `ToolError` for every refused or failed call); the trace records the call exactly as over MCP."""
+        trial = self.store.get(trial_id)
+        tools = await self._domain_tools(trial.domain)
+        wire = wire_arguments(name, arguments)
+        return await self.recorders[trial.domain].record(trial, name, wire, lambda: run_tool(tools.get(name), name, wire))
 
     def server(self, domain: str) -> FastMCP:
         try:
@@ -565,5 +643,7 @@ class Gateway:
     async def in_memory_clients(self) -> AsyncIterator[dict[str, Client]]:
         """One in-memory MCP client per domain, shared by every trial: each request names its trial in
         `_meta`, so no per-trial connection is needed."""
+        from fastmcp import Client
+
         async with contextlib.AsyncExitStack() as stack:
             yield {d: await stack.enter_async_context(Client(s)) for d, s in self.servers.items()}

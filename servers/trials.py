@@ -7,6 +7,7 @@ that the client sends (URL query `?trial=`, header `X-Trial-Id`), never by the M
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import threading
 from collections import OrderedDict
@@ -18,6 +19,7 @@ from pydantic import BaseModel
 from contracts.evidence import ToolCallRecord
 from contracts.text import json_problem, short
 from servers.base import IdMinter
+from servers.journal import track
 from servers.registry import environment_class
 
 SANDBOX_PREFIX = "sandbox-"
@@ -59,6 +61,37 @@ class Trial:
         return self.allowed_tools is None or tool in self.allowed_tools
 
 
+_WORLDS: OrderedDict[tuple[str, str], tuple[dict[str, Any], str]] = OrderedDict()
+_WORLDS_MAX = 512
+_worlds_guard = threading.Lock()
+
+
+def _initial_world(domain: str, override: dict[str, Any] | None) -> tuple[BaseModel, str]:
+    """A fresh, journaled world for `domain` from `override`, and its JSON text. The merge, the strict-JSON
+    check and the dumps are done once per distinct (domain, override) and cached; every trial still gets
+    its own objects (validated from the cached data)."""
+    key = (domain, json.dumps(override or {}, sort_keys=True, default=repr))
+    with _worlds_guard:
+        cached = _WORLDS.get(key)
+        if cached is not None:
+            _WORLDS.move_to_end(key)
+    env = environment_class(domain)
+    if cached is None:
+        state = env.initial_state(override)
+        data = state.model_dump(mode="python", warnings=False)
+        problem = json_problem(data)
+        if problem:  # a world holding NaN or invalid text would poison every call and the record
+            raise ValueError(f"initial_state holds {problem}")
+        cached = (data, json.dumps(state.model_dump(mode="json")))
+        with _worlds_guard:
+            _WORLDS[key] = cached
+            while len(_WORLDS) > _WORLDS_MAX:
+                _WORLDS.popitem(last=False)
+    else:
+        state = env.state_model.model_validate(cached[0])
+    return track(state), cached[1]  # journaled: a call costs what it touches
+
+
 class TrialStore:
     """Opens, finds and closes trials. Thread-safe for bookkeeping; calls within a trial are serialised
     by the trial's own lock in the recorder."""
@@ -92,18 +125,14 @@ class TrialStore:
         task_id: str | None = None,
         trial_id: str | None = None,
     ) -> Trial:
-        env = environment_class(domain)
-        state = env.initial_state(initial_state)
-        problem = json_problem(state.model_dump(mode="python", warnings=False))
-        if problem:  # a world holding NaN or invalid text would poison every call and the record
-            raise ValueError(f"initial_state holds {problem}")
+        state, initial_json = _initial_world(domain, initial_state)
         trial_id = trial_id or f"trial-{secrets.token_urlsafe(18)}"  # unguessable: 144 random bits
         trial = Trial(
             trial_id=trial_id,
             domain=domain,
             seed=seed,
             state=state,
-            initial_state=state.model_dump(mode="json"),
+            initial_state=json.loads(initial_json),
             ids=IdMinter(f"{seed}|{task_id or domain}"),
             task_id=task_id,
         )
