@@ -72,11 +72,25 @@ class OrderStep(Strict):
 
     tool: str
     params: dict[str, Any] | None = Field(default=None, min_length=1)
+    alternatives: list[str] | None = Field(
+        default=None,
+        min_length=1,
+        description="Other tools that are this step too, matched by name only (their arguments differ): e.g. a "
+        "payment looked up with get_payment_details or found in get_transaction_history.",
+    )
+
+    def matches(self, tool: str, arguments: dict[str, Any]) -> bool:
+        from grader.values import args_match
+
+        if tool == self.tool:
+            return not self.params or args_match(self.params, arguments)
+        return tool in (self.alternatives or [])
 
     def label(self) -> str:
+        name = " | ".join([self.tool, *(self.alternatives or [])])
         if not self.params:
-            return self.tool
-        return f"{self.tool}(" + ", ".join(f"{k}={v}" for k, v in self.params.items()) + ")"
+            return name
+        return f"{self.tool}(" + ", ".join(f"{k}={v}" for k, v in self.params.items()) + ")" + "".join(f" | {a}" for a in self.alternatives or [])
 
 
 class OrderConstraint(Strict):

@@ -84,7 +84,7 @@ def expected_params(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
 def _step_of(call: ToolCallRecord, steps: list[OrderStep]) -> int | None:
     """The index of the first step this call is (tool and bound arguments), if any."""
     for index, step in enumerate(steps):
-        if call.tool == step.tool and (not step.params or args_match(step.params, call.arguments)):
+        if step.matches(call.tool, call.arguments):
             return index
     return None
 
@@ -102,7 +102,7 @@ def order(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
             filtered = [c for c in successful if _step_of(c, steps) is not None]
             seen = [steps[_step_of(c, steps) or 0].label() for c in filtered]
             passed = len(filtered) == len(steps) and all(
-                c.tool == s.tool and (not s.params or args_match(s.params, c.arguments)) for c, s in zip(filtered, steps, strict=True)
+                s.matches(c.tool, c.arguments) for c, s in zip(filtered, steps, strict=True)
             )
             if passed and constraint.separate_turns:
                 passed = all(b.turn > a.turn for a, b in zip(filtered, filtered[1:]))
@@ -113,14 +113,14 @@ def order(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
                 if position < len(steps):
                     step = steps[position]
                     later = not constraint.separate_turns or position == 0 or call.turn > last_turn
-                    if later and call.tool == step.tool and (not step.params or args_match(step.params, call.arguments)):
+                    if later and step.matches(call.tool, call.arguments):
                         position, last_turn = position + 1, call.turn
             passed = position == len(steps)
             seen = [
                 f"{s.label()}@turn{c.turn}" if constraint.separate_turns else s.label()
                 for c in successful
                 for s in steps
-                if c.tool == s.tool and (not s.params or args_match(s.params, c.arguments))
+                if s.matches(c.tool, c.arguments)
             ][:12]
         if constraint.separate_turns:
             arrow = " => ".join(labels) + " (each in a later turn)"

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from contracts.schema import GoldCall, GoldTurn, Task
-from grader.values import args_match as _args_match
 from servers.base import ToolEnvironment
 
 NOOP_REPLY = "I'm sorry, I can't help with that right now."
@@ -93,9 +92,9 @@ def generic_mutations(task: Task, env: type[ToolEnvironment]) -> Iterator[Mutati
             continue
         steps = constraint.steps
         for first, second in zip(steps, steps[1:]):
-            anchor = next(((t, c) for t, c, call in flat if call.tool == first.tool and (not first.params or _args_match(first.params, call.args))), None)
+            anchor = next(((t, c) for t, c, call in flat if first.matches(call.tool, call.args)), None)
             for t, c, call in flat:
-                if anchor and t > anchor[0] and call.tool == second.tool and (not second.params or _args_match(second.params, call.args)):
+                if anchor and t > anchor[0] and second.matches(call.tool, call.args):
                     per_turn = _calls(turns)
                     moved = per_turn[t].pop(c)
                     per_turn[anchor[0]].insert(anchor[1] + 1, moved)

@@ -82,6 +82,8 @@ def validate_task(task: Task, env: type[ToolEnvironment], graph: GraphConfig) ->
     for o in c.order or []:
         for step in o.steps:
             p += _check_args(env, step.tool, step.params or {}, f"{where} order", gold=False)
+            for alternative in step.alternatives or []:
+                p += _check_args(env, alternative, {}, f"{where} order alternatives", gold=False)
     for tool in c.forbidden_actions or []:
         p += _check_args(env, tool, {}, f"{where} forbidden_actions", gold=False)
         if tool not in graph_tools:

@@ -348,3 +348,15 @@ def test_evidence_judge_absent_phrases_fail_the_criterion() -> None:
     assert verdict_of(contract, evidence(replies=("Done: $50 was transferred.",))).strict
     v = verdict_of(contract, evidence(replies=("Done: $50 and then $1,000 was transferred.",)))
     assert not v.strict and "must not" in v.checks[0].reason
+
+
+def test_order_step_alternatives_match_by_name() -> None:
+    """"Look the payment up before refunding it": either look-up tool is the step; the refund stays bound."""
+    lookup = {"tool": "get_payment_details", "params": {"transaction_id": "TXN-1"}, "alternatives": ["get_transaction_history"]}
+    contract = {"order": [{"tools": [lookup, {"tool": "refund_payment", "params": {"transaction_id": "TXN-1"}}], "separate_turns": True}]}
+    history_first = evidence(call("get_transaction_history", account_id="ACC-1"), call("refund_payment", turn=1, transaction_id="TXN-1"))
+    other_payment = evidence(call("get_payment_details", transaction_id="TXN-2"), call("refund_payment", turn=1, transaction_id="TXN-1"))
+    same_turn = evidence(call("get_payment_details", transaction_id="TXN-1"), call("refund_payment", transaction_id="TXN-1"))
+    assert verdict_of(contract, history_first).strict
+    assert not verdict_of(contract, other_payment).strict
+    assert not verdict_of(contract, same_turn).strict  # refunded before the customer's next turn
