@@ -33,3 +33,29 @@ def serve_gateway(domains: list[str]) -> Iterator[tuple[Gateway, str]]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+async def assert_tool_executes_over_http(served: tuple[Gateway, str], domain: str, tool: str, args: dict, key: str) -> None:
+    """One tool over streamable HTTP on a fresh trial: it executes, answers with `key`, and is recorded."""
+    from fastmcp import Client
+
+    gateway, base_url = served
+    trial = gateway.open_trial(domain)
+    async with Client(f"{base_url}/{domain}/mcp?trial={trial.trial_id}") as client:
+        result = await client.call_tool(tool, args)
+    assert key in result.structured_content and not result.structured_content.get("refused")
+    assert [(r.tool, r.status) for r in trial.trace] == [(tool, "executed")]
+
+
+async def assert_release_proof(domain: str, task_id: str) -> None:
+    """The release gate in-process for one task: gold, no-op, mutations and both batteries."""
+    from contracts.catalog import get_task
+    from contracts.graph import load_graph
+    from harness.release import prove_task
+    from harness.replay import GatewayReplayer
+    from servers.registry import environment_class
+
+    async with GatewayReplayer(Gateway([domain])) as replayer:
+        proof = await prove_task(replayer, get_task(task_id), environment_class(domain), graph=load_graph(domain))
+    assert proof.batteries is not None and proof.batteries.results
+    assert proof.ok, (proof.error, proof.unkilled, proof.batteries.failures)

@@ -217,22 +217,14 @@ def http_gateway() -> Any:
 
 @pytest.mark.parametrize("tool", sorted(TOOL_CASES))
 async def test_tool_over_streamable_http(http_gateway: Any, tool: str) -> None:
-    gateway, base_url = http_gateway
-    trial = gateway.open_trial(DOMAIN)
-    args, key = TOOL_CASES[tool]
-    async with Client(f"{base_url}/{DOMAIN}/mcp?trial={trial.trial_id}") as client:
-        result = await client.call_tool(tool, args)
-    assert key in result.structured_content and not result.structured_content.get("refused")
-    assert [(r.tool, r.status) for r in trial.trace] == [(tool, "executed")]
+    from tests.live_http import assert_tool_executes_over_http
+
+    await assert_tool_executes_over_http(http_gateway, DOMAIN, tool, *TOOL_CASES[tool])
 
 
 @pytest.mark.parametrize("task_id", ["marketing_full_campaign_01", "marketing_flash_sale_journey_01"])
 async def test_release_proof_with_both_batteries(task_id: str) -> None:
     """The release gate in-process for a flagship task and a journey (the whole domain runs in the gate)."""
-    from contracts.graph import load_graph
-    from harness.release import prove_task
+    from tests.live_http import assert_release_proof
 
-    async with GatewayReplayer(Gateway([DOMAIN])) as replayer:
-        proof = await prove_task(replayer, get_task(task_id), environment_class(DOMAIN), graph=load_graph(DOMAIN))
-    assert proof.batteries is not None and proof.batteries.results
-    assert proof.ok, (proof.error, proof.unkilled, proof.batteries.failures)
+    await assert_release_proof(DOMAIN, task_id)
