@@ -148,7 +148,15 @@ class Grade(GradeConfig):
         try:
             factory, name = judge_factory_for(self.judge, self.judge_model, manifest)
             result = anyio.run(
-                lambda: regrade_run(self.run, out=self.out, judge_factory=factory, judge_name=name, only_infra=self.only_infra, tasks_dir=self.tasks_dir)
+                lambda: regrade_run(
+                    self.run,
+                    out=self.out,
+                    judge_factory=factory,
+                    judge_name=name,
+                    only_infra=self.only_infra,
+                    tasks_dir=self.tasks_dir,
+                    rejudge=self.judge != "recorded",
+                )
             )
         except (RegradeError, CatalogError, ConfigurationError) as exc:
             print(f"error: {exc}", file=sys.stderr)

@@ -234,8 +234,10 @@ async def regrade_run(
     judge_name: str = "recorded",
     only_infra: bool = False,
     tasks_dir: Path | None = None,
+    rejudge: bool = False,
 ) -> RegradeResult:
-    """Re-grade every trial of the run at `source` into a new run directory (default `<source>-regraded`)."""
+    """Re-grade every trial of the run at `source` into a new run directory (default `<source>-regraded`).
+    Recorded judgements are reused where the criteria are unchanged unless `rejudge` asks the judge again."""
     source_dir = RunDirectory(source)
     manifest = source_dir.read_manifest()
     if manifest is None:
@@ -246,7 +248,7 @@ async def regrade_run(
     if missing:
         raise RegradeError(f"the catalog has no task {missing[0]!r} (and {len(missing) - 1} more) recorded in {source}")
     judge = judge_factory() if judge_factory else None
-    force = judge_factory is not None and not isinstance(judge_factory, _LazyFactory)
+
     result = RegradeResult(directory=out or source.with_name(source.name + "-regraded"), records=[])
     new_records = []
     for record in records:
@@ -254,7 +256,7 @@ async def regrade_run(
             new_records.append(record)
             continue
         task = catalog[record.key.task_id]
-        updated, asked = await grade_record(record, task, judge, rejudge=force)
+        updated, asked = await grade_record(record, task, judge, rejudge=rejudge)
         result.rejudged += asked
         result.reused += bool(task.contract.reply_criteria) and not asked and updated.status == "scored"
         result.still_infra += updated.status == "infra_error"
@@ -304,11 +306,11 @@ def _dir_hash(path: Path) -> str:
 
 
 def judge_factory_for(kind: str, judge_model: str | None, manifest: dict[str, Any]) -> tuple[JudgeFactory | None, str]:
-    """The judge a re-grade uses: `recorded` reuses judgements and asks the run's own judge where needed."""
+    """The judge a re-grade uses and its name. With `recorded` the caller re-grades without `rejudge`, so
+    the judge is asked only where no recorded judgement fits; `evidence` / `llm` re-judge every reply."""
     recorded = manifest.get("judge", {}) or {}
     if kind == "evidence" or (kind == "recorded" and recorded.get("kind") != "llm"):
-        factory: JudgeFactory = EvidenceJudge
-        return (factory if kind == "evidence" else _lazy(factory)), "evidence" if kind == "evidence" else "recorded (evidence)"
+        return EvidenceJudge, "evidence" if kind == "evidence" else "recorded (evidence)"
     model_name = judge_model or recorded.get("model")
     if not model_name:
         raise RegradeError("no judge model: pass --judge-model provider:model")
@@ -321,18 +323,4 @@ def judge_factory_for(kind: str, judge_model: str | None, manifest: dict[str, An
 
         return LLMJudge(Model(get_model_api(model_name), role="judge", config=GenerateConfig(temperature=0.0)))
 
-    return (llm if kind == "llm" else _lazy(llm)), f"{'llm' if kind == 'llm' else 'recorded (llm)'}:{model_name}"
-
-
-class _LazyFactory:
-    """Marks a judge factory that is only used where no recorded judgement fits (no forced re-judging)."""
-
-    def __init__(self, factory: JudgeFactory) -> None:
-        self.factory = factory
-
-    def __call__(self) -> Judge:
-        return self.factory()
-
-
-def _lazy(factory: JudgeFactory) -> JudgeFactory:
-    return _LazyFactory(factory)
+    return llm, f"{'llm' if kind == 'llm' else 'recorded (llm)'}:{model_name}"

@@ -102,7 +102,7 @@ def render(task: Task, suggestion: dict[str, Any]) -> str:
     import json
 
     def flow(d: dict[str, Any]) -> str:
-        return "{" + ", ".join(f"{k}: {json.dumps(v) if isinstance(v, (str, dict)) else json.dumps(v)}" for k, v in d.items()) + "}"
+        return "{" + ", ".join(f"{k}: {json.dumps(v)}" for k, v in d.items()) + "}"
 
     declared = task.contract
     lines = [f"# {task.id}"]
