@@ -87,7 +87,16 @@ class RunConfig(BaseModel):
     difficulty: list[Literal["easy", "medium", "hard"]] = Field(default_factory=list, description="only these difficulties")
     rounds: int = Field(default=1, ge=1, description="independent rounds (trials per task)")
     base_seed: int = Field(default=20260925, description="framework base seed; trial seeds derive from it")
-    concurrency: int = Field(default=8, ge=1, description="trials run at once")
+    concurrency: int = Field(default=8, ge=1, description="trials run at once (in the whole run, split over the workers)")
+    workers: int = Field(
+        default=1, ge=1, description="worker processes (or Ray actors with --executor ray), each with its own gateway; 1: in this process"
+    )
+    executor: Literal["local", "ray"] = Field(
+        default="local", description="local: this machine; ray: Ray actors on a local Ray instance or the cluster at --ray-address"
+    )
+    ray_address: str | None = Field(
+        default=None, description="--executor ray: 'auto' or ray://HOST:PORT joins a cluster (default: start a local Ray instance)"
+    )
     agent: str = Field(
         default="auto",
         description="auto|graph|oracle|noop|script|pydantic-ai|openai-agents|process, a module:Class, or a name registered "
@@ -127,7 +136,8 @@ class RunConfig(BaseModel):
 
     def result_affecting(self) -> dict[str, object]:
         """The fields whose change makes earlier trial records incomparable (the resume key)."""
-        ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock"}
+        ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock",
+                  "workers", "executor", "ray_address"}  # fmt: skip
         return {k: (str(v) if isinstance(v, Path) else v) for k, v in self.model_dump().items() if k not in ignore}
 
 

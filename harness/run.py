@@ -1,23 +1,21 @@
 """`crmbench run`: every selected task × round through the real gateway, agent, user and grader.
 
-Trials run concurrently (bounded), each record is written atomically as soon as it is graded, and a
-rerun of the same command resumes: finished trials are skipped, ⊥ trials are retried.
+Trials run concurrently (bounded) — in this process, in `--workers N` processes, or on Ray actors
+(`--executor ray`, see `harness.executors`) —, each record is written atomically by the run's record
+writer as soon as it is graded, and a rerun of the same command resumes: finished trials are skipped,
+⊥ trials are retried, ungraded trials are re-judged.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import hashlib
 import logging
 import os
 import re
-import secrets
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import anyio
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -25,19 +23,17 @@ from contracts.catalog import catalog_lock, load_catalog, select_tasks
 from contracts.schema import Task
 from harness.components import TrialComponents
 from harness.config import RunConfig
+from harness.executors import check_available, make_executor
+from harness.executors.shard import ComponentFactory, TrialWork
 from harness.manifest import build_manifest
 from harness.plan import Plan, resolve_plan
 from harness.records import TrialKey, TrialRecord
 from harness.rundir import RunDirectory
 from harness.summary import summarise
-from harness.trial import Limits, run_trial
-from models.base import ConfigurationError
+from harness.writer import RecordWriter, record_writer
 from models.model import UsageLedger
 from models.prices import DEFAULT_PRICE_TABLE, PriceTable
 from models.types import Usage
-from servers.gateway import Gateway
-from servers.http import serve_in_loop
-from servers.trials import TrialStore
 
 log = logging.getLogger("crmbench.run")
 
@@ -135,26 +131,8 @@ class RunResult:
     notes: list[str] = field(default_factory=list)
 
 
-def _first_configuration_error(group: BaseExceptionGroup) -> ConfigurationError | None:
-    """A configuration error in any trial stops the run; surface it plainly, not as a group."""
-    matched: BaseException | None = group.subgroup(lambda e: isinstance(e, ConfigurationError))
-    while isinstance(matched, BaseExceptionGroup):
-        matched = matched.exceptions[0]
-    return matched if isinstance(matched, ConfigurationError) else None
-
-
-@contextlib.asynccontextmanager
-async def _maybe_http(gateway: Gateway, enabled: bool) -> AsyncIterator[str | None]:
-    """Serve the gateway over streamable HTTP on an ephemeral loopback port when an agent needs a URL."""
-    if not enabled:
-        yield None
-        return
-    async with serve_in_loop(gateway, control_token=secrets.token_urlsafe(32)) as base_url:  # agents never get the token
-        yield base_url
-
-
 async def _rejudge_ungraded(
-    existing: list[TrialRecord], tasks: list[Task], components: TrialComponents, directory: RunDirectory, console: Console
+    existing: list[TrialRecord], tasks: list[Task], components: TrialComponents, writer: RecordWriter, console: Console
 ) -> list[TrialRecord]:
     """Spec A.2: a trial whose judge failed is re-judged from its record, never re-run. Its conversation
     and tool trace are complete; only the reply judgement is missing."""
@@ -174,14 +152,33 @@ async def _rejudge_ungraded(
             for role, spent in ledger.snapshot().items():
                 usage[role] = usage.get(role, Usage()) + spent
             record = updated.model_copy(update={"usage": usage})
-            directory.save(record)
+            await writer.save(record)
         out.append(record)
     return out
 
 
-async def execute_run(config: RunConfig, *, console: Console | None = None, components: TrialComponents | None = None) -> RunResult:
+async def execute_run(
+    config: RunConfig,
+    *,
+    console: Console | None = None,
+    components: TrialComponents | None = None,
+    component_factory: ComponentFactory | None = None,
+) -> RunResult:
+    """Run (or resume) the benchmark as `config` says.
+
+    Trial components (agent, user, judge) come from `components` (ready-built, e.g. scripted models:
+    in-process runs only), else from `component_factory(config, plan)` — a picklable top-level function
+    or class, called by this process and by every worker process or Ray actor to build its own —, else
+    from `TrialComponents(config, plan)`."""
     console = console or Console(stderr=True)
-    components = components or TrialComponents(config, resolve_plan(config))
+    if components is not None and component_factory is not None:
+        raise ValueError("pass components= or component_factory=, not both")
+    check_available(config)
+    factory: ComponentFactory | None = None if components is not None else (component_factory or TrialComponents)
+    resolved = components.plan if components is not None else resolve_plan(config)
+    if components is None:
+        assert factory is not None
+        components = factory(config, resolved)
     plan = components.plan
     tasks = choose_tasks(config)
     if not tasks:
@@ -192,67 +189,53 @@ async def execute_run(config: RunConfig, *, console: Console | None = None, comp
     directory = RunDirectory(config.out or default_out(plan, manifest["config_hash"]))
     directory.lock()  # a second run on the same directory is refused; released on exit, even on SIGKILL
     try:
-        return await _execute(config, console, components, plan, tasks, prices, manifest, directory)
+        return await _execute(config, console, components, factory, resolved, tasks, prices, manifest, directory)
     finally:
         directory.unlock()
+
+
+def _record_order(record: TrialRecord) -> tuple[str, str]:
+    """The order of the run directory's files (`trials/<domain>/<slug>.json`), as `records()` reads them."""
+    return record.domain, f"{record.key.slug}.json"
 
 
 async def _execute(
     config: RunConfig,
     console: Console,
-    components: TrialComponents | None,
-    plan: Plan,
+    components: TrialComponents,
+    factory: ComponentFactory | None,
+    resolved: Plan,
     tasks: list[Task],
     prices: PriceTable,
     manifest: dict,
     directory: RunDirectory,
 ) -> RunResult:
+    plan = components.plan
     directory.open(manifest)
     for note in plan.notes:
         console.print(f"[yellow]note[/yellow]: {note}")
 
     keys = [(task, TrialKey(task_id=task.id, round=r, seed=trial_seed(config.base_seed, task.id, r))) for r in range(config.rounds) for task in tasks]
-    existing = directory.records()
-    components = components or TrialComponents(config, plan)
-    existing = await _rejudge_ungraded(existing, tasks, components, directory, console)
-    finished = {r.key for r in existing if r.finished}
-    unfinished = {r.key: r for r in existing if not r.finished}
-    todo = [(task, key) for task, key in keys if key not in finished]
-    if finished:
-        console.print(f"resuming {directory.root}: {len(keys) - len(todo)} of {len(keys)} trial(s) already done")
-    gateway = Gateway(sorted({t.domain for t in tasks}), store=TrialStore(sandbox=False))
-    limits = Limits(max_turns=config.max_turns, task_timeout_s=config.task_timeout_s)
-    limiter = anyio.CapacityLimiter(config.concurrency)
-
+    existing = directory.records()  # read once: what this invocation produces is kept as it is produced
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("{task.fields[status]}"))
     passed = failed = errors = 0
-    serve_http = config.serve_http or components.needs_mcp_url
     try:
-        async with gateway.in_memory_clients() as clients, _maybe_http(gateway, serve_http) as base_url:
+        async with record_writer(directory) as writer:
+            existing = await _rejudge_ungraded(existing, tasks, components, writer, console)
+            held = {r.key: r for r in existing}
+            unfinished = {r.key: r for r in existing if not r.finished}
+            todo = [TrialWork(task, key, unfinished.get(key)) for task, key in keys if key not in held or not held[key].finished]
+            if len(todo) < len(keys):
+                console.print(f"resuming {directory.root}: {len(keys) - len(todo)} of {len(keys)} trial(s) already done")
+            executor = make_executor(config, components, factory, resolved, len(todo))
             with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
                 job = progress.add_task(f"{plan.label} run", total=len(todo), status="")
 
-                async def one(task: Task, key: TrialKey) -> None:
+                async def emit(record: TrialRecord, data: bytes | None) -> None:
+                    """A finished trial: durable first, then counted (a killed run loses only trials in flight)."""
                     nonlocal passed, failed, errors
-                    async with limiter:
-                        record = None
-                        # Usage of every attempt is kept: this invocation's ⊥ attempts and those of an
-                        # earlier invocation whose ⊥ record this one replaces.
-                        earlier = unfinished.get(key)
-                        spent: dict[str, Usage] = dict(earlier.usage) if earlier else {}
-                        for attempt in range(config.infra_retries + 1):
-                            record = await run_trial(
-                                task, key, gateway=gateway, client=clients[task.domain], components=components, limits=limits, mcp_base_url=base_url
-                            )
-                            for role, usage in record.usage.items():
-                                spent[role] = spent.get(role, Usage()) + usage
-                            record.attempts = attempt + 1 + (earlier.attempts if earlier else 0)
-                            if record.status == "scored":
-                                break
-                            log.warning("%s: infrastructure failure (%s), attempt %d", key.slug, record.failure_class, attempt + 1)
-                        assert record is not None
-                        record.usage = spent
-                        directory.save(record)
+                    await writer.save(record, data)
+                    held[record.key] = record
                     if record.status != "scored":
                         errors += 1
                     elif record.strict:
@@ -261,16 +244,12 @@ async def _execute(
                         failed += 1
                     progress.update(job, advance=1, status=f"pass {passed}  fail {failed}  ⊥ {errors}")
 
-                try:
-                    async with anyio.create_task_group() as group:
-                        for task, key in todo:
-                            group.start_soon(one, task, key)
-                except BaseExceptionGroup as errors_group:
-                    raise _first_configuration_error(errors_group) or errors_group from None
+                if todo:
+                    await executor.run(todo, emit)
     finally:
         await components.aclose()
     wanted = {key for _, key in keys}
-    everything = directory.records()
+    everything = sorted(held.values(), key=_record_order)
     records = [r for r in everything if r.key in wanted]
     directory.write_traces(everything)
     summary = summarise(records, plan, prices)

@@ -82,14 +82,11 @@ class RunDirectory:
             manifest = {**manifest, "started_at": existing.get("started_at", manifest.get("started_at")), "resumed": True}
         write_atomic(self.manifest_path, json.dumps(manifest, indent=2, sort_keys=True, default=str))
 
-    def save(self, record: TrialRecord) -> None:
-        """Write one record atomically. Every text field is made safe when the record is built; should
-        anything unencodable still slip through, it is replaced (visibly) rather than losing the trial."""
-        try:
-            data = record.model_dump_json(indent=1).encode("utf-8")
-        except (ValueError, UnicodeError):
-            data = json.dumps(safe_value(record.model_dump(mode="json"), REPLY_MAX_CHARS), indent=1, ensure_ascii=False).encode("utf-8")
-        write_atomic_bytes(self.trial_path(record.domain, record.key), data)
+    def save(self, record: TrialRecord, data: bytes | None = None) -> None:
+        """Write one record atomically (fsync'd). `data` is the record already encoded by
+        `encode_record` (a worker process encodes its records so the process that writes them does
+        not); without it the record is encoded here."""
+        write_atomic_bytes(self.trial_path(record.domain, record.key), encode_record(record) if data is None else data)
 
     def records(self) -> list[TrialRecord]:
         out = []
@@ -169,7 +166,7 @@ def describe_change(before: dict[str, Any], after: dict[str, Any]) -> str:
     changes = []
     old_config, new_config = before.get("config") or {}, after.get("config") or {}
     ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock",
-              "domain", "task", "capability", "difficulty", "rounds"}  # fmt: skip
+              "workers", "executor", "ray_address", "domain", "task", "capability", "difficulty", "rounds"}  # fmt: skip
     for key in sorted(set(old_config) | set(new_config)):
         if key not in ignore and old_config.get(key) != new_config.get(key):
             changes.append(f"--{key.replace('_', '-')} {old_config.get(key)!r} -> {new_config.get(key)!r}")
@@ -178,6 +175,15 @@ def describe_change(before: dict[str, Any], after: dict[str, Any]) -> str:
     if not changes and before.get("plan") != after.get("plan"):
         changes.append(f"the resolved plan changed ({before.get('plan')} -> {after.get('plan')})")
     return "; ".join(changes) or f"config hash {before.get('config_hash')} vs {after.get('config_hash')}"
+
+
+def encode_record(record: TrialRecord) -> bytes:
+    """A record's file content. Every text field is made safe when the record is built; should anything
+    unencodable still slip through, it is replaced (visibly) rather than losing the trial."""
+    try:
+        return record.model_dump_json(indent=1).encode("utf-8")
+    except (ValueError, UnicodeError):
+        return json.dumps(safe_value(record.model_dump(mode="json"), REPLY_MAX_CHARS), indent=1, ensure_ascii=False).encode("utf-8")
 
 
 def read_record(path: Path) -> TrialRecord:

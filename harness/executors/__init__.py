@@ -1,0 +1,83 @@
+"""Where a run's trials execute: in this process, in worker processes, or on Ray actors.
+
+`crmbench run` (the driver) owns everything about the run — preflight, the manifest, the directory
+lock, resume, the record writer, the progress bar, the summary — and hands the trials that remain to an
+executor, which calls `emit` with each finished trial. Every executor runs trials with the same engine
+(`shard.run_shard`), so a record does not depend on where its trial ran.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Sequence
+from typing import Protocol
+
+from harness.components import TrialComponents
+from harness.config import RunConfig
+from harness.executors.shard import ComponentFactory, Emit, TrialWork, run_shard
+from harness.executors.split import effective_workers
+from harness.plan import Plan
+from models.base import ConfigurationError
+
+
+class Executor(Protocol):
+    async def run(self, work: Sequence[TrialWork], emit: Emit) -> None: ...
+
+
+class InProcessExecutor:
+    """`--workers 1`: the trials run on this event loop with the run's own components."""
+
+    def __init__(self, config: RunConfig, components: TrialComponents) -> None:
+        self.config = config
+        self.components = components
+
+    async def run(self, work: Sequence[TrialWork], emit: Emit) -> None:
+        await run_shard(self.config, self.components, work, emit)
+
+
+class ExecutorError(ValueError):
+    """The run's executor options cannot work as given; the message says what to change."""
+
+
+def check_available(config: RunConfig) -> None:
+    """Before anything runs: the executor asked for can be loaded (Ray is an optional extra)."""
+    if config.executor == "ray":
+        import importlib.util
+
+        from harness.executors.ray_cluster import MISSING_RAY
+
+        if importlib.util.find_spec("ray") is None:
+            raise ConfigurationError(MISSING_RAY)
+
+
+def check_factory(factory: ComponentFactory) -> None:
+    """Workers build their components with `factory`, so it must travel to them (by reference)."""
+    try:
+        pickle.dumps(factory)
+    except Exception as exc:  # noqa: BLE001 - any pickling failure means the same thing
+        raise ExecutorError(
+            f"the component factory {factory!r} cannot be sent to worker processes ({type(exc).__name__}); "
+            "pass a top-level function or class (RunConfig, Plan) -> TrialComponents, not a lambda or a closure"
+        ) from None
+
+
+def make_executor(config: RunConfig, components: TrialComponents, factory: ComponentFactory | None, plan: Plan, trials: int) -> Executor:
+    """The executor `config` asks for. `factory` is None when the caller passed ready-built components,
+    which only the in-process executor can use; workers call `factory(config, plan)` with the resolved
+    plan the driver's own components were built from."""
+    workers = effective_workers(config, trials)
+    if config.executor == "local" and workers == 1:
+        return InProcessExecutor(config, components)
+    if factory is None:
+        raise ExecutorError(
+            "--workers and --executor ray build the trial components in each worker: pass "
+            "execute_run(config, component_factory=...) (a picklable (RunConfig, Plan) -> TrialComponents) instead of components="
+        )
+    check_factory(factory)
+    if config.executor == "ray":
+        from harness.executors.ray_cluster import RayExecutor
+
+        return RayExecutor(config, plan, factory, workers)
+    from harness.executors.processes import ProcessExecutor
+
+    return ProcessExecutor(config, plan, factory, workers)

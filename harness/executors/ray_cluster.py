@@ -1,0 +1,120 @@
+"""`--executor ray`: the run's trials over Ray actors, on a local Ray instance or a cluster.
+
+Optional: Ray comes with the `distributed` extra (`uv sync --extra distributed`) and is imported only
+when this executor runs. Each actor owns a gateway and runs its shard's trials concurrently
+(`shard.run_shard`, the same engine as in-process), building its trial components with the run's
+component factory. Records stream back to the driver as each trial finishes (an actor method that is
+an async generator: Ray delivers every yielded item as it is produced), and the driver writes them into
+the one run directory with the run's record writer, exactly as `--workers` does.
+
+Without `--ray-address` a local Ray instance is started for the run and shut down after it; `auto` or
+`ray://HOST:PORT` joins an existing cluster, whose nodes must have this project installed (the same
+version, with its catalog). A driver that already called `ray.init` keeps its connection.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import anyio
+
+from harness.config import RunConfig
+from harness.executors.shard import ComponentFactory, Emit, ShardMessage, ShardReceiver, ShardSpec, TrialWork, WorkerFailed, first_configuration_error, report_shard
+from harness.executors.split import deal, worker_config
+from harness.plan import Plan
+from models.base import ConfigurationError
+
+log = logging.getLogger("crmbench.run")
+
+MISSING_RAY = "--executor ray needs Ray: install the `distributed` extra: uv sync --extra distributed"
+
+
+def import_ray(local: bool) -> Any:
+    """Ray, or a `ConfigurationError` saying how to install it. For a local instance started under
+    `uv run`, Ray's default would re-create the driver's uv environment for every worker (a copy of the
+    working folder and a `uv run` per worker); local workers share this interpreter, so that is off."""
+    if local:
+        os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
+    try:
+        import ray
+    except ImportError:
+        raise ConfigurationError(MISSING_RAY) from None
+    return ray
+
+
+class ShardActor:
+    """One Ray actor: runs a shard and yields its `ShardMessage`s as they happen."""
+
+    async def run(self, spec: ShardSpec) -> AsyncIterator[ShardMessage]:
+        send, receive = anyio.create_memory_object_stream[ShardMessage](float("inf"))
+
+        async def produce() -> None:
+            async with send:
+                await report_shard(spec, send.send)
+
+        import asyncio
+
+        producer = asyncio.get_running_loop().create_task(produce())
+        try:
+            async with receive:
+                async for message in receive:
+                    yield message
+        finally:
+            if not producer.done():
+                producer.cancel()
+        await producer
+
+
+class RayExecutor:
+    """Shards over `workers` Ray actors; see the module docstring."""
+
+    def __init__(self, config: RunConfig, plan: Plan, factory: ComponentFactory, workers: int) -> None:
+        self.config = config
+        self.plan = plan
+        self.factory = factory
+        self.workers = workers
+        self.address = config.ray_address
+
+    async def run(self, work: Sequence[TrialWork], emit: Emit) -> None:
+        ray = import_ray(local=self.address is None)
+        started = False
+        if not ray.is_initialized():
+            options: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.WARNING}
+            if self.address is None:
+                options["num_cpus"] = max(os.cpu_count() or 1, self.workers)
+            else:
+                options["address"] = self.address
+            await anyio.to_thread.run_sync(lambda: ray.init(**options))
+            started = True
+        actor_class = ray.remote(num_cpus=1)(ShardActor)
+        shards = deal(work, self.workers)
+        actors = [actor_class.remote() for _ in shards]
+        try:
+            async with anyio.create_task_group() as group:
+                for index, (actor, part) in enumerate(zip(actors, shards, strict=True)):
+                    spec = ShardSpec(index=index, config=worker_config(self.config, len(shards), index), plan=self.plan, factory=self.factory, work=tuple(part))
+                    group.start_soon(self._drain, actor, spec, ShardReceiver(f"Ray actor {index}", len(part), emit))
+        except BaseExceptionGroup as errors:
+            raise first_configuration_error(errors) or _first(errors) from None
+        finally:
+            for actor in actors:
+                ray.kill(actor)
+            if started:
+                await anyio.to_thread.run_sync(ray.shutdown)
+
+    @staticmethod
+    async def _drain(actor: Any, spec: ShardSpec, receiver: ShardReceiver) -> None:
+        async for ref in actor.run.remote(spec):
+            await receiver.handle(await ref)
+        if not receiver.finished:
+            raise WorkerFailed(f"{receiver.name} stopped after {receiver.received} trial(s) without finishing")
+
+
+def _first(group: BaseExceptionGroup) -> BaseException:
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
