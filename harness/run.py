@@ -23,7 +23,7 @@ from contracts.catalog import catalog_lock, load_catalog, select_tasks
 from contracts.schema import Task
 from harness.components import TrialComponents
 from harness.config import RunConfig
-from harness.executors import check_available, make_executor
+from harness.executors import check_executor, make_executor
 from harness.executors.shard import ComponentFactory, TrialWork
 from harness.manifest import build_manifest
 from harness.plan import Plan, resolve_plan
@@ -173,8 +173,8 @@ async def execute_run(
     console = console or Console(stderr=True)
     if components is not None and component_factory is not None:
         raise ValueError("pass components= or component_factory=, not both")
-    check_available(config)
     factory: ComponentFactory | None = None if components is not None else (component_factory or TrialComponents)
+    check_executor(config, factory)
     resolved = components.plan if components is not None else resolve_plan(config)
     if components is None:
         assert factory is not None

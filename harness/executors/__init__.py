@@ -39,15 +39,28 @@ class ExecutorError(ValueError):
     """The run's executor options cannot work as given; the message says what to change."""
 
 
-def check_available(config: RunConfig) -> None:
-    """Before anything runs: the executor asked for can be loaded (Ray is an optional extra)."""
+def distributed(config: RunConfig) -> bool:
+    """Whether trials may run outside this process (then components are built by each worker)."""
+    return config.workers > 1 or config.executor == "ray"
+
+
+def check_executor(config: RunConfig, factory: ComponentFactory | None) -> None:
+    """Before anything runs: the executor asked for can be loaded (Ray is an optional extra), and the
+    workers can build their components. `factory` is None when the caller passed ready-built
+    components, which cannot leave this process."""
     if config.executor == "ray":
-        import importlib.util
+        from harness.executors.ray_cluster import MISSING_RAY, ray_installed
 
-        from harness.executors.ray_cluster import MISSING_RAY
-
-        if importlib.util.find_spec("ray") is None:
+        if not ray_installed():
             raise ConfigurationError(MISSING_RAY)
+    if not distributed(config):
+        return
+    if factory is None:
+        raise ExecutorError(
+            "--workers and --executor ray build the trial components in each worker: pass "
+            "execute_run(config, component_factory=...) (a picklable (RunConfig, Plan) -> TrialComponents) instead of components="
+        )
+    check_factory(factory)
 
 
 def check_factory(factory: ComponentFactory) -> None:
@@ -68,12 +81,7 @@ def make_executor(config: RunConfig, components: TrialComponents, factory: Compo
     workers = effective_workers(config, trials)
     if config.executor == "local" and workers == 1:
         return InProcessExecutor(config, components)
-    if factory is None:
-        raise ExecutorError(
-            "--workers and --executor ray build the trial components in each worker: pass "
-            "execute_run(config, component_factory=...) (a picklable (RunConfig, Plan) -> TrialComponents) instead of components="
-        )
-    check_factory(factory)
+    assert factory is not None, "check_executor() comes first"
     if config.executor == "ray":
         from harness.executors.ray_cluster import RayExecutor
 

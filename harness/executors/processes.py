@@ -1,6 +1,6 @@
 """`--workers N`: the run's trials over N worker processes on this machine, one run directory.
 
-Each worker is a fresh (spawned) Python process with its own gateway and event loop running its shard
+Each worker is a fresh Python process (forked from a fork server, else spawned) with its own gateway and event loop running its shard
 (`shard.run_shard`); it builds its own trial components with the run's component factory. It sends each
 finished trial back over a pipe as soon as it is graded; the driver (`crmbench run` itself) writes it
 with the run's one record writer, counts it on the progress bar, and keeps it for the summary. Workers
@@ -86,7 +86,7 @@ class ProcessExecutor:
 
     async def run(self, work: Sequence[TrialWork], emit: Emit) -> None:
         shards = deal(work, self.workers)
-        context = multiprocessing.get_context("spawn")  # no fork of a process with threads and a running loop
+        context = _context()
         processes: list[BaseProcess] = []
         lifelines: list[Connection] = []
         receivers: dict[Connection, tuple[ShardReceiver, BaseProcess]] = {}
@@ -127,6 +127,17 @@ class ProcessExecutor:
                         raise WorkerFailed(f"{receiver.name} exited unexpectedly (exit code {process.exitcode}) after {receiver.received} trial(s)")
                     continue
                 await receiver.handle(message)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """Workers are never forked from this process (it has threads and a running loop). A fork server
+    that imported the worker code once forks each worker ready to run (Python 3.14's default on Linux);
+    later runs in the same process reuse it. Where there is none, each worker is spawned afresh."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+        return context
+    return multiprocessing.get_context("spawn")
 
 
 def _reap(processes: Sequence[BaseProcess]) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -32,6 +33,13 @@ log = logging.getLogger("crmbench.run")
 MISSING_RAY = "--executor ray needs Ray: install the `distributed` extra: uv sync --extra distributed"
 
 
+def ray_installed() -> bool:
+    """Whether Ray can be imported, without importing it (that takes a second or two)."""
+    import importlib.util
+
+    return importlib.util.find_spec("ray") is not None
+
+
 def import_ray(local: bool) -> Any:
     """Ray, or a `ConfigurationError` saying how to install it. For a local instance started under
     `uv run`, Ray's default would re-create the driver's uv environment for every worker (a copy of the
@@ -46,9 +54,21 @@ def import_ray(local: bool) -> Any:
 
 
 class ShardActor:
-    """One Ray actor: runs a shard and yields its `ShardMessage`s as they happen."""
+    """One Ray actor: runs a shard and yields its `ShardMessage`s as they happen.
 
-    async def run(self, spec: ShardSpec) -> AsyncIterator[ShardMessage]:
+    The shard arrives pickled and is unpickled here, after the driver's import path has been added to
+    the actor's: a component factory defined in a module the driver imported from its own path (a test
+    module, a script's folder) then resolves on a local instance as it does in a worker process."""
+
+    def __init__(self, driver_sys_path: list[str]) -> None:
+        import sys
+
+        sys.path.extend(p for p in driver_sys_path if p not in sys.path)
+
+    async def run(self, pickled_spec: bytes) -> AsyncIterator[ShardMessage]:
+        import pickle
+
+        spec: ShardSpec = pickle.loads(pickled_spec)
         send, receive = anyio.create_memory_object_stream[ShardMessage](float("inf"))
 
         async def produce() -> None:
@@ -91,12 +111,13 @@ class RayExecutor:
             started = True
         actor_class = ray.remote(num_cpus=1)(ShardActor)
         shards = deal(work, self.workers)
-        actors = [actor_class.remote() for _ in shards]
+        actors = [actor_class.remote(list(sys.path)) for _ in shards]
         try:
             async with anyio.create_task_group() as group:
                 for index, (actor, part) in enumerate(zip(actors, shards, strict=True)):
                     spec = ShardSpec(index=index, config=worker_config(self.config, len(shards), index), plan=self.plan, factory=self.factory, work=tuple(part))
-                    group.start_soon(self._drain, actor, spec, ShardReceiver(f"Ray actor {index}", len(part), emit))
+                    pickled = ray.cloudpickle.dumps(spec)  # by value what the workers cannot import (a script's __main__)
+                    group.start_soon(self._drain, actor, pickled, ShardReceiver(f"Ray actor {index}", len(part), emit))
         except BaseExceptionGroup as errors:
             raise first_configuration_error(errors) or _first(errors) from None
         finally:
@@ -106,8 +127,8 @@ class RayExecutor:
                 await anyio.to_thread.run_sync(ray.shutdown)
 
     @staticmethod
-    async def _drain(actor: Any, spec: ShardSpec, receiver: ShardReceiver) -> None:
-        async for ref in actor.run.remote(spec):
+    async def _drain(actor: Any, pickled_spec: bytes, receiver: ShardReceiver) -> None:
+        async for ref in actor.run.remote(pickled_spec):
             await receiver.handle(await ref)
         if not receiver.finished:
             raise WorkerFailed(f"{receiver.name} stopped after {receiver.received} trial(s) without finishing")
