@@ -23,7 +23,7 @@ from contracts.catalog import catalog_lock, load_catalog, select_tasks
 from contracts.schema import Task
 from harness.components import TrialComponents
 from harness.config import RunConfig
-from harness.executors import check_executor, make_executor
+from harness.executors import check_executor, make_executor, prepare_workers
 from harness.executors.shard import ComponentFactory, TrialWork
 from harness.manifest import build_manifest
 from harness.plan import Plan, resolve_plan
@@ -175,6 +175,7 @@ async def execute_run(
         raise ValueError("pass components= or component_factory=, not both")
     factory: ComponentFactory | None = None if components is not None else (component_factory or TrialComponents)
     check_executor(config, factory)
+    prepare_workers(config)
     resolved = components.plan if components is not None else resolve_plan(config)
     if components is None:
         assert factory is not None

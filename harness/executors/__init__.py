@@ -63,6 +63,14 @@ def check_executor(config: RunConfig, factory: ComponentFactory | None) -> None:
     check_factory(factory)
 
 
+def prepare_workers(config: RunConfig) -> None:
+    """Get worker processes under way early (their start-up overlaps the driver's preparation)."""
+    if config.executor == "local" and config.workers > 1:
+        from harness.executors.processes import start_fork_server
+
+        start_fork_server()
+
+
 def check_factory(factory: ComponentFactory) -> None:
     """Workers build their components with `factory`, so it must travel to them (by reference)."""
     try:

@@ -140,6 +140,16 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
+def start_fork_server() -> None:
+    """Start the fork server now, so its imports overlap the driver's own preparation (preflight,
+    resume) instead of delaying the first worker."""
+    context = _context()
+    if context.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
 def _reap(processes: Sequence[BaseProcess]) -> None:
     """Wait briefly for workers to leave, then make sure they have."""
     for process in processes:
