@@ -21,6 +21,7 @@ import signal
 import threading
 from collections.abc import Sequence
 from multiprocessing.connection import Connection, wait
+from multiprocessing.context import ForkServerContext, SpawnContext
 from multiprocessing.process import BaseProcess
 from typing import Any
 
@@ -129,7 +130,7 @@ class ProcessExecutor:
                 await receiver.handle(message)
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def _context() -> ForkServerContext | SpawnContext:
     """Workers are never forked from this process (it has threads and a running loop). A fork server
     that imported the worker code once forks each worker ready to run (Python 3.14's default on Linux);
     later runs in the same process reuse it. Where there is none, each worker is spawned afresh."""
