@@ -10,6 +10,9 @@ A worker that finds a configuration error reports it and the run stops with that
 crashes or dies stops the run with what it printed. The driver's death (even SIGKILL) closes each
 worker's lifeline pipe, and the worker exits at once, so a killed run leaves no orphans behind; its
 finished trials are on disk and a rerun resumes as usual.
+
+The fork server starts once per driver process and keeps the environment it started with: a Python
+program that changes `os.environ` (an API key) between runs should set it before its first `--workers` run.
 """
 
 from __future__ import annotations
@@ -48,9 +51,10 @@ def _exit_with_driver(lifeline: Connection) -> None:
     os._exit(3)
 
 
-def worker_main(spec: ShardSpec, results: Connection, lifeline: Connection) -> None:
-    """Entry point of a worker process."""
+def worker_main(spec: ShardSpec, results: Connection, lifeline: Connection, log_level: int = logging.WARNING) -> None:
+    """Entry point of a worker process. It logs at the driver's level, its messages marked with its number."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's to handle: it stops us
+    logging.basicConfig(level=log_level, format=f"%(levelname)s %(name)s [worker {spec.index}]: %(message)s", force=True)
     threading.Thread(target=_exit_with_driver, args=(lifeline,), name="crmbench-lifeline", daemon=True).start()
     sending = anyio.CapacityLimiter(1)  # one message at a time on the pipe
 
@@ -97,7 +101,10 @@ class ProcessExecutor:
                 results_read, results_write = context.Pipe(duplex=False)
                 lifeline_read, lifeline_write = context.Pipe(duplex=False)
                 process = context.Process(
-                    target=worker_main, args=(spec, results_write, lifeline_read), name=f"crmbench-worker-{index}", daemon=True
+                    target=worker_main,
+                    args=(spec, results_write, lifeline_read, logging.getLogger().getEffectiveLevel()),
+                    name=f"crmbench-worker-{index}",
+                    daemon=True,
                 )
                 process.start()
                 results_write.close()  # ours would hide the worker's end of file
