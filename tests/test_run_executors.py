@@ -27,7 +27,7 @@ from harness.executors.split import deal, effective_workers, share, worker_confi
 from harness.plan import Plan
 from harness.records import TrialKey, TrialRecord
 from harness.rundir import RunDirectory
-from harness.run import RunResult, execute_run
+from harness.run import RunResult, execute_run, trial_seed
 from harness.writer import record_writer
 from models.base import ConfigurationError
 from models.scripted import ScriptedModel, text, tool_call
@@ -89,6 +89,38 @@ def rejected_graph(config: RunConfig, plan: Plan) -> TrialComponents:
     return TrialComponents(config, plan, apis={"agent": _Rejected([]), "router": _Rejected([])})
 
 
+class _WaitsForThePreviousRound(ScriptedModel):
+    """The router of round r > 0 answers only once round r-1's record is in the run directory. With three
+    rounds over two workers (round-robin), worker 0 runs rounds 0 and 2 and worker 1 round 1, and only the
+    driver writes records: round 1 needs round 0's record while worker 0 is still busy with round 2, which
+    needs round 1's. The run completes only if each record reaches the driver as its trial finishes."""
+
+    def __init__(self, out: Path) -> None:
+        super().__init__(_route)
+        self.out = out
+        self.seeds = {trial_seed(20260925, GRAPH_TASK, r): r for r in range(3)}
+
+    def _record_of(self, round_index: int) -> Path:
+        key = TrialKey(task_id=GRAPH_TASK, round=round_index, seed=trial_seed(20260925, GRAPH_TASK, round_index))
+        return RunDirectory(self.out).trial_path("payments", key)
+
+    async def generate(self, messages, tools, config):  # noqa: ANN001, ANN201
+        round_index = self.seeds[config.seed]
+        if round_index > 0:
+            previous = self._record_of(round_index - 1)
+            with anyio.move_on_after(60):  # a liveness bound, not a speed check: without streaming it never appears
+                while not previous.exists():
+                    await anyio.sleep(0.02)
+            if not previous.exists():
+                return text(f"round {round_index - 1}'s record never reached the driver")
+        return await super().generate(messages, tools, config)
+
+
+def streaming_probe(config: RunConfig, plan: Plan) -> TrialComponents:
+    assert config.out is not None
+    return TrialComponents(config, plan, apis={"agent": ScriptedModel(_answer), "router": _WaitsForThePreviousRound(config.out)})
+
+
 def _graph_config(out: Path, **kwargs: Any) -> RunConfig:
     return RunConfig(out=out, task=[GRAPH_TASK], rounds=4, concurrency=4, agent="graph", agent_model="mock:bench", user="scripted", judge="evidence", **kwargs)
 
@@ -121,6 +153,12 @@ def test_workers_give_the_records_of_one_process(tmp_path: Path, baseline: dict[
     graph = _run(_graph_config(tmp_path / "graph", workers=2), component_factory=scripted_graph)
     assert trial_files(graph.directory) == baseline["graph"]
     assert graph.plan.agent == "graph" and graph.plan.agent_model == "mock:bench"
+
+
+def test_workers_stream_records_back_as_trials_finish(tmp_path: Path) -> None:
+    config = RunConfig(out=tmp_path / "run", task=[GRAPH_TASK], rounds=3, concurrency=4, workers=2, agent="graph", agent_model="mock:bench", user="scripted", judge="evidence")
+    result = _run(config, component_factory=streaming_probe)
+    assert len(result.records) == 3 and all(r.strict for r in result.records)
 
 
 def test_configuration_error_in_a_worker_stops_the_run_plainly(tmp_path: Path) -> None:
@@ -301,10 +339,12 @@ def ray_cluster() -> Iterator[None]:
 def test_ray_gives_the_records_of_one_process(tmp_path: Path, baseline: dict[str, dict[str, Any]], ray_cluster: None) -> None:
     oracle = _run(RunConfig(out=tmp_path / "oracle", task=_oracle_tasks(), rounds=2, concurrency=4, workers=2, executor="ray"))
     assert trial_files(oracle.directory) == baseline["oracle"]
-    graph = _run(_graph_config(tmp_path / "graph", workers=2, executor="ray"), component_factory=scripted_graph)
+    graph = _run(_graph_config(tmp_path / "graph", workers=1, executor="ray"), component_factory=scripted_graph)
     assert trial_files(graph.directory) == baseline["graph"]
     with pytest.raises(ConfigurationError, match=r"stopping the run: .*401 invalid api key"):
         _run(_graph_config(tmp_path / "rejected", workers=1, executor="ray"), component_factory=rejected_graph)
+    config = RunConfig(out=tmp_path / "streamed", task=[GRAPH_TASK], rounds=3, concurrency=4, workers=2, executor="ray", agent="graph", agent_model="mock:bench", user="scripted", judge="evidence")
+    assert all(r.strict for r in _run(config, component_factory=streaming_probe).records)
 
 
 def test_ray_missing_says_how_to_install_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
