@@ -175,11 +175,11 @@ async def execute_run(
         raise ValueError("pass components= or component_factory=, not both")
     factory: ComponentFactory | None = None if components is not None else (component_factory or TrialComponents)
     check_executor(config, factory)
-    prepare_workers(config)
     resolved = components.plan if components is not None else resolve_plan(config)
     if components is None:
         assert factory is not None
         components = factory(config, resolved)
+    prepare_workers(config)  # their start-up overlaps the preflight
     plan = components.plan
     tasks = choose_tasks(config)
     if not tasks:
@@ -224,9 +224,10 @@ async def _execute(
         async with record_writer(directory) as writer:
             existing = await _rejudge_ungraded(existing, tasks, components, writer, console)
             held = {r.key: r for r in existing}
+            finished = {r.key for r in existing if r.finished}
             unfinished = {r.key: r for r in existing if not r.finished}
-            todo = [TrialWork(task, key, unfinished.get(key)) for task, key in keys if key not in held or not held[key].finished]
-            if len(todo) < len(keys):
+            todo = [TrialWork(task, key, unfinished.get(key)) for task, key in keys if key not in finished]
+            if finished:
                 console.print(f"resuming {directory.root}: {len(keys) - len(todo)} of {len(keys)} trial(s) already done")
             executor = make_executor(config, components, factory, resolved, len(todo))
             with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
