@@ -107,7 +107,7 @@ class RayExecutor:
                 options["num_cpus"] = max(os.cpu_count() or 1, self.workers)
             else:
                 options["address"] = self.address
-            await anyio.to_thread.run_sync(lambda: ray.init(**options))
+            ray.init(**options)  # on the main thread (Ray installs its signal handlers there); nothing else runs yet
             started = True
         actor_class = ray.remote(num_cpus=1)(ShardActor)
         shards = deal(work, self.workers)
@@ -124,7 +124,7 @@ class RayExecutor:
             for actor in actors:
                 ray.kill(actor)
             if started:
-                await anyio.to_thread.run_sync(ray.shutdown)
+                ray.shutdown()
 
     @staticmethod
     async def _drain(actor: Any, pickled_spec: bytes, receiver: ShardReceiver) -> None:
