@@ -16,6 +16,7 @@ import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 from rich.console import Console
@@ -38,6 +39,9 @@ from models.types import Usage
 from servers.gateway import Gateway
 from servers.http import serve_in_loop
 from servers.trials import TrialStore
+
+if TYPE_CHECKING:
+    from fastmcp import Client
 
 log = logging.getLogger("crmbench.run")
 
@@ -153,6 +157,17 @@ async def _maybe_http(gateway: Gateway, enabled: bool) -> AsyncIterator[str | No
         yield base_url
 
 
+@contextlib.asynccontextmanager
+async def _maybe_mcp_clients(gateway: Gateway, enabled: bool) -> AsyncIterator[dict[str, Client]]:
+    """In-memory MCP clients for in-process agents when asked (`--in-process-tools mcp`); by default they
+    use the gateway's lean path (no clients)."""
+    if not enabled:
+        yield {}
+        return
+    async with gateway.in_memory_clients() as clients:
+        yield clients
+
+
 async def _rejudge_ungraded(
     existing: list[TrialRecord], tasks: list[Task], components: TrialComponents, directory: RunDirectory, console: Console
 ) -> list[TrialRecord]:
@@ -228,7 +243,7 @@ async def _execute(
     passed = failed = errors = 0
     serve_http = config.serve_http or components.needs_mcp_url
     try:
-        async with gateway.in_memory_clients() as clients, _maybe_http(gateway, serve_http) as base_url:
+        async with _maybe_mcp_clients(gateway, config.in_process_tools == "mcp") as clients, _maybe_http(gateway, serve_http) as base_url:
             with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
                 job = progress.add_task(f"{plan.label} run", total=len(todo), status="")
 
@@ -242,7 +257,7 @@ async def _execute(
                         spent: dict[str, Usage] = dict(earlier.usage) if earlier else {}
                         for attempt in range(config.infra_retries + 1):
                             record = await run_trial(
-                                task, key, gateway=gateway, client=clients[task.domain], components=components, limits=limits, mcp_base_url=base_url
+                                task, key, gateway=gateway, client=clients.get(task.domain), components=components, limits=limits, mcp_base_url=base_url
                             )
                             for role, usage in record.usage.items():
                                 spent[role] = spent.get(role, Usage()) + usage

@@ -168,7 +168,7 @@ def describe_change(before: dict[str, Any], after: dict[str, Any]) -> str:
     """What differs between two manifests, as flags: `--max-turns 30 -> 5`; else the dataset or plan."""
     changes = []
     old_config, new_config = before.get("config") or {}, after.get("config") or {}
-    ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock",
+    ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock", "in_process_tools",
               "domain", "task", "capability", "difficulty", "rounds"}  # fmt: skip
     for key in sorted(set(old_config) | set(new_config)):
         if key not in ignore and old_config.get(key) != new_config.get(key):
