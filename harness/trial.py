@@ -165,7 +165,7 @@ async def run_trial(
     finally:
         ledger.on_retry_time = None  # the agent was stopped by `hosted_agent`, in its own task
         with contextlib.suppress(UnknownTrial):  # already closed by someone else: the evidence is still here
-            gateway.close_trial(trial.trial_id)
+            await gateway.close_settled(trial.trial_id)  # a straggling call of an external agent runs nothing
     wall = time.perf_counter() - started
     if model_failure is None and hallucinated:
         model_failure = f"hallucinated_tool: {', '.join(sorted(set(hallucinated)))}"

@@ -341,6 +341,8 @@ class TrialRecorder(Middleware):
                 )
             raise ToolError(error)
         async with trial.lock:
+            if trial.closed:  # closed while this call waited: its evidence is taken, nothing may change
+                raise ToolError(f"trial {trial.trial_id!r} is closed")
             started = time.perf_counter()
             status: CallStatus = "executed"
             payload: Any = None
@@ -652,6 +654,21 @@ class Gateway:
 
     def close_trial(self, trial_id: str) -> Trial:
         return self.store.close(trial_id)
+
+    @contextlib.asynccontextmanager
+    async def reading(self, trial_id: str) -> AsyncIterator[Trial]:
+        """The trial with no call of it in flight. A tool runs on the live world under an undo journal, so
+        a reader (the control plane) waits for the call in flight to commit or roll back instead of
+        seeing a half-made change."""
+        trial = self.store.get(trial_id)
+        async with trial.lock:
+            yield trial
+
+    async def close_settled(self, trial_id: str) -> Trial:
+        """Close the trial once the call in flight (if any) has finished; calls waiting behind it run nothing."""
+        trial = self.store.get(trial_id)
+        async with trial.lock:
+            return self.store.close(trial_id)
 
     async def listed_tools(self, domain: str) -> list[mt.Tool]:
         """The domain's `tools/list` exactly as an MCP client receives it (asked once per gateway and
