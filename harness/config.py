@@ -125,6 +125,10 @@ class RunConfig(BaseModel):
     offline: bool = Field(default=False, description="force the offline configuration (no model calls)")
     serve_http: bool = Field(default=False, description="serve the gateway over HTTP even if the agent does not need it (agents that need a URL get it automatically)")
     allow_stale_lock: bool = Field(default=False, description="run even if contracts/catalog.lock.json does not match the task files")
+    in_process_tools: Literal["lean", "mcp"] = Field(
+        default="lean",
+        description="how in-process agents reach the gateway: its lean path, or an in-memory MCP client (same records, slower; for checking)",
+    )
 
     @model_validator(mode="after")
     def _derive_provider_concurrency(self) -> RunConfig:
@@ -137,7 +141,7 @@ class RunConfig(BaseModel):
     def result_affecting(self) -> dict[str, object]:
         """The fields whose change makes earlier trial records incomparable (the resume key)."""
         ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock",
-                  "workers", "executor", "ray_address"}  # fmt: skip
+                  "in_process_tools", "workers", "executor", "ray_address"}  # fmt: skip
         return {k: (str(v) if isinstance(v, Path) else v) for k, v in self.model_dump().items() if k not in ignore}
 
 

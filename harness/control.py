@@ -152,7 +152,7 @@ def dialogue_routes(gateway: Gateway, components: TrialComponents | None = None)
         trial_id = request.path_params["trial_id"]
         try:
             dialogue = dialogue_of(trial_id)
-            trial = gateway.close_trial(trial_id)
+            trial = await gateway.close_settled(trial_id)  # the evidence never holds a call's half-made change
         except UnknownTrial as exc:
             return _error(404, str(exc))
         except LookupError as exc:

@@ -166,7 +166,7 @@ def describe_change(before: dict[str, Any], after: dict[str, Any]) -> str:
     changes = []
     old_config, new_config = before.get("config") or {}, after.get("config") or {}
     ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock",
-              "workers", "executor", "ray_address", "domain", "task", "capability", "difficulty", "rounds"}  # fmt: skip
+              "in_process_tools", "workers", "executor", "ray_address", "domain", "task", "capability", "difficulty", "rounds"}  # fmt: skip
     for key in sorted(set(old_config) | set(new_config)):
         if key not in ignore and old_config.get(key) != new_config.get(key):
             changes.append(f"--{key.replace('_', '-')} {old_config.get(key)!r} -> {new_config.get(key)!r}")

@@ -18,10 +18,9 @@ import time
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-from fastmcp import Client
 
 from contracts.evidence import Evidence, Message, RoutingDecision
 from contracts.schema import Task
@@ -35,6 +34,9 @@ from models.model import UsageLedger
 from orchestrator.protocol import AgentFailure, TrialSession, TrialTools
 from servers.gateway import Gateway
 from servers.trials import UnknownTrial
+
+if TYPE_CHECKING:
+    from fastmcp import Client
 
 log = logging.getLogger(__name__)
 
@@ -91,15 +93,18 @@ async def run_trial(
     key: TrialKey,
     *,
     gateway: Gateway,
-    client: Client,
+    client: Client | None = None,
     components: TrialComponents,
     limits: Limits,
     mcp_base_url: str | None = None,
 ) -> TrialRecord:
-    """One attempt. Raises `ConfigurationError` (stop the run); returns ⊥ records for infra failures."""
+    """One attempt. Raises `ConfigurationError` (stop the run); returns ⊥ records for infra failures.
+
+    In-process agents get the trial's tools on the gateway's lean path (`GatewayTools`), or through
+    `client` (an MCP client of the gateway) when one is given: the records are the same either way."""
     ledger = UsageLedger()
     trial = gateway.open_trial(task.domain, initial_state=task.initial_state, seed=key.seed, task_id=task.id)
-    tools = TrialTools(client, trial.trial_id)  # the run's shared in-process client, bound to this trial
+    tools = TrialTools(client, trial.trial_id) if client is not None else gateway.tools_for(trial.trial_id)
     view = task_view(task)
     session = TrialSession(
         trial_id=trial.trial_id,
@@ -160,7 +165,7 @@ async def run_trial(
     finally:
         ledger.on_retry_time = None  # the agent was stopped by `hosted_agent`, in its own task
         with contextlib.suppress(UnknownTrial):  # already closed by someone else: the evidence is still here
-            gateway.close_trial(trial.trial_id)
+            await gateway.close_settled(trial.trial_id)  # a straggling call of an external agent runs nothing
     wall = time.perf_counter() - started
     if model_failure is None and hallucinated:
         model_failure = f"hallucinated_tool: {', '.join(sorted(set(hallucinated)))}"

@@ -44,15 +44,18 @@ class ScriptedModel(ModelAPI):
 
     provider = "mock"
 
-    def __init__(self, script: Script, *, model: str = "scripted", latency_s: float = 0.0) -> None:
+    def __init__(self, script: Script, *, model: str = "scripted", latency_s: float = 0.0, keep_requests: bool = True) -> None:
+        """`keep_requests=False` keeps no history of requests (long benchmark runs)."""
         super().__init__(model)
+        self.keep_requests = keep_requests
         self._callable = script if callable(script) else None
         self._iter: Iterator[ModelOutput | str] | None = None if callable(script) else iter(script)  # type: ignore[arg-type]
         self.latency_s = latency_s
         self.requests: list[tuple[list[ChatMessage], list[ToolSpec], GenerateConfig]] = []
 
     async def generate(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], config: GenerateConfig) -> ModelOutput:
-        self.requests.append((list(messages), list(tools), config))
+        if self.keep_requests:
+            self.requests.append((list(messages), list(tools), config))
         if self.latency_s:
             await anyio.sleep(self.latency_s)
         if self._callable is not None:

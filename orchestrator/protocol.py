@@ -2,7 +2,7 @@
 
 An agent is started once per trial with a `TrialSession`, then asked to `respond` to each user message
 with one visible reply. Where its tools come from is up to it: in-process agents use `session.tools`
-(an MCP client bound to the trial), agents living elsewhere (any MCP-capable framework) connect to
+(the trial's tools: the gateway's lean path in `crmbench run`, or an MCP client bound to the trial), agents living elsewhere (any MCP-capable framework) connect to
 `session.mcp_url`. Either way every tool call goes through the gateway, which records it: the grader
 never trusts what an agent says it did.
 
@@ -19,14 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from fastmcp import Client
 from pydantic import BaseModel, Field
 
 from contracts.evidence import RoutingDecision
 from models.types import Usage
-from servers.gateway import TRIAL_META_KEY
+from servers.gateway import TRIAL_META_KEY, bind_trial
+
+if TYPE_CHECKING:  # the MCP client stack is imported only where a client is made
+    from fastmcp import Client
 
 
 class AgentFailure(RuntimeError):
@@ -76,6 +78,20 @@ class AgentReply(BaseModel):
     framework's token counts here); added to the trial's ledger under the `agent` role."""
 
 
+@runtime_checkable
+class ToolSurface(Protocol):
+    """An in-process agent's tools (`session.tools`): the trial's exposed tools as `mcp_types.Tool`s, and
+    calls that return a `fastmcp.client.CallToolResult` (errors come back with `is_error`, never raised).
+    Two implementations give the same answers: `TrialTools` over an MCP client, and the gateway's lean
+    `servers.gateway.GatewayTools` that `crmbench run` uses (no JSON-RPC round trip per call)."""
+
+    trial_id: str
+
+    async def list_tools(self) -> list[Any]: ...
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any: ...
+
+
 class TrialTools:
     """An MCP client bound to one trial: `list_tools` and `call_tool` as the agent's tool surface."""
 
@@ -84,7 +100,9 @@ class TrialTools:
         self.trial_id = trial_id
 
     async def list_tools(self) -> list[Any]:
-        return list(await self._client.list_tools())
+        """The tools exposed to this trial now (the gateway filters `tools/list` by the turn's exposure)."""
+        with bind_trial(self.trial_id):  # `tools/list` carries no `_meta`: name the trial in-process
+            return list(await self._client.list_tools())
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
         """Returns the MCP CallToolResult; errors come back as results with `is_error`, never raise."""
@@ -96,7 +114,7 @@ class TrialSession:
     trial_id: str
     domain: str
     seed: int
-    tools: TrialTools
+    tools: ToolSurface
     expose: Callable[[Sequence[str] | None], None]
     """Set the tools the gateway exposes for the rest of the current turn (None = all)."""
     mcp_url: str | None = None

@@ -1,12 +1,22 @@
-"""Harness overhead: wall time of real runs vs the ideal, with a scripted model that sleeps a fixed latency.
+"""Harness overhead on realistic trials: concurrency efficiency and harness CPU per trial.
 
-    uv run python scripts/bench_harness.py [--latency 0.05] [--trials 1 16 64 256]
+    uv run python scripts/bench_harness.py [--latency 1.0] [--trials 1 256 1024] [--transport lean mcp]
 
-Each level (in a fresh process, after one unmeasured cold-start run) runs N trials of one task at concurrency N through the whole runtime (gateway, reference graph
-agent with router, scripted user, grader, atomic trial records) in a fresh process. Every model call
-sleeps `latency` seconds, so a trial's ideal wall time is (model calls per trial) × latency, and with N
-trials in parallel the ideal run time is the same. The ratio measured/ideal is the harness overhead
-(machines here are noisy: read ratios, not absolute times). Peak RSS is that level's process peak.
+A realistic trial is the model-driven runtime end to end: the reference graph agent with its router,
+the LLM user simulator and the LLM judge, each role a scripted model (`harness.gold_models`) that plays
+the gold path of `payments_transfer_daily_limit_01` — two user turns, four tool calls through the
+gateway, twelve model calls — and sleeps `latency` seconds per call. A trial's ideal wall time is therefore
+12 × latency, and N trials in flight at once ideally take the same. Per level, in a fresh process, after
+one unmeasured cold-start trial:
+
+- efficiency = ideal / measured wall time (1.0: the harness adds nothing; the issue's goal ≥ 0.90 at 256);
+- harness CPU per trial = CPU time of the run (this process and any worker processes) / N — the model
+  sleeps cost no CPU, so this is what the harness spends (gateway, agent loop, user, judge, grading,
+  records); and, with `--transport lean mcp`, the same run with in-process agents on an in-memory MCP
+  client, as the in-run baseline (ratio lean/mcp);
+- peak RSS of the level's process.
+
+Machines here are noisy: read the ratios. Every trial must pass (the run is checked, not just timed).
 """
 
 from __future__ import annotations
@@ -27,67 +37,78 @@ os.environ.setdefault("FASTMCP_LOG_LEVEL", "CRITICAL")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-TASK = "payments_balance_inquiry_01"
-CALLS_PER_TRIAL = 3  # router, tool call, final reply (one user turn)
+TASK = "payments_transfer_daily_limit_01"
+CALLS_PER_TRIAL = 12  # user 3 (2 messages + stop), router 2, agent 6 (4 tool steps + 2 replies), judge 1
 
 
-async def level(n: int, latency: float) -> dict[str, float]:
-    """One cold 1-trial run (imports, catalog load, first connections), then the measured N-trial run."""
-    cold = await _measure(1, latency)
-    warm = await _measure(n, latency)
-    return {**warm, "cold_start_s": cold["wall_s"]}
+def _cpu_s() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-async def _measure(n: int, latency: float) -> dict[str, float]:
+async def _measure(n: int, latency: float, transport: str) -> dict[str, float]:
     from rich.console import Console
 
-    from harness.components import TrialComponents
     from harness.config import RunConfig
+    from harness.gold_models import GoldPlayedModels
     from harness.plan import Plan
     from harness.run import execute_run
-    from models.scripted import ScriptedModel, text, tool_call
 
-    def agent(messages, tools):  # noqa: ANN001, ANN202
-        if messages[-1].role == "tool":
-            return text("Your balance is $640.20 with 310 loyalty points.")
-        return tool_call("get_account_balance", account_id="ACC-1005")
-
-    router = ScriptedModel(lambda m, t: tool_call("route", node="balance_inquiry"), latency_s=latency)
-    worker = ScriptedModel(agent, latency_s=latency)
+    plan = Plan(
+        agent="graph", agent_model="mock:gold", router_model="mock:gold", user="llm", user_model="mock:gold", judge="llm", judge_model="mock:gold", offline=True
+    )
     with tempfile.TemporaryDirectory() as tmp:
-        config = RunConfig(out=Path(tmp) / "run", task=[TASK], rounds=n, concurrency=n, agent="graph", agent_model="mock:bench", provider_concurrency=max(n, 1) * 2)
-        plan = Plan(agent="graph", agent_model="mock:bench", router_model="mock:bench", user="scripted", judge="evidence", offline=True)
-        components = TrialComponents(config, plan, apis={"agent": worker, "router": router})
-        started = time.perf_counter()
+        config = RunConfig(
+            out=Path(tmp) / "run", task=[TASK], rounds=n, concurrency=n, agent="graph", agent_model="mock:gold", in_process_tools=transport  # type: ignore[arg-type]
+        )
+        components = GoldPlayedModels((TASK,), latency_s=latency)(config, plan)
+        cpu, started = _cpu_s(), time.perf_counter()
         result = await execute_run(config, console=Console(file=open(os.devnull, "w")), components=components)  # noqa: SIM115
-        wall = time.perf_counter() - started
-    assert len(result.records) == n and all(r.strict for r in result.records)
+        wall, cpu = time.perf_counter() - started, _cpu_s() - cpu
+    if len(result.records) != n or not all(r.strict for r in result.records):
+        raise SystemExit(f"the benchmark's trials must all pass: {sum(bool(r.strict) for r in result.records)}/{n}")
+    calls = sum(u.calls for u in result.records[0].usage.values())
+    if calls != CALLS_PER_TRIAL:
+        raise SystemExit(f"a trial made {calls} model calls, expected {CALLS_PER_TRIAL}")
     ideal = CALLS_PER_TRIAL * latency
-    return {
-        "trials": n,
-        "wall_s": wall,
-        "ideal_s": ideal,
-        "ratio": wall / ideal,
-        "overhead_ms_per_trial": 1000 * (wall - ideal) / n,
-        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-    }
+    return {"trials": n, "wall_s": wall, "ideal_s": ideal, "efficiency": ideal / wall, "cpu_ms_per_trial": 1000 * cpu / n}
+
+
+async def level(n: int, latency: float, transport: str) -> dict[str, float]:
+    cold_started = time.perf_counter()
+    await _measure(1, latency, transport)
+    cold = time.perf_counter() - cold_started
+    warm = await _measure(n, latency, transport)
+    return {**warm, "cold_start_s": cold, "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--latency", type=float, default=0.05)
-    parser.add_argument("--trials", type=int, nargs="+", default=[1, 16, 64, 256])
+    parser.add_argument("--latency", type=float, default=1.0, help="seconds per model call")
+    parser.add_argument("--trials", type=int, nargs="+", default=[1, 256, 1024])
+    parser.add_argument("--transport", nargs="+", choices=["lean", "mcp"], default=["lean"], help="how in-process agents reach the gateway")
     parser.add_argument("--level", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.level is not None:
-        print(json.dumps(asyncio.run(level(args.level, args.latency))))
+        print(json.dumps(asyncio.run(level(args.level, args.latency, args.transport[0]))))
         return
-    print(f"model latency {args.latency * 1000:.0f} ms/call, {CALLS_PER_TRIAL} calls per trial -> ideal {CALLS_PER_TRIAL * args.latency:.2f} s per run")
-    print(f"{'trials':>7} {'wall s':>8} {'ideal s':>8} {'wall/ideal':>10} {'overhead ms/trial':>18} {'peak RSS MiB':>13} {'cold start s':>13}")
+    ideal = CALLS_PER_TRIAL * args.latency
+    print(f"realistic trial: {CALLS_PER_TRIAL} model calls at {args.latency * 1000:.0f} ms -> ideal {ideal:.1f} s per run, whatever the number in flight")
+    print(f"{'transport':>9} {'trials':>7} {'wall s':>8} {'efficiency':>10} {'CPU ms/trial':>13} {'peak RSS MiB':>13} {'cold start s':>13}")
+    cpu: dict[tuple[str, int], float] = {}
     for n in args.trials:
-        out = subprocess.run([sys.executable, __file__, "--level", str(n), "--latency", str(args.latency)], capture_output=True, text=True, check=True)
-        r = json.loads(out.stdout.strip().splitlines()[-1])
-        print(f"{n:>7} {r['wall_s']:>8.2f} {r['ideal_s']:>8.2f} {r['ratio']:>10.2f} {r['overhead_ms_per_trial']:>18.1f} {r['peak_rss_mib']:>13.0f} {r['cold_start_s']:>13.2f}")
+        for transport in args.transport:
+            command = [sys.executable, __file__, "--level", str(n), "--latency", str(args.latency), "--transport", transport]
+            out = subprocess.run(command, capture_output=True, text=True, check=True)
+            r = json.loads(out.stdout.strip().splitlines()[-1])
+            cpu[(transport, n)] = r["cpu_ms_per_trial"]
+            print(
+                f"{transport:>9} {n:>7} {r['wall_s']:>8.2f} {r['efficiency']:>10.2f} {r['cpu_ms_per_trial']:>13.2f} {r['peak_rss_mib']:>13.0f} {r['cold_start_s']:>13.2f}"
+            )
+    if {"lean", "mcp"} <= set(args.transport):
+        for n in args.trials:
+            print(f"CPU per trial lean/mcp at {n}: {cpu[('lean', n)] / cpu[('mcp', n)]:.2f}")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
+import anyio
 import mcp_types as mt
 from fastmcp import FastMCP
 from fastmcp.tools.function_tool import FunctionTool
@@ -340,6 +341,8 @@ class TrialRecorder(Middleware):
                 )
             raise ToolError(error)
         async with trial.lock:
+            if trial.closed:  # closed while this call waited: its evidence is taken, nothing may change
+                raise ToolError(f"trial {trial.trial_id!r} is closed")
             started = time.perf_counter()
             status: CallStatus = "executed"
             payload: Any = None
@@ -596,14 +599,27 @@ class Gateway:
         self.combined.add_middleware(CombinedRecorder(self.store, self.domains))
         self.recorders = {d: next(m for m in s.middleware if isinstance(m, TrialRecorder)) for d, s in self.servers.items()}
         self._tools: dict[str, dict[str, Tool]] = {}
+        self._listed: dict[str, list[mt.Tool]] = {}
+        self._output_schemas: dict[str, dict[str, dict[str, Any] | None]] = {}
+        self._fill_locks: dict[str, anyio.Lock] = {}
+        self._server_info: dict[str, Any] = {}
 
     async def _domain_tools(self, domain: str) -> dict[str, Tool]:
         tools = self._tools.get(domain)
         if tools is None:
-            server = self.server(domain)
-            found = {name: await server.get_tool(name) for name in environment_class(domain).tool_methods()}
-            tools = self._tools[domain] = {name: tool for name, tool in found.items() if tool is not None}
+            async with self._filling(domain):  # hundreds of trials start at once: fill the cache once
+                tools = self._tools.get(domain)
+                if tools is None:
+                    server = self.server(domain)
+                    found = {name: await server.get_tool(name) for name in environment_class(domain).tool_methods()}
+                    tools = self._tools[domain] = {name: tool for name, tool in found.items() if tool is not None}
         return tools
+
+    def _filling(self, domain: str) -> anyio.Lock:
+        lock = self._fill_locks.get(domain)
+        if lock is None:
+            lock = self._fill_locks[domain] = anyio.Lock()
+        return lock
 
     async def call_tool(self, trial_id: str, name: str, arguments: dict[str, Any] | None = None) -> ToolResult:
         """The lean in-process path (replays, the gates, in-process agents): the same recorder core and
@@ -640,6 +656,53 @@ class Gateway:
         return self.store.close(trial_id)
 
     @contextlib.asynccontextmanager
+    async def reading(self, trial_id: str) -> AsyncIterator[Trial]:
+        """The trial with no call of it in flight. A tool runs on the live world under an undo journal, so
+        a reader (the control plane) waits for the call in flight to commit or roll back instead of
+        seeing a half-made change."""
+        trial = self.store.get(trial_id)
+        async with trial.lock:
+            yield trial
+
+    async def close_settled(self, trial_id: str) -> Trial:
+        """Close the trial once the call in flight (if any) has finished; calls waiting behind it run nothing."""
+        trial = self.store.get(trial_id)
+        async with trial.lock:
+            return self.store.close(trial_id)
+
+    async def listed_tools(self, domain: str) -> list[mt.Tool]:
+        """The domain's `tools/list` exactly as an MCP client receives it (asked once per gateway and
+        domain over an in-memory client, then cached): the lean tool surface filters it per trial."""
+        listed = self._listed.get(domain)
+        if listed is None:
+            async with self._filling(domain):
+                listed = self._listed.get(domain)
+                if listed is None:
+                    from fastmcp import Client
+
+                    async with Client(self.server(domain)) as client:
+                        page = await client.list_tools_mcp()
+                        listed = list(await client.list_tools()) if page.next_cursor else list(page.tools)
+                    # the stamp the server puts in every 2026-era result's `_meta` (spec #3002)
+                    self._server_info[domain] = (page.meta or {}).get(mt.SERVER_INFO_META_KEY)
+                    self._output_schemas[domain] = {t.name: t.output_schema for t in listed}
+                    self._listed[domain] = listed
+        return listed
+
+    async def output_schemas(self, domain: str) -> dict[str, dict[str, Any] | None]:
+        """Per tool, the output schema a client parses results with (from `listed_tools`)."""
+        await self.listed_tools(domain)
+        return self._output_schemas[domain]
+
+    def server_info_stamp(self, domain: str) -> dict[str, Any] | None:
+        """The `serverInfo` stamp the domain's server puts in each result's `_meta` (after `listed_tools`)."""
+        return self._server_info.get(domain)
+
+    def tools_for(self, trial_id: str) -> GatewayTools:
+        """The lean tool surface of one trial, for in-process agents (`TrialSession.tools`)."""
+        return GatewayTools(self, trial_id)
+
+    @contextlib.asynccontextmanager
     async def in_memory_clients(self) -> AsyncIterator[dict[str, Client]]:
         """One in-memory MCP client per domain, shared by every trial: each request names its trial in
         `_meta`, so no per-trial connection is needed."""
@@ -647,3 +710,49 @@ class Gateway:
 
         async with contextlib.AsyncExitStack() as stack:
             yield {d: await stack.enter_async_context(Client(s)) for d, s in self.servers.items()}
+
+
+class GatewayTools:
+    """One trial's tools for an in-process agent, on the lean path: `list_tools` and `call_tool` give
+    what an MCP client bound to the trial gets (`orchestrator.protocol.TrialTools`) — the same tool
+    list filtered by the turn's exposure, the same parsed `CallToolResult` (errors returned, never
+    raised) and the same trace record — without a JSON-RPC round trip per call. The MCP path stays the
+    one every external client uses; `tests/test_lean_tools.py` holds the two to equality."""
+
+    def __init__(self, gateway: Gateway, trial_id: str) -> None:
+        self.gateway = gateway
+        self.trial_id = trial_id
+
+    async def list_tools(self) -> list[mt.Tool]:
+        trial = self.gateway.trial(self.trial_id)
+        return [t for t in await self.gateway.listed_tools(trial.domain) if trial.tool_exposed(t.name)]
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        """The `fastmcp.client.CallToolResult` an in-memory MCP client returns with `raise_on_error=False`."""
+        from fastmcp.client.mixins.tools import _parse_call_tool_result  # the client's own parser: same `data`
+
+        trial = self.gateway.trial(self.trial_id)
+        try:
+            result = mcp_result(await self.gateway.call_tool(self.trial_id, name, arguments))
+        except FastMCPError as exc:  # returned as an error result, as the server returns it (the recorder
+            # turns unknown tools, refusals and masked bugs into `ToolError`s on both paths)
+            result = mt.CallToolResult(content=[mt.TextContent(type="text", text=str(exc))], is_error=True)
+        schemas = await self.gateway.output_schemas(trial.domain)
+        stamp = self.gateway.server_info_stamp(trial.domain)
+        if stamp is not None and (result.meta or {}).get(mt.SERVER_INFO_META_KEY) is None:
+            result = result.model_copy(update={"meta": {**(result.meta or {}), mt.SERVER_INFO_META_KEY: dict(stamp)}})
+        return await _parse_call_tool_result(name, result, tool_output_schemas=schemas, list_tools_fn=_no_refresh, raise_on_error=False)
+
+
+def mcp_result(result: ToolResult) -> mt.CallToolResult:
+    """A tool's `ToolResult` as the server puts it on the wire (`ToolResult.to_mcp_result`)."""
+    out = result.to_mcp_result()
+    if isinstance(out, mt.CallToolResult):
+        return out
+    if isinstance(out, tuple):
+        return mt.CallToolResult(content=out[0], structured_content=out[1])
+    return mt.CallToolResult(content=out)
+
+
+async def _no_refresh() -> None:
+    """The listed tools are complete: a name not among them has no schema to refresh."""

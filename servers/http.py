@@ -102,12 +102,15 @@ def control_routes(gateway: Gateway) -> list[Route]:
 
     async def get_or_close_trial(request: Request) -> JSONResponse:
         """GET shows a trial; DELETE closes it. Both answer with the trial's trace and state."""
-        action = gateway.close_trial if request.method == "DELETE" else gateway.trial
+        trial_id = request.path_params["trial_id"]
         try:
-            trial = action(request.path_params["trial_id"])
+            if request.method == "DELETE":
+                trial = await gateway.close_settled(trial_id)
+                return JSONResponse(trial_view(trial, str(request.base_url).rstrip("/")))
+            async with gateway.reading(trial_id) as trial:  # never a call's half-made change
+                return JSONResponse(trial_view(trial, str(request.base_url).rstrip("/")))
         except UnknownTrial as exc:
             return _error(404, str(exc))
-        return JSONResponse(trial_view(trial, str(request.base_url).rstrip("/")))
 
     async def health(_: Request) -> JSONResponse:
         return JSONResponse({"ok": True, "domains": gateway.domains, "open_trials": len(gateway.store)})

@@ -53,6 +53,8 @@ class Trial:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     incidents: list[str] = field(default_factory=list)
     """Refused attempts attributed to this trial's agent outside tool calls (e.g. the control plane)."""
+    closed: bool = False
+    """Set when the trial is closed: a call that was waiting for the trial's lock then runs no tool."""
 
     def final_state(self) -> dict[str, Any]:
         return self.state.model_dump(mode="json")
@@ -154,6 +156,7 @@ class TrialStore:
             trial = self._trials.pop(trial_id, None)
         if trial is None:
             raise UnknownTrial(trial_id)
+        trial.closed = True
         return trial
 
     def sandbox(self, domain: str, key: str | None = None) -> Trial:

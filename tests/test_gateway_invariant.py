@@ -11,6 +11,7 @@ import json
 import math
 from typing import Any
 
+import anyio
 import httpx2 as httpx
 import pytest
 from fastmcp import Client
@@ -264,3 +265,62 @@ async def test_the_control_plane_refuses_a_poisoned_initial_state(live_gateway) 
             assert response.status_code == 422, response.text
             assert "initial_state holds" in response.json()["error"]
         assert (await http.get("/control/health")).status_code == 200
+
+
+async def test_readers_never_see_a_call_in_flight_and_a_closed_trial_runs_nothing() -> None:
+    """A tool runs on the live world under an undo journal. The control plane's GET waits for the call in
+    flight, so it shows the state before or after the call, never between; closing waits too, and a
+    call that was waiting behind it runs no tool and leaves the evidence as it was."""
+    import httpx2
+
+    from servers.gateway import run_tool, wire_arguments
+    from servers.http import gateway_app
+
+    gateway = Gateway(["payments"])
+    trial = gateway.open_trial("payments", seed=1)
+    tools = await gateway._domain_tools("payments")
+    recorder = gateway.recorders["payments"]
+    args = wire_arguments("execute_transfer", {"source_account_id": "ACC-1001", "destination_account_id": "ACC-1002", "amount": 10})
+    ran, release = anyio.Event(), anyio.Event()
+
+    async def slow_transfer() -> Any:
+        result = await run_tool(tools["execute_transfer"], "execute_transfer", args)
+        ran.set()  # the world is changed, not yet committed
+        await release.wait()
+        return result
+
+    def balance(view: dict[str, Any]) -> float:
+        return view["state"]["accounts"]["ACC-1001"]["balance"]
+
+    before = trial.final_state()["accounts"]["ACC-1001"]["balance"]
+    client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=gateway_app(gateway)), base_url="http://127.0.0.1")
+    seen: list[float] = []
+    async with client, anyio.create_task_group() as group:
+        group.start_soon(recorder.record, trial, "execute_transfer", args, slow_transfer)
+        await ran.wait()
+        assert trial.final_state()["accounts"]["ACC-1001"]["balance"] != before  # the live world is mid-call
+
+        async def read() -> None:
+            seen.append(balance((await client.get(f"/control/trials/{trial.trial_id}")).json()))
+
+        group.start_soon(read)
+        await anyio.sleep(0.05)
+        assert seen == []  # the reader waits for the call
+        late = wire_arguments("get_account_balance", {"account_id": "ACC-1001"})
+        outcome: list[str] = []
+
+        async def late_call() -> None:
+            try:
+                await recorder.record(trial, "get_account_balance", late, lambda: run_tool(tools["get_account_balance"], "get_account_balance", late))
+                outcome.append("ran")
+            except Exception as exc:  # noqa: BLE001
+                outcome.append(str(exc))
+
+        group.start_soon(gateway.close_settled, trial.trial_id)  # queued behind the reader
+        await anyio.sleep(0.01)
+        group.start_soon(late_call)  # queued behind the close
+        await anyio.sleep(0.01)
+        release.set()
+    assert seen == [before - 10]  # after the commit, never the half-made state
+    assert trial.closed and [r.tool for r in trial.trace] == ["execute_transfer"]
+    assert outcome == [f"trial {trial.trial_id!r} is closed"]

@@ -18,7 +18,7 @@ import secrets
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import anyio
 
@@ -33,6 +33,9 @@ from models.base import ConfigurationError
 from models.types import Usage
 from servers.gateway import Gateway
 from servers.trials import TrialStore
+
+if TYPE_CHECKING:
+    from fastmcp import Client
 
 log = logging.getLogger("crmbench.run")
 
@@ -95,6 +98,17 @@ async def _maybe_http(gateway: Gateway, enabled: bool) -> AsyncIterator[str | No
         yield base_url
 
 
+@contextlib.asynccontextmanager
+async def _maybe_mcp_clients(gateway: Gateway, enabled: bool) -> AsyncIterator[dict[str, Client]]:
+    """In-memory MCP clients for in-process agents when asked (`--in-process-tools mcp`); by default they
+    use the gateway's lean path (no clients)."""
+    if not enabled:
+        yield {}
+        return
+    async with gateway.in_memory_clients() as clients:
+        yield clients
+
+
 async def run_shard(config: RunConfig, components: TrialComponents, work: Sequence[TrialWork], emit: Emit) -> None:
     """Run `work` with at most `config.concurrency` trials at once, each retried up to
     `config.infra_retries` times on an infrastructure failure; raise a `ConfigurationError` plainly."""
@@ -105,7 +119,7 @@ async def run_shard(config: RunConfig, components: TrialComponents, work: Sequen
     limiter = anyio.CapacityLimiter(config.concurrency)
     serve_http = config.serve_http or components.needs_mcp_url
 
-    async with gateway.in_memory_clients() as clients, _maybe_http(gateway, serve_http) as base_url:
+    async with _maybe_mcp_clients(gateway, config.in_process_tools == "mcp") as clients, _maybe_http(gateway, serve_http) as base_url:
 
         async def one(item: TrialWork) -> None:
             task, key, earlier = item.task, item.key, item.earlier
@@ -116,7 +130,7 @@ async def run_shard(config: RunConfig, components: TrialComponents, work: Sequen
                 spent: dict[str, Usage] = dict(earlier.usage) if earlier else {}
                 for attempt in range(config.infra_retries + 1):
                     record = await run_trial(
-                        task, key, gateway=gateway, client=clients[task.domain], components=components, limits=limits, mcp_base_url=base_url
+                        task, key, gateway=gateway, client=clients.get(task.domain), components=components, limits=limits, mcp_base_url=base_url
                     )
                     for role, usage in record.usage.items():
                         spent[role] = spent.get(role, Usage()) + usage

@@ -1,0 +1,180 @@
+"""Scripted language models that play one task's gold path through every *model* role of the runtime.
+
+The oracle agent plays a gold path without any model. These scripted models instead sit behind the real
+model-driven components — the reference graph agent and its router, the LLM user simulator and the LLM
+judge — so an offline run exercises the same code (prompts, tool specs, ReAct loop, stop detection, judge
+parsing and quote checks) that a provider run does, with a fixed latency per call. They read only what
+each role is shown (the messages), never the gateway's state:
+
+- router: the node that holds the tools of the gold turn whose user message it is shown;
+- agent: the gold turn's calls one per step (references such as `${execute_transfer.transfer_id}`
+  resolved from the tool results in its context), then the gold reply;
+- user: the gold user messages in order, then the stop token;
+- judge: per criterion, a verdict quoting the first reply that holds the criterion's first evidence
+  phrase (the transcript is JSON-escaped in the prompt, so quotes are taken from the decoded replies).
+
+`GoldPlayedModels` is a picklable components factory `(RunConfig, Plan) -> TrialComponents`, so worker
+processes and distributed executors can build the same models (`scripts/bench_harness.py` uses it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from contracts.evidence import ToolCallRecord
+from contracts.schema import Task
+from models.base import ModelAPI
+from models.types import ChatMessage, ModelOutput, Role, ToolSpec
+
+ROUTER_CUE = "Latest customer message:\n"
+INTERNAL_NOTE = "(Internal note, not from the customer"
+_NOTE_LINE = re.compile(r"^(?P<tool>\w+)\((?P<args>.*)\) -> (?P<result>.*)$")
+
+
+def _customer_messages(messages: Sequence[ChatMessage]) -> list[int]:
+    return [i for i, m in enumerate(messages) if m.role == "user" and not (m.content or "").startswith(INTERNAL_NOTE)]
+
+
+def _results_seen(messages: Sequence[ChatMessage]) -> list[ToolCallRecord]:
+    """Tool results in the agent's context, oldest first: earlier turns' from its internal notes, this
+    turn's from the tool messages."""
+    seen: list[ToolCallRecord] = []
+
+    def add(tool: str, text: str) -> None:
+        try:
+            result = json.loads(text)
+        except ValueError:
+            return
+        # built without validation: these results came out of the gateway already checked, and this is
+        # the scripted model's own bookkeeping (kept cheap: the harness benchmark counts its CPU)
+        seen.append(ToolCallRecord.model_construct(seq=len(seen), turn=0, tool=tool, status="executed", result=result))
+
+    for m in messages:
+        if m.role == "user" and (m.content or "").startswith(INTERNAL_NOTE):
+            for line in (m.content or "").splitlines()[1:]:
+                match = _NOTE_LINE.match(line)
+                if match:
+                    add(match["tool"], match["result"])
+        elif m.role == "tool" and m.name:
+            add(m.name, m.content or "")
+    return seen
+
+
+@dataclass(frozen=True)
+class GoldPlayedModels:
+    """Builds the run's components with the four scripted roles playing the gold paths of `task_ids`
+    (see the module doc). Each role tells its task from what it is shown: the user and the judge from
+    the instruction in their prompt, the router and the agent from the customer's message."""
+
+    task_ids: tuple[str, ...]
+    latency_s: float = 0.0
+
+    def tasks(self) -> list[Task]:
+        from contracts.catalog import load_catalog
+
+        catalog = load_catalog()
+        return [catalog[task_id] for task_id in self.task_ids]
+
+    def apis(self) -> dict[Role, ModelAPI]:
+        from contracts.graph import load_graph
+        from models.scripted import ScriptedModel
+
+        tasks = self.tasks()
+        nodes = {d: {n.name: set(n.tools) for n in load_graph(d).nodes} for d in {t.domain for t in tasks}}
+        play = _GoldPlay(tasks, nodes)
+        return {
+            role: ScriptedModel(getattr(play, role), model=f"gold-{role}", latency_s=self.latency_s, keep_requests=False)
+            for role in ("agent", "router", "user", "judge")
+        }
+
+    def __call__(self, config: Any, plan: Any) -> Any:
+        from harness.components import TrialComponents
+
+        return TrialComponents(config, plan, apis=self.apis())
+
+
+class _GoldPlay:
+    def __init__(self, tasks: list[Task], nodes: dict[str, dict[str, set[str]]]) -> None:
+        self.tasks = tasks
+        self.nodes = nodes
+        self.users = {task.id: [turn.user.strip() for turn in task.gold] for task in tasks}
+        self.turn_keys = {(task.id, i): (task.domain, json.dumps(turn.model_dump(mode="json"), sort_keys=True)) for task in tasks for i, turn in enumerate(task.gold)}
+
+    def _turn_of(self, said: list[str], *, whole: bool) -> tuple[Task, int]:
+        """The gold turn answered now, from the customer's messages so far (`whole`: all of them, as the
+        agent remembers them; else the most recent ones, as the router's context window shows them)."""
+        said = [s.strip() for s in said]
+        found: dict[tuple[str, int], tuple[Task, int]] = {}
+        for task in self.tasks:
+            users = self.users[task.id]
+            ends = [len(said)] if whole else range(len(said), len(users) + 1)
+            for end in ends:
+                if users[end - len(said) : end] == said:
+                    found[(task.id, end - 1)] = (task, end - 1)
+        distinct = {self.turn_keys[key] for key in found}
+        if not found:
+            raise ValueError(f"not a gold conversation of the played tasks: {said[-1][:80]!r}")
+        if len(distinct) > 1:
+            raise ValueError(f"ambiguous: the customer's messages fit {len(distinct)} different gold turns ({', '.join(sorted(k[0] for k in found))})")
+        return next(iter(found.values()))
+
+    def _task_with_instruction(self, prompt: str) -> Task:
+        for task in self.tasks:
+            if task.instruction.strip() in prompt:
+                return task
+        raise ValueError("the prompt holds none of the played tasks' instructions")
+
+    def router(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]) -> ModelOutput:
+        from models.scripted import tool_call
+
+        context, utterance = (messages[-1].content or "").split(ROUTER_CUE, 1) if ROUTER_CUE in (messages[-1].content or "") else ("", "")
+        said = [line.split("customer: ", 1)[1] for line in context.splitlines() if line.startswith("customer: ")]
+        task, turn = self._turn_of([*said, utterance], whole=False)
+        needed = {c.tool for c in task.gold[turn].calls}
+        node = next((name for name, names in self.nodes[task.domain].items() if needed <= names), "general")
+        return tool_call("route", node=node, reason="the gold turn's tools")
+
+    def agent(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]) -> ModelOutput:
+        from harness.replay import render_reply, resolve_args
+        from models.scripted import text, tool_call
+
+        customer = _customer_messages(messages)
+        last_customer = customer[-1]
+        task, index = self._turn_of([messages[i].content or "" for i in customer], whole=True)
+        turn = task.gold[index]
+        done = sum(1 for m in messages[last_customer + 1 :] if m.role == "tool")
+        seen = _results_seen(messages)
+        if done < len(turn.calls):
+            call = turn.calls[done]
+            return tool_call(call.tool, **resolve_args(call.args, seen, strict=False))
+        return text(render_reply(turn.reply, seen, strict=False))
+
+    def user(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]) -> str:
+        from simulator.llm_user import STOP_TOKEN
+
+        task = self._task_with_instruction(messages[0].content or "")
+        said = sum(1 for m in messages if m.role == "assistant")  # roles are mirrored for the simulator
+        return task.gold[said].user if said < len(task.gold) else STOP_TOKEN
+
+    def judge(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]) -> str:
+        from grader.judge import find_quote
+
+        request = messages[-1].content or ""
+        task = self._task_with_instruction(request.split("</user_instruction>", 1)[0])
+        transcript = request.split("<transcript_json", 1)[1].split(">", 1)[1].rsplit("</transcript_json>", 1)[0]
+        replies: list[str] = json.loads(transcript)
+        items: list[dict[str, Any]] = []
+        for index, criterion in enumerate(task.contract.reply_criteria or [], start=1):
+            first = (criterion.evidence or [""])[0]
+            phrase = first if isinstance(first, str) else first[0]
+            quote = find_quote(phrase, replies)
+            if quote is None:
+                items.append({"index": index, "verdict": False, "evidence": "", "explanation": f"no reply says {phrase!r}"})
+            else:
+                cited = next(i for i, reply in enumerate(replies, start=1) if quote in reply)
+                items.append({"index": index, "verdict": True, "message": cited, "evidence": quote, "explanation": "stated in the reply"})
+        return json.dumps({"criteria": items, "contradiction_found": False})
