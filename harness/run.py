@@ -129,6 +129,8 @@ class RunResult:
     skipped: int
     summary_markdown: str = ""
     notes: list[str] = field(default_factory=list)
+    worker_cpu_s: float = 0.0
+    """CPU seconds spent by worker processes or Ray actors (0 when the trials ran in this process)."""
 
 
 async def _rejudge_ungraded(
@@ -256,4 +258,13 @@ async def _execute(
     directory.write_traces(everything)
     summary = summarise(records, plan, prices)
     directory.write_results(records, summary)
-    return RunResult(directory=directory.root, plan=plan, records=records, ran=len(todo), skipped=len(keys) - len(todo), summary_markdown=summary, notes=plan.notes)
+    return RunResult(
+        directory=directory.root,
+        plan=plan,
+        records=records,
+        ran=len(todo),
+        skipped=len(keys) - len(todo),
+        summary_markdown=summary,
+        notes=plan.notes,
+        worker_cpu_s=executor.worker_cpu_s,
+    )

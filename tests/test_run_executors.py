@@ -147,6 +147,7 @@ def baseline(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, An
 def test_workers_give_the_records_of_one_process(tmp_path: Path, baseline: dict[str, dict[str, Any]]) -> None:
     oracle = _run(RunConfig(out=tmp_path / "oracle", task=_oracle_tasks(), rounds=2, concurrency=4, workers=2))
     assert (oracle.ran, oracle.skipped) == (18, 0)
+    assert oracle.worker_cpu_s > 0  # the workers report what they spent (the harness benchmark counts it)
     assert trial_files(oracle.directory) == baseline["oracle"]
     assert [r.key for r in oracle.records] == [TrialRecord.model_validate(json.loads((oracle.directory / p).read_text())).key for p in baseline["oracle"]]
     traces = sum(len(json.loads((oracle.directory / d / "traces.json").read_text())) for d in ORACLE_DOMAINS)
@@ -334,6 +335,7 @@ def ray_cluster() -> Iterator[None]:
 
 def test_ray_gives_the_records_of_one_process(tmp_path: Path, baseline: dict[str, dict[str, Any]], ray_cluster: None) -> None:
     oracle = _run(RunConfig(out=tmp_path / "oracle", task=_oracle_tasks(), rounds=2, concurrency=4, workers=2, executor="ray"))
+    assert oracle.worker_cpu_s > 0
     assert trial_files(oracle.directory) == baseline["oracle"]
     graph = _run(_graph_config(tmp_path / "graph", workers=2, executor="ray"), component_factory=streaming_probe)
     assert trial_files(graph.directory) == baseline["graph"]  # all passed: the records streamed back

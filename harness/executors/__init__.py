@@ -21,6 +21,9 @@ from models.base import ConfigurationError
 
 
 class Executor(Protocol):
+    worker_cpu_s: float
+    """CPU seconds spent outside this process (worker processes, Ray actors), once `run` has returned."""
+
     async def run(self, work: Sequence[TrialWork], emit: Emit) -> None: ...
 
 
@@ -30,6 +33,7 @@ class InProcessExecutor:
     def __init__(self, config: RunConfig, components: TrialComponents) -> None:
         self.config = config
         self.components = components
+        self.worker_cpu_s = 0.0  # the trials run here: their CPU is this process's
 
     async def run(self, work: Sequence[TrialWork], emit: Emit) -> None:
         await run_shard(self.config, self.components, work, emit)

@@ -88,6 +88,8 @@ class ProcessExecutor:
         self.plan = plan
         self.factory = factory
         self.workers = workers
+        self.worker_cpu_s = 0.0
+        """CPU seconds the worker processes spent (known once they finished)."""
 
     async def run(self, work: Sequence[TrialWork], emit: Emit) -> None:
         shards = deal(work, self.workers)
@@ -114,6 +116,7 @@ class ProcessExecutor:
                 receivers[results_read] = (ShardReceiver(f"worker {index} (pid {process.pid})", len(part), emit), process)
             log.info("started %d worker process(es)", len(processes))
             await self._collect(receivers)
+            self.worker_cpu_s = sum(receiver.cpu_s for receiver, _ in receivers.values())
         finally:
             for lifeline in lifelines:
                 lifeline.close()  # a worker still running exits on this

@@ -97,6 +97,8 @@ class RayExecutor:
         self.factory = factory
         self.workers = workers
         self.address = config.ray_address
+        self.worker_cpu_s = 0.0
+        """CPU seconds the actors' processes spent (known once they finished)."""
 
     async def run(self, work: Sequence[TrialWork], emit: Emit) -> None:
         ray = import_ray(local=self.address is None)
@@ -112,12 +114,14 @@ class RayExecutor:
         actor_class = ray.remote(num_cpus=1)(ShardActor)
         shards = deal(work, self.workers)
         actors = [actor_class.remote(list(sys.path)) for _ in shards]
+        receivers = [ShardReceiver(f"Ray actor {index}", len(part), emit) for index, part in enumerate(shards)]
         try:
             async with anyio.create_task_group() as group:
                 for index, (actor, part) in enumerate(zip(actors, shards, strict=True)):
                     spec = ShardSpec(index=index, config=worker_config(self.config, len(shards), index), plan=self.plan, factory=self.factory, work=tuple(part))
                     pickled = ray.cloudpickle.dumps(spec)  # by value what the workers cannot import (a script's __main__)
-                    group.start_soon(self._drain, actor, pickled, ShardReceiver(f"Ray actor {index}", len(part), emit))
+                    group.start_soon(self._drain, actor, pickled, receivers[index])
+            self.worker_cpu_s = sum(receiver.cpu_s for receiver in receivers)
         except BaseExceptionGroup as errors:
             raise first_configuration_error(errors) or _first(errors) from None
         finally:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
+import resource
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -72,7 +73,7 @@ class ShardSpec:
 
 ShardMessage = (
     tuple[Literal["record"], TrialRecord, bytes]
-    | tuple[Literal["done"], int]
+    | tuple[Literal["done"], int, float]
     | tuple[Literal["config_error"], str]
     | tuple[Literal["crash"], str]
 )
@@ -172,7 +173,8 @@ async def report_shard(spec: ShardSpec, send: Callable[[ShardMessage], Awaitable
     except Exception:  # noqa: BLE001 - reported to the driver, which stops the run with it
         await send(("crash", traceback.format_exc()))
         return
-    await send(("done", sent))
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    await send(("done", sent, own.ru_utime + own.ru_stime))  # the worker's CPU, for the run's accounting
 
 
 class WorkerFailed(RuntimeError):
@@ -188,6 +190,8 @@ class ShardReceiver:
         self.emit = emit
         self.received = 0
         self.finished = False
+        self.cpu_s = 0.0
+        """CPU seconds the worker process spent in all (reported with `done`)."""
 
     async def handle(self, message: ShardMessage) -> None:
         kind = message[0]
@@ -197,6 +201,7 @@ class ShardReceiver:
             self.received += 1
         elif kind == "done":
             self.finished = True
+            self.cpu_s = float(message[2])  # type: ignore[misc]
             if message[1] != self.received:
                 raise WorkerFailed(f"{self.name} reported {message[1]} trial(s) but {self.received} arrived")
         elif kind == "config_error":
