@@ -19,14 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from fastmcp import Client
 from pydantic import BaseModel, Field
 
 from contracts.evidence import RoutingDecision
 from models.types import Usage
 from servers.gateway import TRIAL_META_KEY
+
+if TYPE_CHECKING:  # only an annotation here: the MCP client stack (~0.5-1 s of imports) is not needed to serve
+    from fastmcp import Client
 
 
 class AgentFailure(RuntimeError):
