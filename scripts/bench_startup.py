@@ -3,8 +3,10 @@
     uv run python scripts/bench_startup.py [--runs 7] [--baseline /path/to/other/checkout]
 
 Every figure is a fresh process, timed from spawn: `serve --domain payments` and `serve` (all domains)
-until a raw JSON-RPC `initialize` + `tools/list` over streamable HTTP answers with the domain's tools
-(on the combined `/mcp` endpoint for all domains), and `crmbench --help` until it exits. The server's
+until `tools/list` over streamable HTTP answers with the domain's tools (on the combined `/mcp` endpoint
+for all domains), and `crmbench --help` until it exits. `tools/list` is raw JSON-RPC in both protocol
+eras: a handshake-era session (`initialize`, `notifications/initialized`, `tools/list`; fastmcp then
+builds its per-session state store on the first list) and one stateless 2026-07-28 request. The server's
 own CPU seconds up to that moment come from `/proc/<pid>/stat`. Two reference processes run in the same
 rounds: `python -c pass` (the interpreter alone) and `python -c "from fastmcp import FastMCP"` (the MCP
 server stack every `serve` must import). Machines here are shared and noisy: quote the ratios against
@@ -109,9 +111,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _post(port: int, path: str, body: dict, session: str | None) -> tuple[int, dict[str, str], str]:
+CLIENT_INFO = {"name": "bench_startup", "version": "1"}
+
+
+def _post(port: int, path: str, body: dict, session: str | None, extra: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream", **(extra or {})}
     if session:
         headers["mcp-session-id"] = session
     try:
@@ -134,22 +139,33 @@ def _jsonrpc_result(text: str) -> dict:
     raise RuntimeError(f"no JSON-RPC result in {text[:200]!r}")
 
 
-def list_tools(port: int, path: str) -> list[str]:
-    """A handshake-era MCP client in three requests: initialize, initialized, tools/list."""
-    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench_startup", "version": "1"}}}
-    status, headers, text = _post(port, path, init, None)
-    if status != 200:
-        raise RuntimeError(f"initialize answered {status}: {text[:200]}")
-    _jsonrpc_result(text)
-    session = headers.get("mcp-session-id")
-    _post(port, path, {"jsonrpc": "2.0", "method": "notifications/initialized"}, session)
-    status, _, text = _post(port, path, {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}, session)
+MODERN_ERA = "2026-07-28"
+HANDSHAKE_ERA = "2025-06-18"
+
+
+def list_tools(port: int, path: str, era: str) -> list[str]:
+    """A minimal MCP client. Handshake era: initialize, initialized, tools/list on the session. The
+    stateless 2026-07-28 era (fastmcp, the MCP SDK and most frameworks' default): one self-contained
+    tools/list."""
+    if era == MODERN_ERA:
+        meta = {"io.modelcontextprotocol/protocolVersion": era, "io.modelcontextprotocol/clientInfo": CLIENT_INFO, "io.modelcontextprotocol/clientCapabilities": {}}
+        request = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}}
+        status, _, text = _post(port, path, request, None, {"mcp-protocol-version": era, "mcp-method": "tools/list"})
+    else:
+        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": era, "capabilities": {}, "clientInfo": CLIENT_INFO}}
+        status, headers, text = _post(port, path, init, None)
+        if status != 200:
+            raise RuntimeError(f"initialize answered {status}: {text[:200]}")
+        _jsonrpc_result(text)
+        session = headers.get("mcp-session-id")
+        _post(port, path, {"jsonrpc": "2.0", "method": "notifications/initialized"}, session)
+        status, _, text = _post(port, path, {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}, session)
     if status != 200:
         raise RuntimeError(f"tools/list answered {status}: {text[:200]}")
     return [tool["name"] for tool in _jsonrpc_result(text)["tools"]]
 
 
-def time_serve(tree: Tree, domain: str | None) -> Sample:
+def time_serve(tree: Tree, domain: str | None, era: str) -> Sample:
     """Spawn `crmbench serve` and poll until `tools/list` answers with the served tools."""
     port = free_port()
     argv = [str(tree.crmbench), "serve", "--port", str(port), *(["--domain", domain] if domain else [])]
@@ -163,7 +179,7 @@ def time_serve(tree: Tree, domain: str | None) -> Sample:
             if time.perf_counter() - start > READY_TIMEOUT_S:
                 raise SystemExit(f"{' '.join(argv)} did not answer tools/list within {READY_TIMEOUT_S:.0f} s")
             try:
-                names = list_tools(port, path)
+                names = list_tools(port, path, era)
             except (ConnectionError, OSError):
                 time.sleep(0.005)
                 continue
@@ -187,8 +203,10 @@ def measures(tree: Tree) -> dict[str, Callable[[], Sample]]:
         "python -c pass": lambda: time_exit([tree.python, "-c", "pass"], tree.root),
         "import FastMCP": lambda: time_exit([tree.python, "-c", "from fastmcp import FastMCP"], tree.root),
         "crmbench --help": lambda: time_exit([tree.crmbench, "--help"], tree.root),
-        "serve payments → tools/list": lambda: time_serve(tree, "payments"),
-        "serve all → tools/list": lambda: time_serve(tree, None),
+        "serve payments → tools/list": lambda: time_serve(tree, "payments", HANDSHAKE_ERA),
+        "serve payments → stateless": lambda: time_serve(tree, "payments", MODERN_ERA),
+        "serve all → tools/list": lambda: time_serve(tree, None, HANDSHAKE_ERA),
+        "serve all → stateless": lambda: time_serve(tree, None, MODERN_ERA),
     }
 
 
