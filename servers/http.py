@@ -190,13 +190,20 @@ def gateway_app(
 
 
 def listening_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
-    """A bound TCP socket for uvicorn's `sockets=`. TCP_NODELAY is set on the listening socket so that
-    accepted connections inherit it: without it, a server handed a pre-bound socket answered every
-    request ~40 ms late (Nagle's algorithm meeting delayed ACKs), against ~1 ms with it."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    sock.bind((host, port))
+    """A bound TCP socket for uvicorn's `sockets=` (IPv6 when the host is an IPv6 address, as uvicorn
+    decides; port 0: the kernel picks one, read it with `getsockname()`). TCP_NODELAY is set on the
+    listening socket so that accepted connections inherit it: without it, a server handed a pre-bound
+    socket answered every request ~40 ms late (Nagle's algorithm meeting delayed ACKs), against ~1 ms
+    with it."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
     return sock
 
 
