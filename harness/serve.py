@@ -45,7 +45,7 @@ def serve(config: ServeConfig) -> None:
     import uvicorn
 
     from harness.control import dialogue_routes, serve_components  # the dialogue and grading routes: HTTP only
-    from servers.http import gateway_app, listening_socket
+    from servers.http import NO_WEBSOCKETS, gateway_app, listening_socket
 
     token = None if (config.control_token or "").lower() == "none" else (config.control_token or secrets.token_urlsafe(24))
     try:  # bound before the banner, so that `--port 0` prints the port the kernel chose
@@ -65,7 +65,7 @@ def serve(config: ServeConfig) -> None:
     else:
         print("  no trial id: the domain's SHARED sandbox world; a new id starting with 'sandbox-': a private one", file=sys.stderr)
     app = gateway_app(gateway, control_token=token, allowed_origins=config.allowed_origin, extra_control_routes=dialogue_routes(gateway, serve_components(config)))
-    server = uvicorn.Server(uvicorn.Config(app, log_level=config.log_level.lower(), lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level=config.log_level.lower(), lifespan="on", ws=NO_WEBSOCKETS))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # pragma: no cover - uvicorn handles SIGINT itself; a second one lands here

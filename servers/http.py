@@ -189,6 +189,11 @@ def gateway_app(
     return app
 
 
+NO_WEBSOCKETS = "none"
+"""uvicorn's `ws=` for the gateway: MCP's streamable HTTP and the control plane are plain HTTP, and
+uvicorn's default ("auto") imports the websockets library and its protocol (~50 modules) at start-up."""
+
+
 def listening_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     """A bound TCP socket for uvicorn's `sockets=` (IPv6 when the host is an IPv6 address, as uvicorn
     decides; port 0: the kernel picks one, read it with `getsockname()`). TCP_NODELAY is set on the
@@ -215,7 +220,7 @@ async def serve_in_loop(gateway: Gateway, host: str = "127.0.0.1", port: int = 0
     import uvicorn
 
     sock = listening_socket(host, port)
-    server = uvicorn.Server(uvicorn.Config(gateway_app(gateway, control_token=control_token), log_level="warning", lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(gateway_app(gateway, control_token=control_token), log_level="warning", lifespan="on", ws=NO_WEBSOCKETS))
     failure: Exception | None = None  # the body's error, re-raised unwrapped (not as a task-group error)
     async with anyio.create_task_group() as group:
         group.start_soon(lambda: server.serve(sockets=[sock]))
