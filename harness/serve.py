@@ -68,7 +68,7 @@ def serve(config: ServeConfig) -> None:
     server = uvicorn.Server(uvicorn.Config(app, log_level=config.log_level.lower(), lifespan="on", ws=NO_WEBSOCKETS))
     try:
         server.run(sockets=[sock])
-    except KeyboardInterrupt:  # pragma: no cover - uvicorn handles SIGINT itself; a second one lands here
+    except KeyboardInterrupt:  # uvicorn shuts down on Ctrl-C, then re-raises it: a normal exit, as with uvicorn.run
         pass
     finally:
         sock.close()
