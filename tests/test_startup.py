@@ -33,7 +33,7 @@ def loaded_modules(script: str) -> set[str]:
     """The names in `sys.modules` after `script` ran in a fresh interpreter (printed as JSON last)."""
     body = textwrap.dedent(script) + "\nimport json, sys\nprint('\\n' + json.dumps(sorted(sys.modules)))\n"
     env = {**os.environ, "FASTMCP_CHECK_FOR_UPDATES": "off"}
-    done = subprocess.run([sys.executable, "-c", body], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", body], check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     return set(json.loads(done.stdout.strip().splitlines()[-1]))
 
