@@ -257,15 +257,22 @@ def follow_parent(wrappers: tuple[str, ...] | None = WRAPPERS) -> None:
         pass
 
 
-def main(argv: list[str] | None = None) -> None:
-    quiet_fastmcp()
-    follow_parent()
-    args = sys.argv[1:] if argv is None else argv
+def _input_errors() -> tuple[type[Exception], ...]:
+    """The project's bad-input errors, shown as `error: <sentence>` instead of a traceback. Imported only
+    once an exception is being handled: `crmbench --help` and `serve` must not load the catalog, the
+    run-directory and the model modules just to name what they might catch."""
     from contracts.catalog import CatalogError
     from harness.rundir import RunDirectoryError
     from models.base import ConfigurationError
     from servers.registry import UnknownDomain
 
+    return (ConfigurationError, CatalogError, RunDirectoryError, UnknownDomain)
+
+
+def main(argv: list[str] | None = None) -> None:
+    quiet_fastmcp()
+    follow_parent()
+    args = sys.argv[1:] if argv is None else argv
     try:
         CliApp.run(Crmbench, cli_args=args)
     except SystemExit as exc:
@@ -276,10 +283,10 @@ def main(argv: list[str] | None = None) -> None:
         fail(_flag_error(exc))
     except SettingsError as exc:  # e.g. --agent-config that is not JSON
         fail(str(exc))
-    except (ConfigurationError, CatalogError, RunDirectoryError) as exc:
-        fail(str(exc))
-    except UnknownDomain as exc:
-        fail(str(exc))
+    except Exception as exc:
+        if isinstance(exc, _input_errors()):
+            fail(str(exc))
+        raise
     except KeyboardInterrupt:
         print("interrupted: finished trials are saved; rerun the same command to resume", file=sys.stderr)
         raise SystemExit(130) from None

@@ -11,7 +11,6 @@ log = logging.getLogger("crmbench.serve")
 
 
 def serve(config: ServeConfig) -> None:
-    from harness.control import dialogue_routes, serve_components
     from contracts.catalog import CatalogError, get_task
     from servers.gateway import Gateway
     from servers.registry import UnknownDomain, environment_class, known_domains
@@ -45,10 +44,15 @@ def serve(config: ServeConfig) -> None:
 
     import uvicorn
 
-    from servers.http import gateway_app
+    from harness.control import dialogue_routes, serve_components  # the dialogue and grading routes: HTTP only
+    from servers.http import NO_WEBSOCKETS, gateway_app, listening_socket
 
     token = None if (config.control_token or "").lower() == "none" else (config.control_token or secrets.token_urlsafe(24))
-    base = f"http://{config.host}:{config.port}"
+    try:  # bound before the banner, so that `--port 0` prints the port the kernel chose
+        sock = listening_socket(config.host, config.port)
+    except OSError as exc:
+        raise SystemExit(f"cannot listen on {config.host}:{config.port}: {exc.strerror or exc}") from None
+    base = f"http://{_url_host(config.host)}:{sock.getsockname()[1]}"
     print(f"CRM-Agent-Bench gateway on {base}", file=sys.stderr)
     for domain in domains:
         print(f"  {domain:>18}: {base}/{domain}/mcp   (add ?trial=ID or header X-Trial-Id)", file=sys.stderr)
@@ -61,4 +65,20 @@ def serve(config: ServeConfig) -> None:
     else:
         print("  no trial id: the domain's SHARED sandbox world; a new id starting with 'sandbox-': a private one", file=sys.stderr)
     app = gateway_app(gateway, control_token=token, allowed_origins=config.allowed_origin, extra_control_routes=dialogue_routes(gateway, serve_components(config)))
-    uvicorn.run(app, host=config.host, port=config.port, log_level=config.log_level.lower())
+    server = uvicorn.Server(uvicorn.Config(app, log_level=config.log_level.lower(), lifespan="on", ws=NO_WEBSOCKETS))
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn shuts down on Ctrl-C, then re-raises it: a normal exit, as with uvicorn.run
+        pass
+    finally:
+        sock.close()
+    if not server.started:  # the app's start-up failed (uvicorn has logged why): uvicorn.run's exit code
+        raise SystemExit(STARTUP_FAILURE)
+
+
+STARTUP_FAILURE = 3
+"""The exit code of a server whose start-up failed, as `uvicorn.run` gives it."""
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host

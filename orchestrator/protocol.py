@@ -30,6 +30,9 @@ from servers.gateway import TRIAL_META_KEY, bind_trial
 if TYPE_CHECKING:  # the MCP client stack is imported only where a client is made
     from fastmcp import Client
 
+if TYPE_CHECKING:  # only an annotation here: the MCP client stack (~0.5-1 s of imports) is not needed to serve
+    from fastmcp import Client
+
 
 class AgentFailure(RuntimeError):
     """The agent gave up because of what its model did: model-attributable, scores 0 (never ⊥).

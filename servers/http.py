@@ -192,14 +192,26 @@ def gateway_app(
     return app
 
 
+NO_WEBSOCKETS = "none"
+"""uvicorn's `ws=` for the gateway: MCP's streamable HTTP and the control plane are plain HTTP, and
+uvicorn's default ("auto") imports the websockets library and its protocol (~50 modules) at start-up."""
+
+
 def listening_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
-    """A bound TCP socket for uvicorn's `sockets=`. TCP_NODELAY is set on the listening socket so that
-    accepted connections inherit it: without it, a server handed a pre-bound socket answered every
-    request ~40 ms late (Nagle's algorithm meeting delayed ACKs), against ~1 ms with it."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    sock.bind((host, port))
+    """A bound TCP socket for uvicorn's `sockets=` (IPv6 when the host is an IPv6 address, as uvicorn
+    decides; port 0: the kernel picks one, read it with `getsockname()`). TCP_NODELAY is set on the
+    listening socket so that accepted connections inherit it: without it, a server handed a pre-bound
+    socket answered every request ~40 ms late (Nagle's algorithm meeting delayed ACKs), against ~1 ms
+    with it."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
     return sock
 
 
@@ -211,7 +223,7 @@ async def serve_in_loop(gateway: Gateway, host: str = "127.0.0.1", port: int = 0
     import uvicorn
 
     sock = listening_socket(host, port)
-    server = uvicorn.Server(uvicorn.Config(gateway_app(gateway, control_token=control_token), log_level="warning", lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(gateway_app(gateway, control_token=control_token), log_level="warning", lifespan="on", ws=NO_WEBSOCKETS))
     failure: Exception | None = None  # the body's error, re-raised unwrapped (not as a task-group error)
     async with anyio.create_task_group() as group:
         group.start_soon(lambda: server.serve(sockets=[sock]))
