@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from contracts.evidence import ToolCallRecord
 from contracts.schema import Task
 from models.base import ModelAPI
 from models.types import ChatMessage, ModelOutput, Role, ToolSpec
@@ -39,19 +38,25 @@ def _customer_messages(messages: Sequence[ChatMessage]) -> list[int]:
     return [i for i, m in enumerate(messages) if m.role == "user" and not (m.content or "").startswith(INTERNAL_NOTE)]
 
 
-def _results_seen(messages: Sequence[ChatMessage]) -> list[ToolCallRecord]:
+@dataclass(frozen=True)
+class _Seen:
+    """A tool result in the agent's context: what `${tool.field}` references read (`harness.replay`)."""
+
+    tool: str
+    result: Any
+    status: str = "executed"
+
+
+def _results_seen(messages: Sequence[ChatMessage]) -> list[_Seen]:
     """Tool results in the agent's context, oldest first: earlier turns' from its internal notes, this
     turn's from the tool messages."""
-    seen: list[ToolCallRecord] = []
+    seen: list[_Seen] = []
 
     def add(tool: str, text: str) -> None:
         try:
-            result = json.loads(text)
+            seen.append(_Seen(tool, json.loads(text)))
         except ValueError:
             return
-        # built without validation: these results came out of the gateway already checked, and this is
-        # the scripted model's own bookkeeping (kept cheap: the harness benchmark counts its CPU)
-        seen.append(ToolCallRecord.model_construct(seq=len(seen), turn=0, tool=tool, status="executed", result=result))
 
     for m in messages:
         if m.role == "user" and (m.content or "").startswith(INTERNAL_NOTE):
@@ -147,11 +152,12 @@ class _GoldPlay:
         task, index = self._turn_of([messages[i].content or "" for i in customer], whole=True)
         turn = task.gold[index]
         done = sum(1 for m in messages[last_customer + 1 :] if m.role == "tool")
-        seen = _results_seen(messages)
         if done < len(turn.calls):
             call = turn.calls[done]
-            return tool_call(call.tool, **resolve_args(call.args, seen, strict=False))
-        return text(render_reply(turn.reply, seen, strict=False))
+            refers = "${" in json.dumps(call.args)
+            return tool_call(call.tool, **(resolve_args(call.args, _results_seen(messages), strict=False) if refers else call.args))  # type: ignore[arg-type]
+        refers = "${" in turn.reply
+        return text(render_reply(turn.reply, _results_seen(messages), strict=False) if refers else turn.reply)  # type: ignore[arg-type]
 
     def user(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]) -> str:
         from simulator.llm_user import STOP_TOKEN
