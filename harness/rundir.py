@@ -17,14 +17,14 @@ import fcntl
 import io
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
 from contracts.text import REPLY_MAX_CHARS, safe_value
-from harness.files import write_atomic, write_atomic_bytes
+from harness.files import write_atomic, write_atomic_bytes, write_atomic_many
 from harness.records import TrialKey, TrialRecord
 
 
@@ -87,6 +87,18 @@ class RunDirectory:
         `encode_record` (a worker process encodes its records so the process that writes them does
         not); without it the record is encoded here."""
         write_atomic_bytes(self.trial_path(record.domain, record.key), encode_record(record) if data is None else data)
+
+    def save_many(self, items: Sequence[tuple[TrialRecord, bytes | None]]) -> list[BaseException | None]:
+        """`save` for a batch (the record writer's): per record, the error that stopped it or None."""
+        encoded: list[tuple[Path, bytes]] = []
+        failed: dict[int, BaseException] = {}
+        for index, (record, data) in enumerate(items):
+            try:
+                encoded.append((self.trial_path(record.domain, record.key), encode_record(record) if data is None else data))
+            except Exception as exc:  # noqa: BLE001 - handed back with the record
+                failed[index] = exc
+        written = iter(write_atomic_many(encoded))
+        return [failed[i] if i in failed else next(written) for i in range(len(items))]
 
     def records(self) -> list[TrialRecord]:
         out = []

@@ -277,6 +277,22 @@ async def test_a_failed_write_reaches_the_caller(tmp_path: Path) -> None:
             await writer.save(_records(1)[0])
 
 
+def test_a_batch_write_fails_only_the_files_that_fail(tmp_path: Path) -> None:
+    """The writer's batches: written, fsync'd together, renamed; one bad target costs only itself."""
+    from harness.files import write_atomic_many
+
+    (tmp_path / "old.json").write_bytes(b"old")
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "x").write_text("a non-empty directory cannot be replaced by a file")
+    items = [(tmp_path / "a.json", b"A" * 70_000), (tmp_path / "taken", b"B"), (tmp_path / "old.json", b"new"), (tmp_path / "sub" / "c.json", b"C")]
+    errors = write_atomic_many(items)
+    assert [e is None for e in errors] == [True, False, True, True]
+    assert isinstance(errors[1], OSError)
+    assert (tmp_path / "a.json").read_bytes() == b"A" * 70_000 and (tmp_path / "old.json").read_bytes() == b"new"
+    assert (tmp_path / "sub" / "c.json").read_bytes() == b"C"
+    assert not [p for p in tmp_path.rglob(".*")], "no temp file survives, not even the failed one's"
+
+
 def test_the_end_of_a_run_reads_no_record_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     reads = 0
     original = RunDirectory.records
