@@ -71,26 +71,27 @@ def _results_seen(messages: Sequence[ChatMessage]) -> list[_Seen]:
 
 @dataclass(frozen=True)
 class GoldPlayedModels:
-    """Builds the run's components with the four scripted roles playing the gold paths of `task_ids`
+    """Builds the run's components with the four scripted roles playing the gold paths of `tasks`
     (see the module doc). Each role tells its task from what it is shown: the user and the judge from
-    the instruction in their prompt, the router and the agent from the customer's message."""
+    the instruction in their prompt, the router and the agent from the customer's messages. The tasks
+    travel with the factory, so a worker process need not load the catalog."""
 
-    task_ids: tuple[str, ...]
+    tasks: tuple[Task, ...]
     latency_s: float = 0.0
 
-    def tasks(self) -> list[Task]:
+    @classmethod
+    def of(cls, task_ids: Sequence[str], latency_s: float = 0.0) -> GoldPlayedModels:
         from contracts.catalog import load_catalog
 
         catalog = load_catalog()
-        return [catalog[task_id] for task_id in self.task_ids]
+        return cls(tuple(catalog[task_id] for task_id in task_ids), latency_s)
 
     def apis(self) -> dict[Role, ModelAPI]:
         from contracts.graph import load_graph
         from models.scripted import ScriptedModel
 
-        tasks = self.tasks()
-        nodes = {d: {n.name: set(n.tools) for n in load_graph(d).nodes} for d in {t.domain for t in tasks}}
-        play = _GoldPlay(tasks, nodes)
+        nodes = {d: {n.name: set(n.tools) for n in load_graph(d).nodes} for d in {t.domain for t in self.tasks}}
+        play = _GoldPlay(list(self.tasks), nodes)
         return {
             role: ScriptedModel(getattr(play, role), model=f"gold-{role}", latency_s=self.latency_s, keep_requests=False)
             for role in ("agent", "router", "user", "judge")

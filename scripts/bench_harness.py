@@ -72,7 +72,7 @@ async def _measure(n: int, latency: float, transport: str, workers: int = 1) -> 
             judge_model="mock:gold",
             in_process_tools=transport,  # type: ignore[arg-type]
         )
-        factory = GoldPlayedModels((TASK,), latency_s=latency)  # picklable: worker processes build their own
+        factory = GoldPlayedModels.of([TASK], latency_s=latency)  # picklable: worker processes build their own
         cpu, started = _cpu_s(), time.perf_counter()
         result = await execute_run(config, console=Console(file=open(os.devnull, "w")), component_factory=factory)  # noqa: SIM115
         wall, cpu = time.perf_counter() - started, _cpu_s() - cpu + result.worker_cpu_s

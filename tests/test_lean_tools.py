@@ -104,7 +104,7 @@ def _comparable(records: list[Any]) -> list[dict[str, Any]]:
 
 async def _run(tasks: tuple[str, ...], transport: str, out: Path) -> list[Any]:
     config = RunConfig(out=out, task=list(tasks), concurrency=16, agent="graph", agent_model="mock:gold", in_process_tools=transport)  # type: ignore[arg-type]
-    result = await execute_run(config, console=Console(quiet=True), components=GoldPlayedModels(tasks)(config, GOLD_PLAN))
+    result = await execute_run(config, console=Console(quiet=True), components=GoldPlayedModels.of(tasks)(config, GOLD_PLAN))
     return result.records
 
 
