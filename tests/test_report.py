@@ -36,9 +36,8 @@ def _run(out: Path, **kwargs) -> Path:  # type: ignore[no-untyped-def]
 # and infra trials edit copies of runs and rebuild the report; what they check does not depend on the
 # catalog's size, so they use runs of two domains reported against those two domains (`SMALL_DOMAINS`, passed as
 # the report's catalog as scripts/report_fixture.py does), instead of copying and re-reading ~2,200
-# trials per test. Each size is one xdist group, so its module fixtures are built once per session.
-FULL = pytest.mark.xdist_group("report_full_catalog")
-TWO_DOMAINS = pytest.mark.xdist_group("report_two_domains")
+# trials per test.
+pytestmark = pytest.mark.slow  # ~1 min of fixtures: started first under xdist (tests/conftest.py)
 SMALL_DOMAINS = ("payments", "retail")  # the script run's task (commerce_returns_01) is a retail task
 
 
@@ -91,7 +90,6 @@ def table(report, key: str):  # type: ignore[no-untyped-def]
     return next(t for t in report.tables if t.key == key)
 
 
-@FULL
 def test_every_section_is_written(report) -> None:  # type: ignore[no-untyped-def]
     keys = {t.key for t in report.tables}
     assert {"leaderboard", "coverage", "per_domain", "difficulty", "failure_composition", "components", "policy",
@@ -108,7 +106,6 @@ def test_every_section_is_written(report) -> None:  # type: ignore[no-untyped-de
     assert "Demo card (timeout): commerce_returns_01" in md and "FAIL reply" in md
 
 
-@FULL
 def test_leaderboard_ranks_ties_and_exclusions(report) -> None:  # type: ignore[no-untyped-def]
     rows = {r[1]: r for r in table(report, "leaderboard").rows}
     n = len(load_catalog())
@@ -124,7 +121,6 @@ def test_leaderboard_ranks_ties_and_exclusions(report) -> None:  # type: ignore[
     assert "† script is partial: round 1: 1/" in notes and "no trial in domain(s)" in notes
 
 
-@FULL
 def test_component_matrix_uses_each_components_own_denominator(report) -> None:  # type: ignore[no-untyped-def]
     catalog = load_catalog().values()
     with_actions = sum(bool(t.contract.expected_actions) for t in catalog)
@@ -134,7 +130,6 @@ def test_component_matrix_uses_each_components_own_denominator(report) -> None: 
     assert row[3] == f"0.0% (0/{with_order})"
 
 
-@FULL
 def test_policy_split_and_negative_compliance(report) -> None:  # type: ignore[no-untyped-def]
     safety = sum(t.contract.has_negative for t in load_catalog().values())
     row = next(r for r in table(report, "policy").rows if r[0] == "noop")
@@ -142,7 +137,6 @@ def test_policy_split_and_negative_compliance(report) -> None:  # type: ignore[n
     assert row[4] == f"100.0% ({safety}/{safety})"  # doing nothing never breaks a negative check
 
 
-@FULL
 def test_multi_round_statistics(report) -> None:  # type: ignore[no-untyped-def]
     rows = {r[0]: r for r in table(report, "multi_round").rows}
     n = len(load_catalog())
@@ -153,7 +147,6 @@ def test_multi_round_statistics(report) -> None:  # type: ignore[no-untyped-def]
     assert flips[("oracle", "1->2")][2] == 0
 
 
-@TWO_DOMAINS
 def test_partial_run_says_what_is_missing(small: dict[str, Path], tmp_path: Path) -> None:
     partial = tmp_path / "partial"
     shutil.copytree(small["oracle"], partial)
@@ -179,7 +172,6 @@ def test_demo_card_for_a_requested_task(scripted: dict[str, Path], tmp_path: Pat
         build_report([scripted["case_b"]], tmp_path / "out2", card_tasks=["payments_nope_01"])
 
 
-@FULL
 def test_compare_flips_and_mcnemar(runs: dict[str, Path]) -> None:
     comparison = compare_runs(runs["oracle"], runs["noop"])
     n = len(load_catalog())
@@ -195,7 +187,6 @@ def _chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
 
-@FULL
 def test_html_opens_in_headless_chromium_with_its_figures(report, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     browser = _chromium()
     if browser is None:
@@ -214,13 +205,11 @@ def test_html_opens_in_headless_chromium_with_its_figures(report, tmp_path: Path
     assert shot.exists() and shot.stat().st_size > 10_000
 
 
-@FULL
 def test_report_json_tables_are_machine_readable(report) -> None:  # type: ignore[no-untyped-def]
     payload = json.loads((report.out / "tables" / "leaderboard.json").read_text())
     assert payload["columns"][0] == "rank" and len(payload["rows"]) == 3
 
 
-@FULL
 def test_graph_inventory_matches_the_graphs(report) -> None:  # type: ignore[no-untyped-def]
     row = next(r for r in table(report, "graph_inventory").rows if r[0] == "payments")
     assert row[1:5] == [6, 5, 18, 13]  # 6 nodes incl. the fallback; 13 tools placed 2+2+3+5+6 = 18 times
@@ -253,7 +242,6 @@ def test_different_configurations_of_one_agent_are_different_systems(scripted: d
     assert any("share this name" in w for w in data.warnings)
 
 
-@TWO_DOMAINS
 def test_the_same_directory_or_a_copy_is_refused(small: dict[str, Path], tmp_path: Path) -> None:
     from harness.report.data import ReportInputError, load_runs
 
@@ -269,7 +257,6 @@ def test_the_same_directory_or_a_copy_is_refused(small: dict[str, Path], tmp_pat
     assert len(system.rounds) == 4 and system.rounds[-1].source == again
 
 
-@TWO_DOMAINS
 def test_mixed_catalogs_are_refused_or_marked(small: dict[str, Path], tmp_path: Path) -> None:
     from harness.report.data import ReportInputError, load_runs
 
@@ -285,7 +272,6 @@ def test_mixed_catalogs_are_refused_or_marked(small: dict[str, Path], tmp_path: 
     assert "MIXED" in md and "0.9.0 lock ffffffffffff" in md
 
 
-@TWO_DOMAINS
 def test_labels_name_and_group_runs_only_of_one_system(small: dict[str, Path], tmp_path: Path) -> None:
     from harness.report.data import ReportInputError, load_runs, parse_labels
 
@@ -303,7 +289,6 @@ def test_labels_name_and_group_runs_only_of_one_system(small: dict[str, Path], t
         parse_labels(["no-equals-sign"])
 
 
-@TWO_DOMAINS
 def test_a_run_missing_a_whole_domain_says_so(small: dict[str, Path], tmp_path: Path) -> None:
     partial = tmp_path / "oracle_no_payments"
     shutil.copytree(small["oracle"], partial)
@@ -321,7 +306,6 @@ def test_a_run_missing_a_whole_domain_says_so(small: dict[str, Path], tmp_path: 
         assert any("oracle is partial" in n and "no trial in domain(s) payments" in n for n in table(report, key).notes), key
 
 
-@FULL
 def test_spearman_names_systems_with_fewer_rounds(report) -> None:  # type: ignore[no-untyped-def]
     [pair] = table(report, "spearman").rows
     assert pair[0] == "round 1 vs 2" and pair[1] == 2 and "script" in pair[3]
@@ -330,7 +314,6 @@ def test_spearman_names_systems_with_fewer_rounds(report) -> None:  # type: igno
     assert stability["script †"][2] == "-"
 
 
-@TWO_DOMAINS
 def test_failure_composition_has_non_convergence_and_bottom_slices(small: dict[str, Path], scripted: dict[str, Path], tmp_path: Path) -> None:
     from harness.report.tables import BOTTOM
 
@@ -350,7 +333,6 @@ def test_failure_composition_has_non_convergence_and_bottom_slices(small: dict[s
     assert composition.rows[0][0].startswith("script")  # fewest non-successes first, as the spec
 
 
-@FULL
 def test_provenance_in_every_table_file(report) -> None:  # type: ignore[no-untyped-def]
     csv_text = (report.out / "tables" / "per_domain.csv").read_text()
     assert csv_text.startswith("# generated ") and "# OFFLINE: " in csv_text
@@ -363,7 +345,6 @@ def test_provenance_in_every_table_file(report) -> None:  # type: ignore[no-unty
     assert "## Provenance" in (report.out / "report.md").read_text()
 
 
-@FULL
 def test_fig15_marker_numbers_follow_the_leaderboard_and_sit_at_the_data(report, runs: dict[str, Path], scripted: dict[str, Path]) -> None:  # type: ignore[no-untyped-def]
     import math
 
@@ -400,7 +381,6 @@ def test_fig15_marker_numbers_follow_the_leaderboard_and_sit_at_the_data(report,
     plt.close(fig)
 
 
-@TWO_DOMAINS
 def test_compare_states_what_its_rates_are_over(small: dict[str, Path], scripted: dict[str, Path]) -> None:
     comparison = compare_runs(small["oracle"], scripted["script"])
     summary = comparison.tables()[0]
@@ -409,7 +389,6 @@ def test_compare_states_what_its_rates_are_over(small: dict[str, Path], scripted
     assert any("discordant of 1 paired tasks" in m for m in measures)
 
 
-@FULL
 def test_explorer_filters_open_trials_and_links_in_headless_chromium(report) -> None:  # type: ignore[no-untyped-def]
     """The explorer in a real browser: every trial is indexed, filters narrow the index to the right
     counts, a row opens the trial (verdicts, conversation, tool calls, state diff), a link in the paired
@@ -464,7 +443,6 @@ def test_explorer_filters_open_trials_and_links_in_headless_chromium(report) -> 
         assert page.errors == []
 
 
-@TWO_DOMAINS
 def test_ungraded_trials_mark_the_system_incomplete(small: dict[str, Path], tmp_path: Path) -> None:
     judged = tmp_path / "noop_ungraded"
     shutil.copytree(small["noop"], judged)
@@ -480,7 +458,6 @@ def test_ungraded_trials_mark_the_system_incomplete(small: dict[str, Path], tmp_
     assert composition.rows[0][composition.columns.index("ungraded")] == 1
 
 
-@TWO_DOMAINS
 def test_a_demo_card_chooses_system_and_round(small: dict[str, Path], tmp_path: Path) -> None:
     task = sorted(_small_catalog())[0]
     report = build_report([small["oracle"], small["noop"]], tmp_path / "out", card_tasks=[f"{task}@noop#2", f"{task}@oracle"], **_two_domains())
