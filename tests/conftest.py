@@ -36,3 +36,12 @@ def live_gateway() -> Iterator[LiveGateway]:
 
     with serve_gateway(["payments"]) as (gateway, base_url):
         yield LiveGateway(gateway, base_url)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `slow` first, otherwise in collection order. Under xdist (`--dist loadfile
+    --no-loadscope-reorder`) the files are handed out in the order of their first test, so the files with
+    long tests start while there is still other work for the other cores, instead of one of them starting
+    last and running alone. The order is a pure function of the collection, so every worker computes the
+    same one (xdist requires it)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -164,7 +164,10 @@ def test_trial_ids_are_unguessable() -> None:
     assert len(ids) == 50 and all(len(i) >= 6 + 24 for i in ids)
 
 
+@pytest.mark.slow
 def test_cli_runs_a_plugin_agent_from_the_project_folder(tmp_path: Path) -> None:
+    """The installed `crmbench` started in the project folder imports the agent from that folder (a
+    console script does not put the current folder on sys.path by itself): a real process."""
     import subprocess
     import sys
 
@@ -176,13 +179,23 @@ def test_cli_runs_a_plugin_agent_from_the_project_folder(tmp_path: Path) -> None
     )
     assert ok.returncode == 0, ok.stderr
     assert "agent: my-agent" in ok.stdout and "| **all** | 1 | 1 | 0 | 1 | 100.00% |" in ok.stdout
-    bad = subprocess.run([str(crmbench), "run", "--agent", "nowhere:Agent", "--offline", "--out", str(tmp_path / "bad")], cwd=root, capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 2 and "cannot import 'nowhere'" in bad.stderr and "Traceback" not in bad.stderr
-    wrong = subprocess.run(
-        [str(crmbench), "run", "--agent", "tests.fixtures.my_agent:MyAgent", "--agent-config", '{"nope": 1}', "--task", BALANCE, "--offline", "--out", str(tmp_path / "w")],
-        cwd=root, capture_output=True, text=True, timeout=120,
-    )
-    assert wrong.returncode == 2 and "unexpected keyword argument 'nope'" in wrong.stderr and "Traceback" not in wrong.stderr
+
+
+def test_cli_names_an_agent_it_cannot_import_or_configure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Exit 2 and a sentence, never a traceback (in this process: the messages and exit codes of
+    `harness.cli.main`, the function the console script calls)."""
+    from harness.cli import main
+
+    def cli(*args: str) -> tuple[int, str]:
+        with pytest.raises(SystemExit) as info:
+            main(list(args))
+            raise SystemExit(0)
+        return int(info.value.code or 0), capsys.readouterr().err
+
+    code, err = cli("run", "--agent", "nowhere:Agent", "--offline", "--out", str(tmp_path / "bad"))
+    assert code == 2 and "cannot import 'nowhere'" in err and "Traceback" not in err
+    code, err = cli("run", "--agent", "tests.fixtures.my_agent:MyAgent", "--agent-config", '{"nope": 1}', "--task", BALANCE, "--offline", "--out", str(tmp_path / "w"))
+    assert code == 2 and "unexpected keyword argument 'nope'" in err and "Traceback" not in err
 
 
 def test_the_wheel_ships_every_package_the_code_imports() -> None:

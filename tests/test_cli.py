@@ -63,6 +63,7 @@ def _fastmcp(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(BIN / "fastmcp"), *args], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_fastmcp_cli_lists_and_calls_payments_tools(served: str) -> None:
     listed = _fastmcp("list", f"{served}/payments/mcp")
     assert listed.returncode == 0, listed.stderr
@@ -81,6 +82,7 @@ def test_fastmcp_cli_lists_and_calls_payments_tools(served: str) -> None:
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("args", [["serve", "--transport", "stdio", "--domain", "payments"], ["stdio", "--domain", "payments"]])
+@pytest.mark.slow
 async def test_stdio_serves_one_domain(args: list[str], tmp_path: Path) -> None:
     transport = StdioTransport(command=str(BIN / "crmbench"), args=args, cwd=str(tmp_path), env=ENV)  # any folder
     async with Client(transport) as client:
@@ -96,13 +98,3 @@ async def test_stdio_serves_one_domain(args: list[str], tmp_path: Path) -> None:
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-def test_unknown_domain_is_a_clear_error() -> None:
-    proc = subprocess.run(
-        [str(BIN / "crmbench"), "serve", "--transport", "stdio", "--domain", "atlantis"],
-        cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
-    )
-    assert proc.returncode != 0
-    assert "unknown domain 'atlantis'; known: " in proc.stderr and "payments" in proc.stderr.split("known: ")[1]
-    assert "Traceback" not in proc.stderr

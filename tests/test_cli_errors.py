@@ -167,6 +167,8 @@ def test_killing_the_wrapper_stops_the_child(tmp_path: Path) -> None:
 def test_serve_errors_use_the_same_style(capsys: pytest.CaptureFixture[str]) -> None:
     code, err = cli(capsys, "serve", "--domain", "atlantis")
     assert code == 2 and err.startswith("error: ") and "atlantis" in err
+    code, err = cli(capsys, "serve", "--transport", "stdio", "--domain", "atlantis")  # as an MCP client starts it
+    assert code == 2 and "unknown domain 'atlantis'; known: " in err and "payments" in err.split("known: ")[1]
     code, err = cli(capsys, "serve", "--task", "no_such_task")
     assert code == 2 and "no_such_task" in err
 
@@ -176,6 +178,7 @@ def test_tasks_with_an_unknown_domain(capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 2 and "'atlantis'" in err and "payments" in err
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_run_with_a_sentence(tmp_path: Path) -> None:
     out = tmp_path / "run"
     crmbench = Path(sys.executable).parent / "crmbench"

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from contracts.catalog import load_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,6 +24,7 @@ DOMAINS = ("field_service", "marketing", "sales")
 cost does not grow with the catalog; several domains still exercise the per-domain trace files."""
 
 
+@pytest.mark.slow
 def test_sigkill_then_rerun_completes_every_trial_exactly_once(tmp_path: Path) -> None:
     out = tmp_path / "run"
     command = [str(CRMBENCH), "run", "--rounds", str(ROUNDS), "--concurrency", "2", "--out", str(out)]

@@ -3,8 +3,6 @@ clear error before anything runs; offline stand-ins only when asked for or when 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,8 +10,6 @@ import pytest
 from harness.config import RunConfig
 from harness.plan import resolve_plan
 from models.base import ConfigurationError
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -50,13 +46,13 @@ def test_offline_stand_ins_when_the_whole_run_is_offline(no_keys: None) -> None:
         resolve_plan(RunConfig(offline=True, agent="graph", agent_model="openai:gpt-5"))
 
 
-def test_cli_missing_key_is_a_sentence_and_exit_2_before_anything_runs(tmp_path: Path) -> None:
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "FASTMCP_CHECK_FOR_UPDATES": "off"}
+def test_cli_missing_key_is_a_sentence_and_exit_2_before_anything_runs(no_keys: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from harness.cli import main
+
     out = tmp_path / "run"
-    proc = subprocess.run(
-        [sys.executable, "-m", "harness.cli", "run", "--agent-model", "openai:gpt-5", "--task", "payments_balance_inquiry_01", "--out", str(out)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )
-    assert proc.returncode == 2, proc.stderr
-    assert "OPENAI_API_KEY" in proc.stderr and "Traceback" not in proc.stderr
+    with pytest.raises(SystemExit) as info:
+        main(["run", "--agent-model", "openai:gpt-5", "--task", "payments_balance_inquiry_01", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert info.value.code == 2, err
+    assert "OPENAI_API_KEY" in err and "Traceback" not in err
     assert not out.exists()

@@ -128,6 +128,7 @@ def test_structural_validation_catches_bad_bindings() -> None:
 
 
 @pytest.mark.timeout(1200)  # the whole 555-task catalog with both batteries (scripts/bench_gates.py measures it)
+@pytest.mark.slow
 def test_release_gates_pass_on_the_catalog() -> None:
     """The command CI relies on: every gold path passes, no-op fails, every declared check is killed."""
     load_catalog.cache_clear()

@@ -13,6 +13,7 @@ import pytest
 from harness.report.build import build_report
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "report_fixture.py"
+pytestmark = pytest.mark.slow  # its module fixture renders a 16-system report: started first under xdist
 
 
 @pytest.fixture(scope="module")

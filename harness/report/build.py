@@ -119,11 +119,11 @@ def build_report(
     lock: dict[str, Any] | None = None,
 ) -> Report:
     data = load_runs(run_dirs, labels, allow_mixed=allow_mixed, catalog=catalog, lock=lock)
+    cards = choose_cards(data, card_tasks or [])  # a bad --card fails before seconds of tables and figures
     header = provenance(data)
     prices = PriceTable.load(price_table or DEFAULT_PRICE_TABLE)
     tables = all_tables(data, prices)
     figures = all_figures(data, prices)
-    cards = choose_cards(data, card_tasks or [])
     for table in tables:
         write_atomic(out / "tables" / f"{table.key}.md", to_markdown(table, header))
         write_atomic(out / "tables" / f"{table.key}.csv", to_csv(table, header))
