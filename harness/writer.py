@@ -72,7 +72,7 @@ class RecordWriter:
             async with self._receive:
                 async for first in self._receive:
                     batch = [first]
-                    with contextlib.suppress(anyio.WouldBlock):
+                    with contextlib.suppress(anyio.WouldBlock, anyio.EndOfStream):  # nothing more queued, or closed
                         while len(batch) < BATCH_MAX:
                             batch.append(self._receive.receive_nowait())
                     await anyio.to_thread.run_sync(self._write, batch)

@@ -144,6 +144,7 @@ def baseline(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, An
 # ---- --workers N --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_workers_give_the_records_of_one_process(tmp_path: Path, baseline: dict[str, dict[str, Any]]) -> None:
     oracle = _run(RunConfig(out=tmp_path / "oracle", task=_oracle_tasks(), rounds=2, concurrency=4, workers=2))
     assert (oracle.ran, oracle.skipped) == (18, 0)
@@ -198,6 +199,7 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+@pytest.mark.slow
 def test_killed_workers_run_resumes_and_leaves_no_workers_behind(tmp_path: Path) -> None:
     out = tmp_path / "run"
     command = [str(Path(sys.executable).parent / "crmbench"), "run", "--rounds", "2", "--concurrency", "4", "--workers", "2", "--out", str(out)]
@@ -267,6 +269,23 @@ async def test_writer_drains_what_it_was_handed_when_the_run_is_cancelled(tmp_pa
             scope.cancel()
     assert scope.cancelled_caught
     assert {r.key for r in directory.records()} == {r.key for r in records}
+
+
+@pytest.mark.anyio
+async def test_writer_closed_while_it_gathers_a_batch(tmp_path: Path) -> None:
+    """The last batch of a run (or of Ctrl-C): the queue is closed while the writer takes what it holds."""
+    from harness.writer import RecordWriter
+
+    directory = RunDirectory(tmp_path)
+    writer = RecordWriter(directory)
+    records = _records(5)
+    async with anyio.create_task_group() as group:
+        for record in records:
+            group.start_soon(writer.save, record)
+        await anyio.sleep(0)  # every record handed over
+        writer.close()
+        await writer._run()
+    assert writer.written == 5 and {r.key for r in directory.records()} == {r.key for r in records}
 
 
 @pytest.mark.anyio
@@ -349,6 +368,7 @@ def ray_cluster() -> Iterator[None]:
         ray.shutdown()
 
 
+@pytest.mark.slow
 def test_ray_gives_the_records_of_one_process(tmp_path: Path, baseline: dict[str, dict[str, Any]], ray_cluster: None) -> None:
     oracle = _run(RunConfig(out=tmp_path / "oracle", task=_oracle_tasks(), rounds=2, concurrency=4, workers=2, executor="ray"))
     assert oracle.worker_cpu_s > 0
