@@ -7,7 +7,7 @@ the LLM user simulator and the LLM judge, each role a scripted model (`harness.g
 the gold path of `payments_transfer_daily_limit_01` — two user turns, four tool calls through the
 gateway, twelve model calls — and sleeps `latency` seconds per call. A trial's ideal wall time is therefore
 12 × latency, and N trials in flight at once ideally take the same. Per level, in a fresh process, after
-one unmeasured cold-start trial:
+one unmeasured cold-start run (one trial per worker, through the same executor):
 
 - efficiency = ideal / measured wall time (1.0: the harness adds nothing; the issue's goal ≥ 0.90 at 256);
 - harness CPU per trial = CPU time of the run (this process, and the worker processes as they report
@@ -87,7 +87,7 @@ async def _measure(n: int, latency: float, transport: str, workers: int = 1) -> 
 
 async def level(n: int, latency: float, transport: str, workers: int) -> dict[str, float]:
     cold_started = time.perf_counter()
-    await _measure(1, latency, transport)
+    await _measure(workers, latency, transport, workers)  # the same path warmed (imports, the workers' fork server)
     cold = time.perf_counter() - cold_started
     warm = await _measure(n, latency, transport, workers)
     return {**warm, "cold_start_s": cold, "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}

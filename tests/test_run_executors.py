@@ -289,6 +289,31 @@ async def test_writer_closed_while_it_gathers_a_batch(tmp_path: Path) -> None:
 
 
 @pytest.mark.anyio
+async def test_records_that_arrive_together_are_made_durable_together() -> None:
+    """A worker's records that arrived in one read are handed to the writer at once (so it fsyncs them
+    as one batch), and the worker's `done` is checked only after all of them."""
+    from harness.executors.shard import ShardReceiver, WorkerFailed
+
+    waiting: list[str] = []
+    release = anyio.Event()
+
+    async def emit(record: TrialRecord, data: bytes | None) -> None:
+        waiting.append(record.key.task_id)
+        await release.wait()
+
+    records = _records(3)
+    receiver = ShardReceiver("worker 0", 3, emit)
+    async with anyio.create_task_group() as group:
+        group.start_soon(receiver.handle_many, [("record", r, b"") for r in records] + [("done", 3, 0.5)])
+        await anyio.sleep(0.01)
+        assert waiting == ["t0", "t1", "t2"] and not receiver.finished  # all three in flight at once
+        release.set()
+    assert receiver.finished and receiver.received == 3 and receiver.cpu_s == 0.5
+    with pytest.raises(WorkerFailed, match="reported 2 trial"):
+        await ShardReceiver("worker 1", 1, emit).handle_many([("record", records[0], b""), ("done", 2, 0.0)])
+
+
+@pytest.mark.anyio
 async def test_a_failed_write_reaches_the_caller(tmp_path: Path) -> None:
     (tmp_path / "trials").write_text("not a folder")
     async with record_writer(RunDirectory(tmp_path)) as writer:

@@ -129,15 +129,17 @@ class ProcessExecutor:
         open_pipes = set(receivers)
         while open_pipes:
             batch = await anyio.to_thread.run_sync(_receive_ready, list(open_pipes), abandon_on_cancel=True)
+            arrived: dict[Connection, list[Any]] = {}
             for conn, message in batch:
+                arrived.setdefault(conn, []).append(message)
+            for conn, messages in arrived.items():
                 receiver, process = receivers[conn]
-                if message is _CLOSED:
+                await receiver.handle_many([m for m in messages if m is not _CLOSED])
+                if _CLOSED in messages:
                     open_pipes.discard(conn)
                     if not receiver.finished:
                         await anyio.to_thread.run_sync(process.join, 5.0)
                         raise WorkerFailed(f"{receiver.name} exited unexpectedly (exit code {process.exitcode}) after {receiver.received} trial(s)")
-                    continue
-                await receiver.handle(message)
 
 
 def _context() -> ForkServerContext | SpawnContext:

@@ -132,8 +132,16 @@ class RayExecutor:
 
     @staticmethod
     async def _drain(actor: Any, pickled_spec: bytes, receiver: ShardReceiver) -> None:
-        async for ref in actor.run.remote(pickled_spec):
-            await receiver.handle(await ref)
+        last: list[ShardMessage] = []
+        async with anyio.create_task_group() as group:  # records made durable concurrently: the writer batches them
+            async for ref in actor.run.remote(pickled_spec):
+                message = await ref
+                if message[0] == "record":
+                    group.start_soon(receiver.handle, message)
+                else:
+                    last.append(message)  # `done` (or the error that ended the shard) follows its records
+        for message in last:
+            await receiver.handle(message)
         if not receiver.finished:
             raise WorkerFailed(f"{receiver.name} stopped after {receiver.received} trial(s) without finishing")
 

@@ -193,6 +193,20 @@ class ShardReceiver:
         self.cpu_s = 0.0
         """CPU seconds the worker process spent in all (reported with `done`)."""
 
+    async def handle_many(self, messages: Sequence[ShardMessage]) -> None:
+        """Messages that arrived together: their records are made durable concurrently (the run's writer
+        then fsyncs them as one batch instead of one after another), then the rest, in order."""
+        records = [m for m in messages if m[0] == "record"]
+        if len(records) > 1:
+            async with anyio.create_task_group() as group:
+                for message in records:
+                    group.start_soon(self.handle, message)
+        elif records:
+            await self.handle(records[0])
+        for message in messages:
+            if message[0] != "record":
+                await self.handle(message)
+
     async def handle(self, message: ShardMessage) -> None:
         kind = message[0]
         if kind == "record":
