@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import functools
 import json
 import os
 import subprocess
@@ -36,28 +35,6 @@ TASK = "payments_balance_inquiry_01"
 CALLS_PER_TRIAL = 3  # router, tool call, final reply (one user turn)
 
 
-def _route(messages: Any, tools: Any) -> Any:
-    from models.scripted import tool_call
-
-    return tool_call("route", node="balance_inquiry")
-
-
-def _answer(messages: Any, tools: Any) -> Any:
-    from models.scripted import text, tool_call
-
-    if messages[-1].role == "tool":
-        return text("Your balance is $640.20 with 310 loyalty points.")
-    return tool_call("get_account_balance", account_id="ACC-1005")
-
-
-def scripted_components(config: Any, plan: Any, *, latency: float) -> Any:
-    """The component factory: every process (driver and workers) builds its own scripted models."""
-    from harness.components import TrialComponents
-    from models.scripted import ScriptedModel
-
-    return TrialComponents(config, plan, apis={"agent": ScriptedModel(_answer, latency_s=latency), "router": ScriptedModel(_route, latency_s=latency)})
-
-
 def _records_on_the_loop() -> None:
     """The baseline: what `crmbench run` did before the record writer (fsync'd writes on the event loop)."""
     from harness.writer import RecordWriter
@@ -72,16 +49,17 @@ async def measure(n: int, workers: int, latency: float, mode: str) -> dict[str, 
     from rich.console import Console
 
     from harness.config import RunConfig
+    from harness.gold_models import GoldPlayedModels
     from harness.run import execute_run
 
     if mode == "loop":
         _records_on_the_loop()
     with tempfile.TemporaryDirectory() as tmp:
         config = RunConfig(
-            out=Path(tmp) / "run", task=[TASK], rounds=n, concurrency=n, workers=workers, agent="graph", agent_model="mock:bench",
+            out=Path(tmp) / "run", task=[TASK], rounds=n, concurrency=n, workers=workers, agent="graph", agent_model="mock:gold",
             user="scripted", judge="evidence", provider_concurrency=max(n, 1) * 2,
         )  # fmt: skip
-        factory = functools.partial(scripted_components, latency=latency)
+        factory = GoldPlayedModels.of([TASK], latency_s=latency)  # picklable: every process builds its own models
         started = time.perf_counter()
         result = await execute_run(config, console=Console(file=open(os.devnull, "w")), component_factory=factory)  # noqa: SIM115
         wall = time.perf_counter() - started
