@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import functools
 import inspect
 import math
 import re
@@ -175,12 +176,7 @@ class ToolEnvironment(Generic[StateT]):
     @classmethod
     def tool_methods(cls) -> dict[str, Callable[..., Any]]:
         """The domain's tools by name, in definition order."""
-        found: dict[str, Callable[..., Any]] = {}
-        for klass in reversed(cls.__mro__):
-            for name, member in vars(klass).items():
-                if callable(member) and hasattr(member, _TOOL_MARK):
-                    found[name] = member
-        return found
+        return dict(_tool_methods(cls))
 
     @classmethod
     def tool_kind(cls, name: str) -> ToolKind:
@@ -189,13 +185,32 @@ class ToolEnvironment(Generic[StateT]):
     @classmethod
     def tool_signature(cls, name: str) -> tuple[inspect.Signature, dict[str, Any]]:
         """The MCP-facing signature (without `self`) and resolved type hints of a tool method."""
-        method = cls.tool_methods()[name]
-        sig = inspect.signature(method)
-        params = [p for p in sig.parameters.values() if p.name != "self"]
-        hints = typing.get_type_hints(method, include_extras=True)
-        hints.pop("self", None)
-        hints["return"] = dict[str, Any]
-        return sig.replace(parameters=params, return_annotation=dict[str, Any]), hints
+        sig, hints = _tool_signature(cls, name)
+        return sig, dict(hints)
+
+
+@functools.cache
+def _tool_methods(cls: type) -> dict[str, Callable[..., Any]]:
+    """Per class, once: a domain's tools are fixed when its class is defined (validating the catalog
+    asks for them thousands of times)."""
+    found: dict[str, Callable[..., Any]] = {}
+    for klass in reversed(cls.__mro__):
+        for name, member in vars(klass).items():
+            if callable(member) and hasattr(member, _TOOL_MARK):
+                found[name] = member
+    return found
+
+
+@functools.cache
+def _tool_signature(cls: type, name: str) -> tuple[inspect.Signature, dict[str, Any]]:
+    """Per class and tool, once (`typing.get_type_hints` is the costly part)."""
+    method = _tool_methods(cls)[name]
+    sig = inspect.signature(method)
+    params = [p for p in sig.parameters.values() if p.name != "self"]
+    hints = typing.get_type_hints(method, include_extras=True)
+    hints.pop("self", None)
+    hints["return"] = dict[str, Any]
+    return sig.replace(parameters=params, return_annotation=dict[str, Any]), hints
 
 
 _DEFAULT_DUMPS: dict[type, dict[str, Any]] = {}
