@@ -7,12 +7,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from contracts.catalog import load_catalog
+from tests.run_processes import wait_for_records
 
 ROOT = Path(__file__).resolve().parents[1]
 CRMBENCH = Path(sys.executable).parent / "crmbench"
@@ -35,11 +35,7 @@ def test_sigkill_then_rerun_completes_every_trial_exactly_once(tmp_path: Path) -
     expected = sum(t.domain in DOMAINS for t in load_catalog().values()) * ROUNDS
     proc = subprocess.Popen(command, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     trials = out / "trials"
-    deadline = time.monotonic() + 120
-    while len(list(trials.glob("*/*.json"))) < 30:
-        assert proc.poll() is None, "the run finished before it could be killed; raise ROUNDS"
-        assert time.monotonic() < deadline, "no trials were written"
-        time.sleep(0.02)
+    wait_for_records(proc, trials, 30)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     done_before = len(list(trials.glob("*/*.json")))
