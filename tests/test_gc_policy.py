@@ -1,0 +1,59 @@
+"""The collector's pace during a run: larger young-generation batches while trials run, the caller's
+thresholds restored afterwards (the runner may be a library call inside someone else's program)."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import anyio
+from rich.console import Console
+
+from harness.config import RunConfig
+from harness.gc_policy import RUN_THRESHOLDS, run_pace
+from harness.run import execute_run
+from orchestrator.protocol import AgentReply, TrialSession
+
+
+def test_run_pace_raises_and_restores_the_thresholds() -> None:
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        with run_pace():
+            assert gc.get_threshold() == RUN_THRESHOLDS
+        assert gc.get_threshold() == (700, 10, 10)
+        gc.set_threshold(50_000, 20, 30)  # a caller that already collects less often keeps its pace
+        with run_pace():
+            assert gc.get_threshold() == (50_000, 20, 30)
+    finally:
+        gc.set_threshold(*before)
+
+
+class _Observer:
+    """An agent that notes the collector's thresholds while it runs inside a trial."""
+
+    name = "gc-observer"
+    needs_mcp_url = False
+    seen: list[tuple[int, int, int]] = []
+
+    async def start(self, session: TrialSession) -> None:
+        return None
+
+    async def respond(self, user_message: str, turn: int) -> AgentReply:
+        _Observer.seen.append(gc.get_threshold())
+        return AgentReply(text="noted")
+
+    async def stop(self) -> None:
+        return None
+
+
+def test_trials_run_at_the_run_pace_and_the_caller_gets_its_own_back(tmp_path: Path) -> None:
+    from harness.components import TrialComponents
+    from harness.plan import resolve_plan
+
+    before = gc.get_threshold()
+    config = RunConfig(out=tmp_path / "run", task=["payments_balance_inquiry_01"])
+    components = TrialComponents(config, resolve_plan(config), agent_factory=lambda view: _Observer())
+    anyio.run(lambda: execute_run(config, console=Console(quiet=True), components=components))
+    assert _Observer.seen and all(seen == tuple(max(a, b) for a, b in zip(before, RUN_THRESHOLDS)) for seen in _Observer.seen)
+    assert gc.get_threshold() == before
