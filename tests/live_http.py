@@ -1,4 +1,5 @@
-"""A live streamable-HTTP gateway for any set of domains (the conftest fixture serves payments only)."""
+"""Helpers the domain tests share: a live streamable-HTTP gateway for any set of domains (the conftest
+fixture serves payments only), one tool over HTTP, a policy gate's refusal, the in-process release proof."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from servers.gateway import Gateway
 
@@ -59,3 +61,33 @@ async def assert_release_proof(domain: str, task_id: str) -> None:
         proof = await prove_task(replayer, get_task(task_id), environment_class(domain), graph=load_graph(domain))
     assert proof.batteries is not None and proof.batteries.results
     assert proof.ok, (proof.error, proof.unkilled, proof.batteries.failures)
+
+
+async def assert_gate_refuses(
+    domain: str, setup: list[tuple[str, dict]], tool: str, args: dict, code: int, reason: str, *, reason_contains: bool = False
+) -> None:
+    """A policy gate over MCP on a fresh trial: after `setup` (each call must go through), `tool` is
+    refused with `code` and `reason` (the whole reason, or a part of it), recorded as refused, and the
+    world is exactly as it was before the call."""
+    from fastmcp import Client
+
+    from servers.gateway import TRIAL_META_KEY
+
+    gateway = Gateway([domain])
+    trial = gateway.open_trial(domain)
+    async with Client(gateway.server(domain)) as client:
+
+        async def call(name: str, arguments: dict) -> Any:
+            return await client.call_tool(name, arguments, raise_on_error=False, meta={TRIAL_META_KEY: trial.trial_id})
+
+        for name, setup_args in setup:
+            done = await call(name, setup_args)
+            assert not done.is_error and not done.structured_content.get("refused"), done.structured_content
+        before = trial.final_state()
+        result = await call(tool, args)
+    content = result.structured_content
+    assert not result.is_error and content["refused"] is True, content
+    assert content["status"] == code, content
+    assert reason in content["reason"] if reason_contains else content["reason"] == reason, content
+    assert trial.trace[-1].status == "refused"
+    assert trial.final_state() == before

@@ -16,6 +16,7 @@ from harness.replay import GatewayReplayer
 from servers.domains.customer_support.tools import CustomerSupportEnvironment
 from servers.gateway import TRIAL_META_KEY, Gateway
 from servers.registry import environment_class
+from tests.live_http import assert_gate_refuses
 
 pytestmark = pytest.mark.anyio
 DOMAIN = "customer_support"
@@ -141,18 +142,8 @@ GATES: list[tuple[dict[str, str] | None, str, dict[str, Any], int, str]] = [
 
 @pytest.mark.parametrize(("auth", "tool", "args", "code", "reason"), GATES, ids=[f"{g[1]}-{g[3]}-{i}" for i, g in enumerate(GATES)])
 async def test_every_gate_refuses_and_changes_nothing(auth: dict[str, str] | None, tool: str, args: dict[str, Any], code: int, reason: str) -> None:
-    gateway = Gateway([DOMAIN])
-    trial = gateway.open_trial(DOMAIN)
-    async with Client(gateway.server(DOMAIN)) as client:
-        if auth is not None:
-            assert not (await _call(client, trial.trial_id, "authenticate_customer", auth)).structured_content.get("refused")
-        before = trial.final_state()
-        result = await _call(client, trial.trial_id, tool, args)
-    content = result.structured_content
-    assert not result.is_error and content["refused"] is True, content
-    assert content["status"] == code and reason in content["reason"], content
-    assert trial.trace[-1].status == "refused"
-    assert trial.final_state() == before
+    setup = [] if auth is None else [("authenticate_customer", auth)]
+    await assert_gate_refuses(DOMAIN, setup, tool, args, code, reason, reason_contains=True)
 
 
 async def test_wrong_pin_and_repeated_credit_are_refused() -> None:

@@ -22,6 +22,7 @@ from servers.domains.itsm.tools import ItsmEnvironment
 from servers.domains.itsm.world import PRIORITY_MATRIX, priority_of
 from servers.gateway import TRIAL_META_KEY, Gateway, bind_trial
 from servers.registry import environment_class
+from tests.live_http import assert_gate_refuses
 
 pytestmark = pytest.mark.anyio
 
@@ -203,18 +204,7 @@ GATES: list[tuple[str, list[tuple[str, dict[str, Any]]], tuple[str, dict[str, An
 
 @pytest.mark.parametrize(("name", "setup", "call", "code", "reason"), GATES, ids=[g[0] for g in GATES])
 async def test_gate_refuses_and_changes_nothing(name: str, setup: list[tuple[str, dict[str, Any]]], call: tuple[str, dict[str, Any]], code: int, reason: str) -> None:
-    gateway = Gateway(["itsm"])
-    trial = gateway.open_trial("itsm")
-    async with Client(gateway.server("itsm")) as client:
-        for tool, args in setup:
-            assert not (await _call(client, trial.trial_id, tool, args)).structured_content.get("refused")
-        before = trial.final_state()
-        result = await _call(client, trial.trial_id, *call)
-    content = result.structured_content
-    assert not result.is_error and content["refused"] is True, content
-    assert (content["status"], content["reason"]) == (code, reason)
-    assert trial.trace[-1].status == "refused"
-    assert trial.final_state() == before
+    await assert_gate_refuses("itsm", setup, *call, code, reason)
 
 
 def _env() -> ItsmEnvironment:

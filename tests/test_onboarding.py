@@ -19,6 +19,7 @@ from harness.replay import GatewayReplayer
 from servers.domains.onboarding.tools import OnboardingEnvironment
 from servers.gateway import TRIAL_META_KEY, Gateway, bind_trial
 from servers.registry import environment_class
+from tests.live_http import assert_gate_refuses
 
 pytestmark = pytest.mark.anyio
 DOMAIN = "onboarding"
@@ -181,19 +182,7 @@ GATES: list[tuple[list[tuple[str, dict[str, Any]]], str, dict[str, Any], int, st
 
 @pytest.mark.parametrize(("setup", "tool", "args", "code", "reason"), GATES, ids=[f"{g[1]}-{g[3]}-{i}" for i, g in enumerate(GATES)])
 async def test_gates_refuse_and_change_nothing(setup: list[tuple[str, dict[str, Any]]], tool: str, args: dict[str, Any], code: int, reason: str) -> None:
-    gateway = Gateway([DOMAIN])
-    trial = gateway.open_trial(DOMAIN)
-    async with Client(gateway.server(DOMAIN)) as client:
-        for name, setup_args in setup:
-            done = await _call(client, trial.trial_id, name, setup_args)
-            assert not done.is_error and not done.structured_content.get("refused"), done.structured_content
-        before = trial.final_state()
-        result = await _call(client, trial.trial_id, tool, args)
-    content = result.structured_content
-    assert not result.is_error and content["refused"] is True, content
-    assert (content["status"], content["reason"]) == (code, reason)
-    assert trial.trace[-1].status == "refused"
-    assert trial.final_state() == before
+    await assert_gate_refuses(DOMAIN, setup, tool, args, code, reason)
 
 
 @pytest.mark.parametrize(

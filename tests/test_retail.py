@@ -15,6 +15,7 @@ from harness.replay import GatewayReplayer
 from servers.domains.retail.tools import RetailEnvironment, probe_owner
 from servers.gateway import TRIAL_META_KEY, Gateway, bind_trial
 from servers.registry import environment_class
+from tests.live_http import assert_gate_refuses
 
 pytestmark = pytest.mark.anyio
 
@@ -263,19 +264,9 @@ WRITE_GATES = [
 
 @pytest.mark.parametrize(("auth", "tool", "args", "code", "reason"), WRITE_GATES)
 async def test_every_gate_refuses_and_changes_nothing(auth: dict[str, str] | None, tool: str, args: dict[str, str], code: int, reason: str) -> None:
-    gateway = Gateway(["retail"])
-    trial = gateway.open_trial("retail")
     needs_reason = tool in {"create_exchange", "cancel_order", "initiate_return"}
-    async with Client(gateway.server("retail")) as client:
-        if auth is not None:
-            assert not (await _call(client, trial.trial_id, "authenticate_customer", auth)).structured_content.get("refused")
-        before = trial.final_state()
-        result = await _call(client, trial.trial_id, tool, {**args, **({"reason": "changed my mind"} if needs_reason else {})})
-    content = result.structured_content
-    assert not result.is_error and content["refused"] is True, content
-    assert (content["status"], content["reason"]) == (code, reason)
-    assert trial.trace[-1].status == "refused"
-    assert trial.final_state() == before
+    setup = [] if auth is None else [("authenticate_customer", auth)]
+    await assert_gate_refuses("retail", setup, tool, {**args, **({"reason": "changed my mind"} if needs_reason else {})}, code, reason)
 
 
 async def test_refund_exchange_cancel_address_effects_and_no_repeats() -> None:
@@ -437,28 +428,11 @@ async def test_gold_paths_pass_and_noop_fails_for_a_sample() -> None:
 
 @pytest.fixture(scope="module")
 def retail_http() -> Any:
-    import threading
-    import time
+    """The real gateway app serving the retail domain over streamable HTTP; yields (gateway, its /retail/mcp url)."""
+    from tests.live_http import serve_gateway
 
-    import uvicorn
-
-    from servers.http import gateway_app, listening_socket
-
-    gateway = Gateway(["retail"])
-    sock = listening_socket()
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(gateway_app(gateway), log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "gateway did not start"
-        time.sleep(0.02)
-    try:
-        yield gateway, f"http://127.0.0.1:{port}/retail/mcp"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with serve_gateway(["retail"]) as (gateway, base_url):
+        yield gateway, f"{base_url}/retail/mcp"
 
 
 async def test_every_tool_over_streamable_http(retail_http: Any) -> None:

@@ -4,8 +4,6 @@ the settlement rules, the probes, and gold / alternative / mistaken trajectories
 from __future__ import annotations
 
 import copy
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +17,7 @@ from harness.replay import GatewayReplayer
 from servers.domains.travel.tools import TravelEnvironment
 from servers.gateway import TRIAL_META_KEY, Gateway
 from servers.registry import environment_class
+from tests.live_http import assert_gate_refuses
 
 pytestmark = pytest.mark.anyio
 
@@ -83,25 +82,11 @@ def test_seeded_world() -> None:
 
 @pytest.fixture(scope="module")
 def travel_http() -> Iterator[tuple[Gateway, str]]:
-    """The real gateway app serving the travel domain under uvicorn on an ephemeral loopback port."""
-    import uvicorn
+    """The real gateway app serving the travel domain over streamable HTTP; yields (gateway, its /travel/mcp url)."""
+    from tests.live_http import serve_gateway
 
-    from servers.http import gateway_app, listening_socket
-
-    gateway = Gateway(["travel"])
-    sock = listening_socket()
-    server = uvicorn.Server(uvicorn.Config(gateway_app(gateway), log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "gateway did not start"
-        time.sleep(0.02)
-    try:
-        yield gateway, f"http://127.0.0.1:{sock.getsockname()[1]}/travel/mcp"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with serve_gateway(["travel"]) as (gateway, base_url):
+        yield gateway, f"{base_url}/travel/mcp"
 
 
 async def test_every_tool_over_streamable_http(travel_http: tuple[Gateway, str]) -> None:
@@ -154,18 +139,7 @@ GATES: list[tuple[list[tuple[str, dict[str, Any]]], tuple[str, dict[str, Any]], 
 
 @pytest.mark.parametrize(("setup", "call", "code", "reason"), GATES)
 async def test_policy_gates_refuse_and_change_nothing(setup: list[tuple[str, dict[str, Any]]], call: tuple[str, dict[str, Any]], code: int, reason: str) -> None:
-    gateway = Gateway(["travel"])
-    trial = gateway.open_trial("travel")
-    async with Client(gateway.server("travel")) as client:
-        for tool, args in setup:
-            assert not (await _call(client, trial.trial_id, tool, args)).structured_content.get("refused")
-        before = trial.final_state()
-        result = await _call(client, trial.trial_id, *call)
-    content = result.structured_content
-    assert not result.is_error and content["refused"] is True, content
-    assert (content["status"], content["reason"]) == (code, reason)
-    assert trial.trace[-1].status == "refused"
-    assert trial.final_state() == before
+    await assert_gate_refuses("travel", setup, *call, code, reason)
 
 
 # booking, expected outcome, amount, where it goes
