@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import inspect
 import json
 import logging
@@ -738,8 +739,6 @@ class GatewayTools:
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
         """The `fastmcp.client.CallToolResult` an in-memory MCP client returns with `raise_on_error=False`."""
-        from fastmcp.client.mixins.tools import _parse_call_tool_result  # the client's own parser: same `data`
-
         trial = self.gateway.trial(self.trial_id)
         try:
             result = mcp_result(await self.gateway.call_tool(self.trial_id, name, arguments))
@@ -750,7 +749,16 @@ class GatewayTools:
         stamp = self.gateway.server_info_stamp(trial.domain)
         if stamp is not None and (result.meta or {}).get(mt.SERVER_INFO_META_KEY) is None:
             result = result.model_copy(update={"meta": {**(result.meta or {}), mt.SERVER_INFO_META_KEY: dict(stamp)}})
-        return await _parse_call_tool_result(name, result, tool_output_schemas=schemas, list_tools_fn=_no_refresh, raise_on_error=False)
+        return await _client_parser()(name, result, tool_output_schemas=schemas, list_tools_fn=_no_refresh, raise_on_error=False)
+
+
+@functools.cache
+def _client_parser() -> Callable[..., Awaitable[Any]]:
+    """fastmcp's own client-side result parser (same `data` as an MCP client gets), imported on first use:
+    `serve` never needs the client stack."""
+    from fastmcp.client.mixins.tools import _parse_call_tool_result
+
+    return _parse_call_tool_result
 
 
 def mcp_result(result: ToolResult) -> mt.CallToolResult:
