@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 
 from harness.config import ServeConfig
 
@@ -11,6 +12,13 @@ log = logging.getLogger("crmbench.serve")
 
 
 def serve(config: ServeConfig) -> None:
+    from harness.gc_policy import startup_pace
+
+    with startup_pace() as ready:
+        _serve(config, ready)
+
+
+def _serve(config: ServeConfig, ready: Callable[[], None]) -> None:
     from contracts.catalog import CatalogError, get_task
     from servers.gateway import Gateway
     from servers.registry import UnknownDomain, environment_class, known_domains
@@ -37,6 +45,7 @@ def serve(config: ServeConfig) -> None:
     if config.transport == "stdio":
         if len(domains) != 1:
             raise SystemExit("stdio serves one domain (one process is one trial): pass --domain NAME")
+        ready()
         gateway.server(domains[0]).run("stdio", show_banner=False)
         return
 
@@ -66,6 +75,7 @@ def serve(config: ServeConfig) -> None:
         print("  no trial id: the domain's SHARED sandbox world; a new id starting with 'sandbox-': a private one", file=sys.stderr)
     app = gateway_app(gateway, control_token=token, allowed_origins=config.allowed_origin, extra_control_routes=dialogue_routes(gateway, serve_components(config)))
     server = uvicorn.Server(uvicorn.Config(app, log_level=config.log_level.lower(), lifespan="on", ws=NO_WEBSOCKETS))
+    ready()
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn shuts down on Ctrl-C, then re-raises it: a normal exit, as with uvicorn.run

@@ -7,7 +7,10 @@ until `tools/list` over streamable HTTP answers with the domain's tools (on the 
 for all domains), and `crmbench --help` until it exits. `tools/list` is raw JSON-RPC in both protocol
 eras: a handshake-era session (`initialize`, `notifications/initialized`, `tools/list`; fastmcp then
 builds its per-session state store on the first list) and one stateless 2026-07-28 request. The server's
-own CPU seconds up to that moment come from `/proc/<pid>/stat`. Two reference processes run in the same
+own CPU seconds up to that moment come from `/proc/<pid>/stat`. `serve` keeps the tool schemas fastmcp
+derives in a cache directory (`servers.tool_specs`): the figures use one of this run's own, filled in the
+warm-up round, and `serve all → tools/list, cold` starts each time with an empty one (the first start
+after an install or a code change). Two reference processes run in the same
 rounds: `python -c pass` (the interpreter alone) and `python -c "from fastmcp import FastMCP"` (the MCP
 server stack every `serve` must import). Machines here are shared and noisy: quote the ratios against
 those references, and the medians only as an indication.
@@ -26,7 +29,9 @@ import os
 import socket
 import statistics
 import subprocess
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -76,10 +81,18 @@ class Series:
         return statistics.median(cpus) if cpus else None
 
 
-def _env() -> dict[str, str]:
+TOOL_CACHE_ENV = "CRMBENCH_CACHE_DIR"
+"""Where `serve` keeps the tool schemas fastmcp derived (`servers.tool_specs`). The warm figures use a
+cache directory of this run's own (filled in the warm-up round), the cold ones an empty one each time:
+what the first start after an install or a code change costs."""
+WARM_CACHE = Path(tempfile.mkdtemp(prefix="bench-startup-cache-"))
+
+
+def _env(cache: Path = WARM_CACHE) -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
     env.pop("VIRTUAL_ENV", None)
+    env[TOOL_CACHE_ENV] = str(cache)
     return env
 
 
@@ -165,13 +178,21 @@ def list_tools(port: int, path: str, era: str) -> list[str]:
     return [tool["name"] for tool in _jsonrpc_result(text)["tools"]]
 
 
-def time_serve(tree: Tree, domain: str | None, era: str) -> Sample:
-    """Spawn `crmbench serve` and poll until `tools/list` answers with the served tools."""
+def time_serve(tree: Tree, domain: str | None, era: str, *, cold: bool = False) -> Sample:
+    """Spawn `crmbench serve` and poll until `tools/list` answers with the served tools. `cold`: with an
+    empty tool-spec cache, so every tool's schemas are derived (and kept)."""
+    if cold:
+        with tempfile.TemporaryDirectory(prefix="bench-startup-cold-") as empty:
+            return _time_serve(tree, domain, era, _env(Path(empty)))
+    return _time_serve(tree, domain, era, _env())
+
+
+def _time_serve(tree: Tree, domain: str | None, era: str, env: dict[str, str]) -> Sample:
     port = free_port()
     argv = [str(tree.crmbench), "serve", "--port", str(port), *(["--domain", domain] if domain else [])]
     path = f"/{domain}/mcp" if domain else "/mcp"
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=tree.root, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(argv, cwd=tree.root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         while True:
             if proc.poll() is not None:
@@ -207,6 +228,7 @@ def measures(tree: Tree) -> dict[str, Callable[[], Sample]]:
         "serve payments → stateless": lambda: time_serve(tree, "payments", MODERN_ERA),
         "serve all → tools/list": lambda: time_serve(tree, None, HANDSHAKE_ERA),
         "serve all → stateless": lambda: time_serve(tree, None, MODERN_ERA),
+        "serve all → tools/list, cold": lambda: time_serve(tree, None, HANDSHAKE_ERA, cold=True),
     }
 
 
@@ -266,6 +288,7 @@ def main() -> None:
                     results[tree.label][name].samples.append(sample)
         print(f"round {round_no + 1}/{args.warmup + args.runs} done", file=sys.stderr)
     report(trees, results)
+    shutil.rmtree(WARM_CACHE, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ import anyio
 import mcp_types as mt
 from fastmcp import FastMCP
 from fastmcp.tools.function_tool import FunctionTool
+from fastmcp.utilities.tasks import TaskConfig
 from fastmcp.exceptions import FastMCPError, NotFoundError, ToolError
 from fastmcp.server.dependencies import get_http_request
 from fastmcp.server.middleware import Middleware, MiddlewareContext
@@ -46,6 +47,8 @@ from contracts.text import ERROR_MAX_CHARS, VALUE_MAX_CHARS, has_unsafe_text, js
 from servers.base import IdMinter, InvalidCall, Refusal, ToolEnvironment, to_result
 from servers.registry import environment_class, known_domains
 from servers.journal import Journal
+from servers import tool_specs
+from servers.tool_specs import ToolSpec
 
 if typing.TYPE_CHECKING:  # the MCP client stack costs ~0.5 s to import; `serve` never needs it
     from fastmcp import Client
@@ -536,7 +539,7 @@ def tool_description(env_cls: type[ToolEnvironment], name: str) -> str | None:
 
 def tool_input_schema(env_cls: type[ToolEnvironment], name: str) -> dict[str, Any]:
     """The MCP input schema of a tool, exactly as the server publishes it."""
-    return FunctionTool.from_function(_tool_function(env_cls, name)).parameters
+    return domain_tool_specs(env_cls)[name].parameters
 
 
 REFUSAL_SCHEMA: dict[str, Any] = {
@@ -567,6 +570,53 @@ def tool_output_schema(env_cls: type[ToolEnvironment], name: str) -> dict[str, A
     return combined
 
 
+def derive_tool(env_cls: type[ToolEnvironment], name: str) -> FunctionTool:
+    """A domain tool as fastmcp makes it from its function: fastmcp derives the input schema (and the
+    output schema, when the method declares no model) itself."""
+    kind = env_cls.tool_kind(name)
+    output = tool_output_schema(env_cls, name)
+    extra: dict[str, Any] = {} if output is None else {"output_schema": output}
+    return FunctionTool.from_function(
+        _tool_function(env_cls, name), description=tool_description(env_cls, name), tags={kind}, annotations=tool_annotations(kind), **extra
+    )
+
+
+def tool_from_spec(env_cls: type[ToolEnvironment], name: str, spec: ToolSpec) -> FunctionTool:
+    """The tool `derive_tool` makes, from schemas it derived before (`servers.tool_specs`): the fields
+    `FunctionTool.from_function` sets, with its defaults, and the method's resolved return type."""
+    kind = env_cls.tool_kind(name)
+    fn = _tool_function(env_cls, name)
+    return FunctionTool(
+        fn=fn,
+        name=name,
+        description=tool_description(env_cls, name),
+        parameters=spec.parameters,
+        output_schema=spec.output_schema,
+        return_type=fn.__annotations__.get("return"),
+        annotations=tool_annotations(kind),
+        tags={kind},
+        task_config=TaskConfig(mode="forbidden"),
+        run_in_thread=True,
+    )
+
+
+def domain_tool_specs(env_cls: type[ToolEnvironment]) -> dict[str, ToolSpec]:
+    """What fastmcp derives for each of a domain's tools: kept (`servers.tool_specs`), else derived by
+    fastmcp now and kept."""
+    names = list(env_cls.tool_methods())
+    specs = tool_specs.load(env_cls, names)
+    if specs is None:
+        derived = (derive_tool(env_cls, name) for name in names)
+        specs = {tool.name: ToolSpec(parameters=tool.parameters, output_schema=tool.output_schema) for tool in derived}
+        tool_specs.store(env_cls, specs)
+    return specs
+
+
+def domain_tools(env_cls: type[ToolEnvironment]) -> dict[str, FunctionTool]:
+    """Every tool of a domain, as fastmcp would make it, built from its kept specs."""
+    return {name: tool_from_spec(env_cls, name, spec) for name, spec in domain_tool_specs(env_cls).items()}
+
+
 def build_domain_server(domain: str, store: TrialStore) -> FastMCP:
     """One domain as a standalone MCP server (servable alone over stdio or HTTP, or mounted): its tools
     (annotated from their kinds), its instructions, and its policy as a resource and a prompt."""
@@ -576,11 +626,8 @@ def build_domain_server(domain: str, store: TrialStore) -> FastMCP:
         instructions=server_instructions(domain),
         mask_error_details=True,
     )
-    for name in env_cls.tool_methods():
-        kind = env_cls.tool_kind(name)
-        output = tool_output_schema(env_cls, name)
-        extra: dict[str, Any] = {} if output is None else {"output_schema": output}
-        server.tool(_tool_function(env_cls, name), description=tool_description(env_cls, name), tags={kind}, annotations=tool_annotations(kind), **extra)
+    for domain_tool in domain_tools(env_cls).values():
+        server.add_tool(domain_tool)
     policy = domain_policy_text(domain)
     if policy:
 

@@ -14,6 +14,22 @@ os.environ.setdefault("FASTMCP_LOG_LEVEL", "CRITICAL")
 os.environ.setdefault("CRMBENCH_ALLOW_STALE_LOCK", "1")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Tests keep derived tool specs (`servers.tool_specs`) in a cache directory of their own, never in
+    the user's: made once by the controlling process (xdist workers and CLI subprocesses inherit it) and
+    removed at its end."""
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        return
+    import shutil
+    import tempfile
+
+    from servers.tool_specs import CACHE_ENV
+
+    directory = tempfile.mkdtemp(prefix="crmbench-test-cache-")
+    os.environ[CACHE_ENV] = directory
+    config.add_cleanup(lambda: shutil.rmtree(directory, ignore_errors=True))
+
+
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"

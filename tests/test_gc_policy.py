@@ -57,3 +57,63 @@ def test_trials_run_at_the_run_pace_and_the_caller_gets_its_own_back(tmp_path: P
     anyio.run(lambda: execute_run(config, console=Console(quiet=True), components=components))
     assert _Observer.seen and all(seen == tuple(max(a, b) for a, b in zip(before, RUN_THRESHOLDS)) for seen in _Observer.seen)
     assert gc.get_threshold() == before
+
+
+def test_startup_pace_pauses_the_collector_then_freezes_the_startup_heap() -> None:
+    from harness.gc_policy import startup_pace
+
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    with startup_pace() as ready:
+        assert not gc.isenabled()
+        kept = [object() for _ in range(10)]
+        ready()
+        assert gc.isenabled()
+        assert gc.get_freeze_count() >= len(kept)
+        ready()  # a second call changes nothing
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_startup_pace_leaves_the_collector_as_found_when_start_up_fails() -> None:
+    from harness.gc_policy import startup_pace
+
+    try:
+        with startup_pace():
+            raise SystemExit("cannot listen")
+    except SystemExit:
+        pass
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()
+    try:
+        with startup_pace() as ready:
+            ready()
+            assert not gc.isenabled()  # a caller that had it off keeps it off
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_serve_builds_the_gateway_without_collections_and_serves_with_them(monkeypatch) -> None:
+    import uvicorn
+
+    from harness.config import ServeConfig
+    from harness.serve import serve
+    from servers import gateway as gateway_module
+
+    seen: dict[str, object] = {}
+    real_gateway = gateway_module.Gateway
+
+    def observed_gateway(*args, **kwargs):
+        seen["building"] = gc.isenabled()
+        return real_gateway(*args, **kwargs)
+
+    def observed_run(self, sockets=None):
+        seen["serving"] = gc.isenabled()
+        seen["frozen"] = gc.get_freeze_count()
+        self.started = True
+
+    monkeypatch.setattr(gateway_module, "Gateway", observed_gateway)
+    monkeypatch.setattr(uvicorn.Server, "run", observed_run)
+    serve(ServeConfig(domain=["payments"], port=0))
+    assert seen["building"] is False
+    assert seen["serving"] is True and seen["frozen"] > 0
+    assert gc.isenabled() and gc.get_freeze_count() == 0
