@@ -27,6 +27,7 @@ import inspect
 import logging
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -129,9 +130,14 @@ def load(env_cls: type, names: list[str]) -> dict[str, ToolSpec] | None:
     return stored.tools
 
 
+STALE_AFTER_S = 7 * 24 * 3600
+"""A class's files under other keys are removed once they are this old: two checkouts of different code
+(a baseline for a paired benchmark, a branch) each keep theirs instead of evicting each other's."""
+
+
 def store(env_cls: type, specs: dict[str, ToolSpec]) -> None:
     """Keep derived specs in memory and, when the disk cache is on and writable, on disk (atomically;
-    older files of the same class are removed)."""
+    the class's files under other keys are removed once `STALE_AFTER_S` old)."""
     _in_memory[env_cls] = specs
     directory = cache_dir()
     if directory is None:
@@ -142,9 +148,10 @@ def store(env_cls: type, specs: dict[str, ToolSpec]) -> None:
         key = spec_key(env_cls)
         path = _spec_path(directory, env_cls, key)
         write_atomic(path, SpecFile(key=key, tools=specs).model_dump_json())
-        for stale in path.parent.glob(f"{_file_stem(env_cls)}-*.json"):
-            if stale != path:
-                stale.unlink(missing_ok=True)
+        now = time.time()
+        for other in path.parent.glob(f"{_file_stem(env_cls)}-*.json"):
+            if other != path and now - other.stat().st_mtime > STALE_AFTER_S:
+                other.unlink(missing_ok=True)
     except (OSError, LookupError) as exc:
         log.debug("tool specs for %s not kept on disk: %s", env_cls.__qualname__, exc)
 

@@ -4,6 +4,8 @@ and a stale, broken or unwritable cache only ever costs a derivation."""
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -138,13 +140,18 @@ def test_stale_files_of_a_class_are_removed_and_an_unwritable_cache_is_skipped(c
     env_cls = environment_class("payments")
     specs_dir = cache / tool_specs.SPECS_SUBDIR
     specs_dir.mkdir()
-    stale = specs_dir / f"{env_cls.__module__}.{env_cls.__qualname__}-0000.json"
-    other = specs_dir / f"{env_cls.__module__}.{env_cls.__qualname__}Other-0000.json"
-    stale.write_text("{}")
-    other.write_text("{}")
+    stem = f"{env_cls.__module__}.{env_cls.__qualname__}"
+    stale, recent, other_class = specs_dir / f"{stem}-0000.json", specs_dir / f"{stem}-1111.json", specs_dir / f"{stem}Other-0000.json"
+    for path in (stale, recent, other_class):
+        path.write_text("{}")
+    week_ago = time.time() - tool_specs.STALE_AFTER_S - 60
+    os.utime(stale, (week_ago, week_ago))
+    os.utime(other_class, (week_ago, week_ago))
     domain_tools(env_cls)
-    assert not stale.exists() and other.exists()
-    assert len(list(specs_dir.glob(f"{env_cls.__module__}.{env_cls.__qualname__}-*.json"))) == 1
+    assert not stale.exists()  # another key, old: another version of the code, long gone
+    assert recent.exists()  # another key, recent: another checkout in use keeps its file
+    assert other_class.exists()
+    assert len(list(specs_dir.glob(f"{stem}-*.json"))) == 2
 
     blocked = cache / "a-file"
     blocked.write_text("")
