@@ -178,6 +178,14 @@ def test_tasks_with_an_unknown_domain(capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 2 and "'atlantis'" in err and "payments" in err
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In the child before exec: SIGINT's default action, as for a program a terminal runs in the
+    foreground. A suite started in the background (`pytest &`, some CI runners and timing tools) inherits
+    SIGINT *ignored*, exec keeps it ignored, and Python then installs no KeyboardInterrupt handler: the run
+    would rightly go on, and this test would check nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.slow
 def test_ctrl_c_stops_the_run_with_a_sentence(tmp_path: Path) -> None:
     out = tmp_path / "run"
@@ -187,6 +195,7 @@ def test_ctrl_c_stops_the_run_with_a_sentence(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [str(crmbench), "run", "--rounds", "3", "--concurrency", "2", "--out", str(out)],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_ctrl_c_as_in_a_terminal,
     )
     deadline = time.monotonic() + 120
     while len(list((out / "trials").glob("*/*.json"))) < 3:
