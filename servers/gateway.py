@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import copy
 import functools
 import inspect
 import json
@@ -583,15 +584,17 @@ def derive_tool(env_cls: type[ToolEnvironment], name: str) -> FunctionTool:
 
 def tool_from_spec(env_cls: type[ToolEnvironment], name: str, spec: ToolSpec) -> FunctionTool:
     """The tool `derive_tool` makes, from schemas it derived before (`servers.tool_specs`): the fields
-    `FunctionTool.from_function` sets, with its defaults, and the method's resolved return type."""
+    `FunctionTool.from_function` sets, with its defaults, and the method's resolved return type. The
+    schemas are copies: every server gets its own, as from a derivation, so nothing done to one tool's
+    schema reaches the kept spec or another gateway."""
     kind = env_cls.tool_kind(name)
     fn = _tool_function(env_cls, name)
     return FunctionTool(
         fn=fn,
         name=name,
         description=tool_description(env_cls, name),
-        parameters=spec.parameters,
-        output_schema=spec.output_schema,
+        parameters=copy.deepcopy(spec.parameters),
+        output_schema=copy.deepcopy(spec.output_schema),
         return_type=fn.__annotations__.get("return"),
         annotations=tool_annotations(kind),
         tags={kind},

@@ -13,7 +13,7 @@ from fastmcp import Client
 
 from servers import gateway as gateway_module
 from servers import tool_specs
-from servers.gateway import Gateway, derive_tool, domain_tools
+from servers.gateway import Gateway, derive_tool, domain_tool_specs, domain_tools
 from servers.registry import environment_class, known_domains
 
 pytestmark = pytest.mark.anyio
@@ -179,3 +179,13 @@ def test_with_the_cache_off_nothing_is_written(monkeypatch: pytest.MonkeyPatch, 
     finally:
         tool_specs.forget()
     assert not any(tmp_path.iterdir())
+
+
+def test_each_server_gets_its_own_schemas(cache: Path) -> None:
+    env_cls = environment_class("payments")
+    first, second = domain_tools(env_cls), domain_tools(env_cls)
+    name = next(iter(first))
+    first[name].parameters["properties"]["injected"] = {"type": "string"}
+    assert "injected" not in second[name].parameters["properties"]
+    assert "injected" not in domain_tool_specs(env_cls)[name].parameters["properties"]
+
