@@ -61,7 +61,12 @@ def cache_dir() -> Path | None:
     configured = os.environ.get(CACHE_ENV)
     if configured is not None:
         return None if configured.strip().lower() in ("", CACHE_OFF) else Path(configured).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".cache")
+        except (RuntimeError, KeyError):  # no HOME and no password entry (some containers): no disk cache
+            return None
     return Path(base) / "crmbench"
 
 

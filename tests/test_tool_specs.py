@@ -168,6 +168,13 @@ def test_the_cache_directory_follows_the_environment(monkeypatch: pytest.MonkeyP
     monkeypatch.delenv(tool_specs.CACHE_ENV)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert tool_specs.cache_dir() == tmp_path / "xdg" / "crmbench"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+
+    def homeless() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", staticmethod(homeless))
+    assert tool_specs.cache_dir() is None
 
 
 def test_with_the_cache_off_nothing_is_written(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
