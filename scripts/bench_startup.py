@@ -29,7 +29,6 @@ import os
 import socket
 import statistics
 import subprocess
-import shutil
 import sys
 import tempfile
 import time
@@ -83,16 +82,17 @@ class Series:
 
 TOOL_CACHE_ENV = "CRMBENCH_CACHE_DIR"
 """Where `serve` keeps the tool schemas fastmcp derived (`servers.tool_specs`). The warm figures use a
-cache directory of this run's own (filled in the warm-up round), the cold ones an empty one each time:
-what the first start after an install or a code change costs."""
-WARM_CACHE = Path(tempfile.mkdtemp(prefix="bench-startup-cache-"))
+cache directory of this run's own (set in `main`, filled in the warm-up round), the cold ones an empty
+one each time: what the first start after an install or a code change costs."""
 
 
-def _env(cache: Path = WARM_CACHE) -> dict[str, str]:
+def _env(cache: Path | None = None) -> dict[str, str]:
+    """This process's environment for a child; `cache`: its own tool-spec cache instead of the run's."""
     env = dict(os.environ)
     env.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
     env.pop("VIRTUAL_ENV", None)
-    env[TOOL_CACHE_ENV] = str(cache)
+    if cache is not None:
+        env[TOOL_CACHE_ENV] = str(cache)
     return env
 
 
@@ -277,6 +277,13 @@ def main() -> None:
         trees.append(Tree("baseline", args.baseline.resolve()))
     for tree in trees:
         tree.check()
+    with tempfile.TemporaryDirectory(prefix="bench-startup-cache-") as warm_cache:
+        os.environ[TOOL_CACHE_ENV] = warm_cache  # every child's, unless it is given an empty one
+        run_rounds(trees, args)
+
+
+def run_rounds(trees: list[Tree], args: argparse.Namespace) -> None:
+    """Every selected measure once per tree per round (A then B), then the report."""
     plans = {t.label: measures(t) for t in trees}
     selected = [n for n in plans[trees[0].label] if n.startswith(("python", "import")) or not args.only or any(o in n for o in args.only)]
     results: dict[str, dict[str, Series]] = {t.label: {n: Series() for n in selected} for t in trees}
@@ -288,7 +295,6 @@ def main() -> None:
                     results[tree.label][name].samples.append(sample)
         print(f"round {round_no + 1}/{args.warmup + args.runs} done", file=sys.stderr)
     report(trees, results)
-    shutil.rmtree(WARM_CACHE, ignore_errors=True)
 
 
 if __name__ == "__main__":
