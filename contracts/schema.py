@@ -28,6 +28,31 @@ action. `attempted` (explicit opt-in): any well-formed call that reached the too
 tasks whose goal really is "the agent tried" (e.g. the refusal is the point)."""
 
 
+class AlternativeCall(Strict):
+    """Extension: another tool that establishes the same fact, with its own (optional) arguments, e.g.
+    `{tool: get_order_details, params: {order_id: ORD-1}}`. A bare string alternative is name-only."""
+
+    tool: str
+    params: dict[str, Any] | None = Field(default=None, min_length=1)
+
+    def matches(self, tool: str, arguments: dict[str, Any]) -> bool:
+        from grader.values import args_match
+
+        return tool == self.tool and (not self.params or args_match(self.params, arguments))
+
+    def label(self) -> str:
+        if not self.params:
+            return self.tool
+        return f"{self.tool}(" + ", ".join(f"{k}={v}" for k, v in self.params.items()) + ")"
+
+
+Alternative = str | AlternativeCall
+
+
+def _alternative_calls(alternatives: list[Alternative] | None) -> list[AlternativeCall]:
+    return [AlternativeCall(tool=a) if isinstance(a, str) else a for a in alternatives or []]
+
+
 class ExpectedAction(Strict):
     """At least `count` successful calls of `tool` (count-aware: two entries for the same tool need two
     calls). Extensions: `params` narrows the calls that count to those with these arguments; `exact`
@@ -38,31 +63,44 @@ class ExpectedAction(Strict):
     params: dict[str, Any] | None = Field(default=None, min_length=1)
     exact: bool = False
     outcome: Outcome = "succeeded"
-    alternatives: list[str] | None = Field(
+    alternatives: list[Alternative] | None = Field(
         default=None,
         min_length=1,
         description="Extension: other tools that establish the same fact (e.g. a balance read that shows the "
-        "account frozen instead of a validation); calls of any of them count.",
+        "account frozen instead of a validation); calls of any of them count. A string matches by name; "
+        "`{tool, params}` only calls with those arguments. `params` of the entry bind `tool` only.",
     )
-
-    @model_validator(mode="after")
-    def _alternatives_without_params(self) -> ExpectedAction:
-        if self.alternatives and self.params:
-            raise ValueError(f"expected action {self.tool!r}: alternatives and params do not combine (arguments differ per tool)")
-        return self
 
     @property
     def tools(self) -> list[str]:
-        return [self.tool, *(self.alternatives or [])]
+        return [self.tool, *(a.tool for a in _alternative_calls(self.alternatives))]
+
+    @property
+    def alternative_calls(self) -> list[AlternativeCall]:
+        return _alternative_calls(self.alternatives)
+
+    def matches(self, tool: str, arguments: dict[str, Any]) -> bool:
+        """Whether a call is this action: the tool with the entry's params, or one of the alternatives."""
+        from grader.values import args_match
+
+        if tool == self.tool and (not self.params or args_match(self.params, arguments)):
+            return True
+        return any(a.matches(tool, arguments) for a in self.alternative_calls)
+
+    def label(self) -> str:
+        main = self.tool + (("(" + ", ".join(f"{k}={v}" for k, v in self.params.items()) + ")") if self.params else "")
+        return " or ".join([main, *(a.label() for a in self.alternative_calls)])
 
 
 class ExpectedParams(Strict):
     """Asserted arguments of one tool. `any`: some successful call matches; `first`: the first successful
-    call does."""
+    call does; `merged` (extension): the asserted fields may be set over several successful calls on the
+    same record - the record is named by the asserted id-like arguments (`id`, `*_id`), and each other
+    asserted field takes the value of the last of those calls that set it."""
 
     tool: str
     params: dict[str, Any] = Field(min_length=1)
-    match: Literal["any", "first"] = "any"
+    match: Literal["any", "first", "merged"] = "any"
     outcome: Outcome = "succeeded"
 
 
@@ -72,25 +110,28 @@ class OrderStep(Strict):
 
     tool: str
     params: dict[str, Any] | None = Field(default=None, min_length=1)
-    alternatives: list[str] | None = Field(
+    alternatives: list[Alternative] | None = Field(
         default=None,
         min_length=1,
-        description="Other tools that are this step too, matched by name only (their arguments differ): e.g. a "
-        "payment looked up with get_payment_details or found in get_transaction_history.",
+        description="Other tools that are this step too: a string matches by name only (e.g. a payment looked "
+        "up with get_payment_details or found in get_transaction_history); `{tool, params}` only calls with "
+        "those arguments.",
     )
+
+    @property
+    def alternative_calls(self) -> list[AlternativeCall]:
+        return _alternative_calls(self.alternatives)
 
     def matches(self, tool: str, arguments: dict[str, Any]) -> bool:
         from grader.values import args_match
 
-        if tool == self.tool:
-            return not self.params or args_match(self.params, arguments)
-        return tool in (self.alternatives or [])
+        if tool == self.tool and (not self.params or args_match(self.params, arguments)):
+            return True
+        return any(a.matches(tool, arguments) for a in self.alternative_calls)
 
     def label(self) -> str:
-        name = " | ".join([self.tool, *(self.alternatives or [])])
-        if not self.params:
-            return name
-        return f"{self.tool}(" + ", ".join(f"{k}={v}" for k, v in self.params.items()) + ")" + "".join(f" | {a}" for a in self.alternatives or [])
+        main = self.tool if not self.params else f"{self.tool}(" + ", ".join(f"{k}={v}" for k, v in self.params.items()) + ")"
+        return " | ".join([main, *(a.label() for a in self.alternative_calls)])
 
 
 class OrderConstraint(Strict):

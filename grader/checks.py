@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections import Counter
 
 from contracts.evidence import Evidence, ToolCallRecord
-from contracts.schema import Contract, ExpectedAction, OrderStep, Outcome
+from contracts.schema import Contract, ExpectedAction, ExpectedParams, OrderStep, Outcome
+from grader.semantics import given_arguments
 from grader.values import MISSING, args_match, changed_paths, collection_items, get_path, path_allowed, show, values_match
 from grader.verdicts import CheckVerdict
 
@@ -32,17 +33,15 @@ def expected_actions(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
     same tool and outcome); an entry with `params` counts only matching calls; `exact` fixes the count."""
     grouped: dict[tuple[str, str, str, bool], tuple[ExpectedAction, int]] = {}
     for action in contract.expected_actions or []:
-        key = ("|".join(action.tools), action.outcome, show(action.params) if action.params else "", action.exact)
+        key = (action.label(), action.outcome, show(action.params) if action.params else "", action.exact)
         prev = grouped.get(key)
         grouped[key] = (action, action.count + (prev[1] if prev else 0))
     out = []
     for i, (action, count) in enumerate(grouped.values()):
-        calls = [c for c in counted_calls(ev, action.outcome) if c.tool in action.tools]
-        if action.params:
-            calls = [c for c in calls if args_match(action.params, c.arguments)]
+        calls = [c for c in counted_calls(ev, action.outcome) if action.matches(c.tool, c.arguments)]
         got = len(calls)
         passed = got == count if action.exact else got >= count
-        what = " or ".join(action.tools) + (show(action.params) if action.params else "")
+        what = action.label()
         bound = "exactly" if action.exact else "at least"
         refused = [c for c in ev.executed_calls() if c.tool in action.tools and c.status == "refused"]
         note = f" ({len(refused)} refused attempt(s) do not count)" if refused and action.outcome == "succeeded" and not passed else ""
@@ -58,11 +57,40 @@ def expected_actions(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
     return out
 
 
+def _record_keys(params: dict[str, object]) -> list[str]:
+    """The asserted arguments that name the record a call acts on (`incident_id`, `id`)."""
+    return [k for k in params if k == "id" or k.endswith("_id")]
+
+
+def _merged_arguments(spec: ExpectedParams, calls: list[ToolCallRecord]) -> tuple[dict[str, object], int]:
+    """`match: merged`: over the calls on the asserted record, each asserted field's last explicitly given
+    value (a filled-in default sets nothing); the record's keys as asserted. Returns the merged arguments
+    and how many calls were on the record."""
+    keys = _record_keys(spec.params)
+    on_record = [c for c in calls if args_match({k: spec.params[k] for k in keys}, c.arguments)]
+    merged: dict[str, object] = {k: spec.params[k] for k in keys}
+    for call in on_record:
+        given = given_arguments(call)
+        for key in spec.params:
+            if key not in keys and key in given and key in call.arguments:
+                merged[key] = call.arguments[key]
+    if on_record:
+        # A field no call gave explicitly still has its (filled-in) default on the record.
+        for key in spec.params:
+            if key not in merged and key in on_record[-1].arguments:
+                merged[key] = on_record[-1].arguments[key]
+    return merged, len(on_record)
+
+
 def expected_params(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
-    """`any`: some successful call of the tool carries the asserted arguments; `first`: the first one does."""
+    """`any`: some successful call of the tool carries the asserted arguments; `first`: the first one does;
+    `merged`: the calls on the asserted record together set them (last value of each field wins)."""
     out = []
     for i, spec in enumerate(contract.expected_params or []):
         calls = [c for c in counted_calls(ev, spec.outcome) if c.tool == spec.tool]
+        if spec.match == "merged":
+            out.append(_expected_params_merged(i, spec, calls))
+            continue
         considered = calls[:1] if spec.match == "first" else calls
         passed = any(args_match(spec.params, c.arguments) for c in considered)
         if passed:
@@ -79,6 +107,23 @@ def expected_params(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
             diff = "; ".join(f"{spec.tool}.{k}: expected {show(spec.params[k])}, got {show(v)}" for k, v in wrong.items())
         out.append(CheckVerdict(component="params", check=f"expected_params[{i}] {spec.tool} ({spec.match})", passed=passed, reason=reason, diff=diff))
     return out
+
+
+def _expected_params_merged(i: int, spec: ExpectedParams, calls: list[ToolCallRecord]) -> CheckVerdict:
+    merged, n = _merged_arguments(spec, calls)
+    passed = n > 0 and args_match(spec.params, merged)
+    record = show({k: spec.params[k] for k in _record_keys(spec.params)}) if _record_keys(spec.params) else "(any record)"
+    if passed:
+        reason = f"{spec.tool} calls on {record} together set {show(spec.params)} ({n} {spec.outcome} call(s))"
+        diff = None
+    elif n == 0:
+        reason = f"{spec.tool} never {_done(spec.outcome)} on {record}, so its arguments {show(spec.params)} cannot match"
+        diff = f"{spec.tool}: expected {show(spec.params)}, got no {spec.outcome} call on {record}"
+    else:
+        wrong = {k: merged.get(k, MISSING) for k in spec.params if not (k in merged and values_match(spec.params[k], merged[k]))}
+        reason = f"{spec.tool}: the {n} {spec.outcome} call(s) on {record} did not together set the asserted arguments"
+        diff = "; ".join(f"{spec.tool}.{k}: expected {show(spec.params[k])}, finally set {show(v)}" for k, v in wrong.items())
+    return CheckVerdict(component="params", check=f"expected_params[{i}] {spec.tool} (merged)", passed=passed, reason=reason, diff=diff)
 
 
 def _step_of(call: ToolCallRecord, steps: list[OrderStep]) -> int | None:

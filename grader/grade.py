@@ -8,7 +8,8 @@ from contracts.evidence import Evidence
 from contracts.schema import Task
 from grader.checks import PROGRAMMATIC_CHECKS
 from grader.judge import EvidenceJudge, Judge, JudgeOutput
-from grader.verdicts import CheckVerdict, TrialVerdict, roll_up
+from grader.refs import Unresolved, resolve
+from grader.verdicts import CheckVerdict, Component, TrialVerdict, roll_up
 
 
 class JudgeFailure(RuntimeError):
@@ -56,12 +57,79 @@ def validate_judgement(output: JudgeOutput, n_criteria: int, assistant_messages:
                 raise JudgeFailure(f"judge {output.judge}: criterion {i}: {problem}")
 
 
+REFERENCE_COMPONENT: dict[str, Component] = {
+    "expected_actions": "action",
+    "expected_params": "params",
+    "order": "order",
+    "reply_criteria": "reply",
+    "expected_state": "state",
+    "forbidden_state": "state",
+    "forbidden_actions": "forbidden",
+    "forbidden_params": "forbidden",
+    "protected_state": "collateral",
+    "only_changes": "collateral",
+}
+"""Which component an unresolvable `${tool.field}` in a family fails (a new family defaults to its own
+component name when that is one, else `reply`)."""
+
+
+def prepare(task: Task, evidence: Evidence) -> tuple[Task, Evidence, list[Unresolved]]:
+    """What every check and judge grades: the contract with its result references resolved from the
+    recorded trace (grader/refs.py), then contract and evidence in the canonical form the domain's tools
+    define (defaults, the parameters' own types, unordered lists; grader/semantics.py). A task of an
+    unknown domain (a synthetic test) keeps its raw values."""
+    contract, unresolved = resolve(task.contract, evidence)
+    try:
+        from servers.registry import UnknownDomain, environment_class
+
+        env = environment_class(task.domain)
+    except UnknownDomain:
+        env = None
+    if env is not None:
+        from grader.semantics import canonical_contract, canonical_evidence
+
+        contract = canonical_contract(env, contract)
+        evidence = canonical_evidence(env, evidence)
+    if contract is not task.contract:
+        task = task.model_copy(update={"contract": contract})
+    return task, evidence, unresolved
+
+
+def reference_verdicts(unresolved: list[Unresolved]) -> list[CheckVerdict]:
+    """One failing check per unresolvable reference: the check that depends on it cannot pass."""
+    from typing import get_args
+
+    components = set(get_args(Component))
+    return [
+        CheckVerdict(
+            component=REFERENCE_COMPONENT.get(u.family) or (u.family if u.family in components else "reply"),  # type: ignore[arg-type]
+            check=f"reference {u.location} {u.reference}",
+            passed=False,
+            reason=f"{u.location} names a result the trial never produced: {u.reason}",
+            diff=u.reason,
+        )
+        for u in unresolved
+    ]
+
+
+def _unresolved_criteria(unresolved: list[Unresolved]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for u in unresolved:
+        if u.family == "reply_criteria" and u.location.startswith("reply_criteria["):
+            index = int(u.location[len("reply_criteria[") :].split("]", 1)[0])
+            out.setdefault(index, u.reason)
+    return out
+
+
 def ungraded_verdict(task: Task, evidence: Evidence, reason: str, model_failure: str | None = None) -> TrialVerdict:
     """The verdict of a trial whose judge failed after retries: every programmatic check as usual, and
     every reply criterion recorded as not passed ("ungraded"), so strict success is impossible."""
+    raw_evidence = evidence
+    task, evidence, unresolved = prepare(task, evidence)
     checks: list[CheckVerdict] = []
     for family in PROGRAMMATIC_CHECKS:
         checks.extend(family(task.contract, evidence))
+    checks.extend(reference_verdicts(unresolved))
     for i, criterion in enumerate(task.contract.reply_criteria or []):
         checks.append(
             CheckVerdict(
@@ -72,23 +140,28 @@ def ungraded_verdict(task: Task, evidence: Evidence, reason: str, model_failure:
                 judge=UNGRADED,
             )
         )
-    return roll_up(task.id, checks, model_failure=model_failure or trace_model_failure(evidence), judge=UNGRADED)
+    return roll_up(task.id, checks, model_failure=model_failure or trace_model_failure(raw_evidence), judge=UNGRADED)
 
 
 UNGRADED = "ungraded"
 
 
-def reply_verdicts(task: Task, output: JudgeOutput) -> list[CheckVerdict]:
+def reply_verdicts(task: Task, output: JudgeOutput, unresolved: dict[int, str] | None = None) -> list[CheckVerdict]:
+    """One verdict per criterion; a criterion naming a result the trial never produced fails whatever
+    the judge said (`unresolved`: criterion index -> why)."""
     criteria = task.contract.reply_criteria or []
+    unresolved = unresolved or {}
     out = []
     for i, (criterion, judgement) in enumerate(zip(criteria, output.criteria, strict=True)):
+        passed = judgement.passed and i not in unresolved
+        explanation = judgement.explanation if i not in unresolved else f"unresolvable reference: {unresolved[i]}"
         out.append(
             CheckVerdict(
                 component="reply",
                 check=f"reply_criteria[{i}]",
-                passed=judgement.passed,
-                reason=f"{criterion.criterion}: {judgement.explanation}",
-                diff=None if judgement.passed else judgement.explanation,
+                passed=passed,
+                reason=f"{criterion.criterion}: {explanation}",
+                diff=None if passed else explanation,
                 judge=output.judge,
                 quote=judgement.quote or None,
             )
@@ -118,12 +191,14 @@ def trace_model_failure(evidence: Evidence) -> str | None:
 
 def _verdict(task: Task, evidence: Evidence, output: JudgeOutput | None, model_failure: str | None) -> TrialVerdict:
     model_failure = model_failure or trace_model_failure(evidence)
+    task, evidence, unresolved = prepare(task, evidence)
     checks: list[CheckVerdict] = []
     for family in PROGRAMMATIC_CHECKS:
         checks.extend(family(task.contract, evidence))
+    checks.extend(reference_verdicts(unresolved))
     if output is not None:
         validate_judgement(output, len(task.contract.reply_criteria or []), evidence.assistant_messages())
-        checks.extend(reply_verdicts(task, output))
+        checks.extend(reply_verdicts(task, output, _unresolved_criteria(unresolved)))
     return roll_up(
         task.id,
         checks,
@@ -149,7 +224,8 @@ async def judge_replies(task: Task, evidence: Evidence, judge: Judge | None = No
     if not task.contract.reply_criteria:
         return None
     judge = judge or EvidenceJudge()
-    return await judge.judge(task.instruction, task.contract.reply_criteria, evidence.assistant_messages())
+    criteria = resolve(task.contract, evidence)[0].reply_criteria or []
+    return await judge.judge(task.instruction, criteria, evidence.assistant_messages())
 
 
 def grade_with(task: Task, evidence: Evidence, output: JudgeOutput | None, *, model_failure: str | None = None) -> TrialVerdict:
@@ -167,5 +243,6 @@ def grade_offline(task: Task, evidence: Evidence, *, model_failure: str | None =
     """Synchronous grading with the evidence judge (no I/O), for release gates and mutation testing."""
     output = None
     if task.contract.reply_criteria:
-        output = EvidenceJudge().judge_sync(task.contract.reply_criteria, evidence.assistant_messages())
+        criteria = resolve(task.contract, evidence)[0].reply_criteria or []
+        output = EvidenceJudge().judge_sync(criteria, evidence.assistant_messages())
     return _verdict(task, evidence, output, model_failure)

@@ -263,7 +263,7 @@ def behavioural_cases(
     if len(statuses) != len(flat):  # the gateway records every call; anything else is a broken replay
         return
     contract = task.contract
-    named_reads = {t for a in contract.expected_actions or [] for t in a.tools} | {t for o in contract.order or [] for s in o.steps for t in [s.tool, *(s.alternatives or [])]}
+    named_reads = {t for a in contract.expected_actions or [] for t in a.tools} | {t for o in contract.order or [] for s in o.steps for t in [s.tool, *(alt.tool for alt in s.alternative_calls)]}
     writes = [(i, pos, call) for i, (pos, call) in enumerate(flat) if env.tool_kind(call.tool) == "write" and statuses[i] == "executed"]
     initial = gold.initial_state
 

@@ -75,15 +75,15 @@ def validate_task(task: Task, env: type[ToolEnvironment], graph: GraphConfig) ->
 
     for a in c.expected_actions or []:
         p += _check_args(env, a.tool, a.params or {}, f"{where} expected_actions", gold=False)
-        for alternative in a.alternatives or []:
-            p += _check_args(env, alternative, {}, f"{where} expected_actions alternatives", gold=False)
+        for alternative in a.alternative_calls:
+            p += _check_args(env, alternative.tool, alternative.params or {}, f"{where} expected_actions alternatives", gold=False)
     for spec in c.expected_params or []:
         p += _check_args(env, spec.tool, spec.params, f"{where} expected_params", gold=False)
     for o in c.order or []:
         for step in o.steps:
             p += _check_args(env, step.tool, step.params or {}, f"{where} order", gold=False)
-            for alternative in step.alternatives or []:
-                p += _check_args(env, alternative, {}, f"{where} order alternatives", gold=False)
+            for alternative in step.alternative_calls:
+                p += _check_args(env, alternative.tool, alternative.params or {}, f"{where} order alternatives", gold=False)
     for tool in c.forbidden_actions or []:
         p += _check_args(env, tool, {}, f"{where} forbidden_actions", gold=False)
         if tool not in graph_tools:

@@ -22,7 +22,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, BeforeValidator, Field, StringConstraints
 
 ToolKind = Literal["read", "write", "compute"]
 StateT = TypeVar("StateT", bound=BaseModel)
@@ -84,6 +84,40 @@ FreeText = _FreeTextMarker()
 def is_free_text(annotation: Any) -> bool:
     """Whether a resolved parameter annotation carries the `FreeText` marker."""
     return any(meta is FreeText for meta in getattr(annotation, "__metadata__", ()))
+
+
+class _UnorderedMarker:
+    """Marks a list (a tool parameter or a state field) whose order carries no meaning: a set of ids,
+    members or users. The grader compares such lists as multisets (`grader/semantics.py`), so the same
+    members in another order are the same effect. Write `Unordered[list[str]]`."""
+
+    def __repr__(self) -> str:
+        return "Unordered"
+
+    def __getitem__(self, item: Any) -> Any:
+        return Annotated[item, self]
+
+
+Unordered = _UnorderedMarker()
+UNORDERED = Unordered
+"""`Unordered[list[str]]` is `Annotated[list[str], Unordered]` (the marker is the metadata)."""
+
+
+def is_unordered(annotation: Any) -> bool:
+    """Whether a resolved annotation carries the `Unordered` marker (at its outermost `Annotated`)."""
+    return any(meta is Unordered for meta in getattr(annotation, "__metadata__", ()))
+
+
+EmailAddress = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True)]
+"""An email address as every world stores it: trimmed and lower-cased by the type (not by a tool body),
+so the grader, which validates both expected and actual arguments through the parameter's type, sees
+`Dispatch@CobaltRidge.com` and `dispatch@cobaltridge.com` as the same value, exactly as the world does."""
+
+UpperCode = Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True)]
+"""A case-insensitive code the world stores upper-cased (an airport code, a currency): `sea` is `SEA`."""
+
+Trimmed = Annotated[str, StringConstraints(strip_whitespace=True)]
+"""A name or line the world stores without surrounding whitespace (an address line, a campaign name)."""
 
 
 class Refusal(Exception):

@@ -106,7 +106,7 @@ def test_first_vs_any_params() -> None:
     assert verdict_of(any_match, ev).strict
     failed = verdict_of(first_match, ev)
     assert not failed.strict and failed.primary_failure == "params"
-    assert failed.checks[0].diff == "execute_transfer.amount: expected 50, got 1000"
+    assert failed.checks[0].diff == "execute_transfer.amount: expected 50.0, got 1000.0"  # as the Money type reads them
 
 
 def test_params_ignore_non_executed_calls_and_compare_numbers_numerically() -> None:

@@ -15,6 +15,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from servers.base import Unordered
+
 Priority = Literal["P1", "P2", "P3", "P4"]
 CaseStatus = Literal["open", "pending_customer", "escalated", "closed", "merged"]
 Team = Literal["tier1", "tier2", "billing"]
@@ -62,9 +64,9 @@ class Case(BaseModel):
     sla_due: str | None = None
     notes: list[Note] = Field(default_factory=list)
     note_count: int = 0
-    linked_cases: list[str] = Field(default_factory=list)
+    linked_cases: Unordered[list[str]] = Field(default_factory=list)
     merged_into: str | None = None
-    articles: list[str] = Field(default_factory=list)
+    articles: Unordered[list[str]] = Field(default_factory=list)
     escalation_reason: str = ""
     resolution: str = ""
 
@@ -125,7 +127,7 @@ class SupportState(BaseModel):
     credits: dict[str, Credit] = Field(default_factory=dict)
     disputes: dict[str, BillingDispute] = Field(default_factory=dict)
     articles: dict[str, Article]
-    authenticated_customers: list[str] = Field(default_factory=list)
+    authenticated_customers: Unordered[list[str]] = Field(default_factory=list)
     now: str = NOW
     desk_team: Team = "tier1"
 

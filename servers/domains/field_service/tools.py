@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import FreeText, IdMinter, InvalidCall, Refusal, ToolEnvironment, tool
+from servers.base import FreeText, IdMinter, Trimmed, InvalidCall, Refusal, ToolEnvironment, tool
 from servers.domains.field_service.world import (
     SLOT_HOURS,
     SLOT_STARTS,
@@ -352,7 +352,7 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
     def add_work_order_note(
         self,
         work_order_id: WorkOrderId,
-        note: Annotated[str, Field(description="The note to record, e.g. gate code, access instructions, symptoms."), FreeText],
+        note: Annotated[Trimmed, Field(description="The note to record, e.g. gate code, access instructions, symptoms."), FreeText],
     ) -> dict[str, Any]:
         """Add a note to an open or scheduled work order (closed work orders - completed or cancelled -
         do not take notes)."""

@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from servers.base import Unordered
+
 Skill = Literal["hvac", "refrigeration", "plumbing", "water_heater", "electrical", "ev_charger", "solar"]
 Region = Literal["north", "south", "east"]
 Priority = Literal["low", "normal", "high", "urgent"]
@@ -78,9 +80,9 @@ class Appointment(BaseModel):
 class Technician(BaseModel):
     technician_id: str
     name: str
-    skills: list[Skill]
+    skills: Unordered[list[Skill]]
     region: Region
-    days_off: list[str] = Field(default_factory=list)
+    days_off: Unordered[list[str]] = Field(default_factory=list)
 
 
 class AuditEntry(BaseModel):

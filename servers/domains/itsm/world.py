@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from servers.base import Unordered
+
 Level = Literal["high", "medium", "low"]
 Priority = Literal["P1", "P2", "P3", "P4"]
 IncidentStatus = Literal["new", "in_progress", "on_hold", "resolved"]
@@ -50,7 +52,7 @@ class User(BaseModel):
 class Group(BaseModel):
     group_id: str
     name: str
-    members: list[str]
+    members: Unordered[list[str]]
     on_call_user_id: str | None = None
 
 
@@ -74,7 +76,7 @@ class Incident(BaseModel):
     status: IncidentStatus = "new"
     assignment_group: str
     assignee_id: str | None = None
-    ci_ids: list[str] = Field(default_factory=list)
+    ci_ids: Unordered[list[str]] = Field(default_factory=list)
     on_call_paged: bool = False
     paged_user_id: str | None = None
     resolution_code: str | None = None
@@ -94,7 +96,7 @@ class ChangeRequest(BaseModel):
     approved_by: str | None = None
     scheduled_start: str
     implemented_at: str | None = None
-    record_ids: list[str] = Field(default_factory=list, description="Records this change authorises deleting.")
+    record_ids: Unordered[list[str]] = Field(default_factory=list, description="Records this change authorises deleting.")
     description: str = ""
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import FreeText, InvalidCall, Refusal, ToolEnvironment, tool
+from servers.base import FreeText, InvalidCall, Trimmed, Unordered, Refusal, ToolEnvironment, tool
 from servers.domains.marketing.world import (
     AuditEntry,
     Campaign,
@@ -153,7 +153,7 @@ class MarketingEnvironment(ToolEnvironment[MarketingState]):
     @tool("write")
     def create_campaign(
         self,
-        name: Annotated[str, Field(description="Campaign name as the marketer gives it."), FreeText],
+        name: Annotated[Trimmed, Field(description="Campaign name as the marketer gives it."), FreeText],
         channel: Annotated[Channel, Field(description="email or sms.")],
     ) -> dict[str, Any]:
         """Create a new draft campaign (no segment, template or schedule yet). Names must be unique."""
@@ -225,7 +225,7 @@ class MarketingEnvironment(ToolEnvironment[MarketingState]):
     @tool("write")
     def build_segment(
         self,
-        name: Annotated[str, Field(description="Segment name as the marketer gives it."), FreeText],
+        name: Annotated[Trimmed, Field(description="Segment name as the marketer gives it."), FreeText],
         region: RegionFilter = None,
         lifecycle: LifecycleFilter = None,
         industry: IndustryFilter = None,
@@ -246,7 +246,7 @@ class MarketingEnvironment(ToolEnvironment[MarketingState]):
     def add_segment_members(
         self,
         segment_id: SegmentId,
-        subscriber_ids: Annotated[list[str], Field(min_length=1, description="Subscriber ids to add, e.g. ['SUB-7001'].")],
+        subscriber_ids: Annotated[Unordered[list[str]], Field(min_length=1, description="Subscriber ids to add, e.g. ['SUB-7001'].")],
     ) -> dict[str, Any]:
         """Add people to a segment by subscriber id. Refused as a whole if any of them is unsubscribed,
         unknown or already a member (nothing is added then)."""

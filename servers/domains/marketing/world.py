@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from servers.base import Unordered
+
 Channel = Literal["email", "sms"]
 Region = Literal["NA", "EU", "APAC"]
 Lifecycle = Literal["lead", "customer", "churned"]
@@ -41,7 +43,7 @@ class Segment(BaseModel):
     segment_id: str
     name: str
     criteria: Criteria | None = Field(default=None, description="None for a hand-picked (static) list.")
-    members: list[str] = Field(default_factory=list)
+    members: Unordered[list[str]] = Field(default_factory=list)
     member_count: int = 0
 
 

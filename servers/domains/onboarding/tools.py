@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import FreeText, InvalidCall, Refusal, ToolEnvironment, tool
+from servers.base import EmailAddress, FreeText, InvalidCall, Trimmed, Refusal, ToolEnvironment, tool
 from servers.domains.onboarding.world import (
     REQUIRED_DOCUMENTS,
     Account,
@@ -36,7 +36,7 @@ from servers.domains.onboarding.world import (
 AccountId = Annotated[str, Field(description="Account id, e.g. ACC-3004 (the number mirrors the prospect's PRO-3004).")]
 ProspectId = Annotated[str, Field(description="Prospect id, e.g. PRO-3004.")]
 PlanArg = Annotated[PlanName, Field(description="Plan name: starter, growth or enterprise.")]
-Email = Annotated[str, Field(description="The user's work email address, e.g. lea@example.com.")]
+Email = Annotated[EmailAddress, Field(description="The user's work email address, e.g. lea@example.com.")]
 
 _SENSITIVE_ISSUES = {"sanctions_match"}
 
@@ -411,7 +411,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
         self,
         account_id: AccountId,
         issue_id: Annotated[str, Field(description="Verification issue id, e.g. ISS-3002-1.")],
-        resolution: Annotated[str, Field(description="What the customer confirmed or provided, in a sentence."), FreeText],
+        resolution: Annotated[Trimmed, Field(description="What the customer confirmed or provided, in a sentence."), FreeText],
     ) -> dict[str, Any]:
         """Resolve an open verification issue with the customer's explanation. An expired or unreadable
         document is resolved only after a replacement is registered (422). Sanctions matches are never

@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from servers.base import Unordered
+
 PlanName = Literal["starter", "growth", "enterprise"]
 Role = Literal["admin", "member", "billing"]
 DataRegion = Literal["us", "eu", "apac"]
@@ -34,7 +36,7 @@ class Plan(BaseModel):
     max_users: int
     max_integrations: int
     sso_allowed: bool
-    data_regions: list[DataRegion]
+    data_regions: Unordered[list[DataRegion]]
 
 
 class Prospect(BaseModel):
@@ -94,9 +96,9 @@ class Account(BaseModel):
     entity_type: EntityType = "company"
     plan: PlanName
     status: Literal["setup", "live"] = "setup"
-    users: list[User] = Field(default_factory=list)
+    users: Unordered[list[User]] = Field(default_factory=list)
     settings: Settings = Field(default_factory=Settings)
-    integrations: list[Integration] = Field(default_factory=list)
+    integrations: Unordered[list[Integration]] = Field(default_factory=list)
     documents: dict[str, Document] = Field(default_factory=dict)
     verification_status: VerificationStatus = "not_started"
     verified_on: str | None = None

@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from servers.base import Unordered
+
 PaymentMethod = Literal["card", "paypal", "bank_transfer", "account_balance"]
 DisputeReason = Literal["duplicate_charge", "unauthorized", "not_received", "not_as_described", "incorrect_amount"]
 
@@ -106,7 +108,7 @@ class PaymentsState(BaseModel):
     transaction_log: list[LedgerEntry] = Field(default_factory=list)
     refunds: dict[str, Refund] = Field(default_factory=dict)
     disputes: dict[str, Dispute] = Field(default_factory=dict)
-    authenticated_customers: list[str] = Field(default_factory=list)
+    authenticated_customers: Unordered[list[str]] = Field(default_factory=list)
     business_date: str = "2026-11-30"
     business_time: str = "15:30"
 

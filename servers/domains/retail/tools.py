@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import FreeText, InvalidCall, Refusal, ToolEnvironment, tool
+from servers.base import FreeText, InvalidCall, Trimmed, Refusal, ToolEnvironment, tool
 from servers.domains.retail.world import (
     RETURN_WINDOW_DAYS,
     Address,
@@ -418,9 +418,9 @@ class RetailEnvironment(ToolEnvironment[RetailState]):
     def update_shipping_address(
         self,
         order_id: OrderId,
-        street: Annotated[str, Field(description="Street line with house number, e.g. '12 Oak Avenue'."), FreeText],
-        city: Annotated[str, Field(description="City, e.g. 'Springfield'.")],
-        postal_code: Annotated[str, Field(description="Postal (ZIP) code, e.g. '62704'.")],
+        street: Annotated[Trimmed, Field(description="Street line with house number, e.g. '12 Oak Avenue'."), FreeText],
+        city: Annotated[Trimmed, Field(description="City, e.g. 'Springfield'.")],
+        postal_code: Annotated[Trimmed, Field(description="Postal (ZIP) code, e.g. '62704'.")],
     ) -> dict[str, Any]:
         """Change the shipping address of an order that has not shipped yet (status Processing). The
         order's customer must be authenticated. Refused once the order has shipped, and when the address

@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from servers.base import Unordered
+
 OrderStatus = Literal["Processing", "Shipped", "Delivered", "Cancelled"]
 PaymentMethod = Literal["card", "paypal", "gift_card"]
 RefundMethod = Literal["card", "paypal", "gift_card", "store_credit"]
@@ -112,7 +114,7 @@ class RetailState(BaseModel):
     returns: dict[str, Return] = Field(default_factory=dict)
     refunds: dict[str, Refund] = Field(default_factory=dict)
     exchanges: dict[str, Exchange] = Field(default_factory=dict)
-    authenticated_customers: list[str] = Field(default_factory=list)
+    authenticated_customers: Unordered[list[str]] = Field(default_factory=list)
     business_date: str = "2026-11-30"
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import FreeText, InvalidCall, Money, Refusal, ToolEnvironment, tool
+from servers.base import FreeText, InvalidCall, Money, Trimmed, UpperCode, Refusal, ToolEnvironment, tool
 from servers.domains.travel.world import (
     Booking,
     BookingPayment,
@@ -211,8 +211,8 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
     @tool("read")
     def search_flights(
         self,
-        origin: Annotated[str, Field(description="Three-letter airport code, e.g. BOS.")],
-        destination: Annotated[str, Field(description="Three-letter airport code, e.g. ORD.")],
+        origin: Annotated[UpperCode, Field(description="Three-letter airport code, e.g. BOS.")],
+        destination: Annotated[UpperCode, Field(description="Three-letter airport code, e.g. ORD.")],
         date: Annotated[str, Field(description="Departure date, YYYY-MM-DD.")],
     ) -> dict[str, Any]:
         """Find scheduled Aurora Air flights on a route and date, with per-passenger prices by fare class
@@ -336,7 +336,7 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
         traveller_id: TravellerId,
         flight_id: FlightId,
         fare_class: Annotated[FareClass, Field(description="basic, standard or flexible.")],
-        passengers: Annotated[list[str], Field(description="Full names of every passenger, as on their ID; the traveller first if flying.")],
+        passengers: Annotated[list[Trimmed], Field(description="Full names of every passenger, as on their ID; the traveller first if flying.")],
         payment_method_id: PaymentMethodId,
     ) -> dict[str, Any]:
         """Book economy seats on one flight for one or more passengers and charge the total fare

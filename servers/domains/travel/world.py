@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from servers.base import Unordered
+
 FareClass = Literal["basic", "standard", "flexible"]
 Cabin = Literal["economy", "business"]
 
@@ -47,7 +49,7 @@ class Flight(BaseModel):
     distance_miles: int
     prices: dict[str, float] = Field(description="Economy price per passenger by fare class: basic, standard, flexible.")
     upgrade_miles: int = Field(description="Miles per passenger to upgrade this flight to business.")
-    free_seats: dict[str, list[str]] = Field(description="Free seats by cabin (economy, business).")
+    free_seats: dict[str, Unordered[list[str]]] = Field(description="Free seats by cabin (economy, business).")
     status: Literal["scheduled", "landed"] = "scheduled"
 
 
