@@ -95,12 +95,28 @@ class ExpectedAction(Strict):
 class ExpectedParams(Strict):
     """Asserted arguments of one tool. `any`: some successful call matches; `first`: the first successful
     call does; `merged` (extension): the asserted fields may be set over several successful calls on the
-    same record - the record is named by the asserted id-like arguments (`id`, `*_id`), and each other
-    asserted field takes the value of the last of those calls that set it."""
+    same record - the record is named by `record` (default: the asserted arguments the tool requires), and
+    each other asserted field takes the value of the last of those calls that gave it explicitly."""
 
     tool: str
     params: dict[str, Any] = Field(min_length=1)
     match: Literal["any", "first", "merged"] = "any"
+    record: list[str] | None = Field(
+        default=None,
+        min_length=1,
+        description="`merged` only: the asserted arguments that name the record (default: those the tool "
+        "requires, e.g. incident_id; the grader derives them from the tool's signature).",
+    )
+
+    @model_validator(mode="after")
+    def _record_with_merged(self) -> ExpectedParams:
+        if self.record is not None:
+            if self.match != "merged":
+                raise ValueError(f"expected_params {self.tool!r}: record goes with match: merged")
+            missing = [k for k in self.record if k not in self.params]
+            if missing:
+                raise ValueError(f"expected_params {self.tool!r}: record names {missing} that params do not assert")
+        return self
     outcome: Outcome = "succeeded"
 
 

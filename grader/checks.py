@@ -57,16 +57,19 @@ def expected_actions(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
     return out
 
 
-def _record_keys(params: dict[str, object]) -> list[str]:
-    """The asserted arguments that name the record a call acts on (`incident_id`, `id`)."""
-    return [k for k in params if k == "id" or k.endswith("_id")]
+def _record_keys(spec: ExpectedParams) -> list[str]:
+    """The asserted arguments that name the record a call acts on: `record` (which grading fills from the
+    tool's required parameters), else the asserted id-like arguments (`id`, `*_id`)."""
+    if spec.record:
+        return list(spec.record)
+    return [k for k in spec.params if k == "id" or k.endswith("_id")]
 
 
 def _merged_arguments(spec: ExpectedParams, calls: list[ToolCallRecord]) -> tuple[dict[str, object], int]:
     """`match: merged`: over the calls on the asserted record, each asserted field's last explicitly given
     value (a filled-in default sets nothing); the record's keys as asserted. Returns the merged arguments
     and how many calls were on the record."""
-    keys = _record_keys(spec.params)
+    keys = _record_keys(spec)
     on_record = [c for c in calls if args_match({k: spec.params[k] for k in keys}, c.arguments)]
     merged: dict[str, object] = {k: spec.params[k] for k in keys}
     for call in on_record:
@@ -112,7 +115,8 @@ def expected_params(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
 def _expected_params_merged(i: int, spec: ExpectedParams, calls: list[ToolCallRecord]) -> CheckVerdict:
     merged, n = _merged_arguments(spec, calls)
     passed = n > 0 and args_match(spec.params, merged)
-    record = show({k: spec.params[k] for k in _record_keys(spec.params)}) if _record_keys(spec.params) else "(any record)"
+    keys = _record_keys(spec)
+    record = show({k: spec.params[k] for k in keys}) if keys else "(any record)"
     if passed:
         reason = f"{spec.tool} calls on {record} together set {show(spec.params)} ({n} {spec.outcome} call(s))"
         diff = None

@@ -83,6 +83,14 @@ def _defaults(env: type[ToolEnvironment], tool: str) -> tuple[tuple[str, Any], .
     return tuple(out)
 
 
+def required_params(env: type[ToolEnvironment], tool: str) -> set[str]:
+    """The parameters a tool requires (no default): for an update tool, the record it acts on."""
+    if tool not in env.tool_methods():
+        return set()
+    signature, _ = env.tool_signature(tool)
+    return {p.name for p in signature.parameters.values() if p.default is inspect.Parameter.empty}
+
+
 def canonical_param(env: type[ToolEnvironment], tool: str, param: str, value: Any) -> Any:
     """`value` as the tool's parameter type reads it (JSON form), lists marked `Unordered` sorted; the raw
     value when the tool or parameter is unknown or the value does not validate (a wrong value stays wrong)."""
@@ -133,14 +141,28 @@ def _field_annotation(field: FieldInfo) -> Any:
     return annotation
 
 
+def _unwrap(annotation: Any) -> tuple[bool, Any]:
+    """(marked Unordered, the bare type) through `Annotated[...]` and `X | None` in either nesting."""
+    unordered = False
+    for _ in range(4):
+        if typing.get_origin(annotation) is typing.Annotated:
+            unordered = unordered or is_unordered(annotation)
+            annotation = typing.get_args(annotation)[0]
+            continue
+        stripped = _strip_optional(annotation)
+        if stripped is annotation:
+            break
+        annotation = stripped
+    return unordered, annotation
+
+
+def is_unordered_type(annotation: Any) -> bool:
+    return _unwrap(annotation)[0]
+
+
 def _canonical_by_type(annotation: Any, value: Any) -> Any:
     """Walk `value` along `annotation`, sorting every list whose annotation is marked `Unordered`."""
-    unordered = is_unordered(annotation)
-    if typing.get_origin(annotation) is typing.Annotated:
-        annotation = typing.get_args(annotation)[0]
-    annotation = _strip_optional(annotation)
-    if unordered and typing.get_origin(annotation) is typing.Annotated:
-        annotation = typing.get_args(annotation)[0]
+    unordered, annotation = _unwrap(annotation)
     origin = typing.get_origin(annotation)
     if isinstance(value, dict):
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
@@ -165,11 +187,7 @@ def annotation_at(model: type[BaseModel], path: str) -> Any:
     leaves the typed model."""
     annotation: Any = model
     for part in path.split("."):
-        if typing.get_origin(annotation) is typing.Annotated:
-            annotation = typing.get_args(annotation)[0]
-        annotation = _strip_optional(annotation)
-        if typing.get_origin(annotation) is typing.Annotated:
-            annotation = typing.get_args(annotation)[0]
+        annotation = _unwrap(annotation)[1]
         origin = typing.get_origin(annotation)
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
             field = annotation.model_fields.get(part)
@@ -191,7 +209,7 @@ def unordered_index_paths(model: type[BaseModel], path: str) -> str | None:
     """The prefix of `path` that is an `Unordered` list indexed by position (meaningless), or None."""
     parts = path.split(".")
     for i in range(1, len(parts)):
-        if parts[i].lstrip("-").isdigit() and is_unordered(annotation_at(model, ".".join(parts[:i]))):
+        if parts[i].lstrip("-").isdigit() and is_unordered_type(annotation_at(model, ".".join(parts[:i]))):
             return ".".join(parts[:i])
     return None
 
@@ -206,14 +224,9 @@ def canonical_state_value(model: type[BaseModel], path: str, value: Any) -> Any:
 
 def canonical_where(model: type[BaseModel], path: str, where: dict[str, Any]) -> dict[str, Any]:
     """A `count` check's `where` fields, canonical as fields of the collection's items."""
-    collection = annotation_at(model, path)
-    if typing.get_origin(collection) is typing.Annotated:
-        collection = typing.get_args(collection)[0]
-    collection = _strip_optional(collection)
+    collection = _unwrap(annotation_at(model, path))[1]
     args = typing.get_args(collection)
-    item = args[-1] if args else Any
-    if typing.get_origin(item) is typing.Annotated:
-        item = typing.get_args(item)[0]
+    item = _unwrap(args[-1])[1] if args else Any
     if isinstance(item, type) and issubclass(item, BaseModel):
         return {k: _canonical_by_type(_field_annotation(item.model_fields[k]), v) if k in item.model_fields else v for k, v in where.items()}
     return where
@@ -250,6 +263,11 @@ def canonical_contract(env: type[ToolEnvironment], contract: Contract) -> Contra
             action.pop("alternatives")
     for spec in data.get("expected_params") or []:
         spec["params"] = params(spec["tool"], spec["params"])
+        if spec.get("match") == "merged" and not spec.get("record"):
+            required = required_params(env, spec["tool"])
+            record = [k for k in spec["params"] if k in required]
+            if record:
+                spec["record"] = record
     for constraint in data.get("order") or []:
         for step in constraint.get("tools") or []:
             if isinstance(step, dict):

@@ -30,7 +30,7 @@ from harness.files import write_atomic
 from harness.inventory import inventory, label_summary, render_markdown
 from harness.release import TaskProof, prove_task
 from harness.replay import GatewayReplayer
-from harness.validate import validate_manifest, validate_tasks
+from harness.validate import overspecification_warnings, validate_manifest, validate_tasks
 from servers.gateway import Gateway
 from servers.registry import environment_class
 
@@ -272,13 +272,18 @@ def run_release(args: ReleaseConfig) -> int:
     for line in problems:
         console.print(f"  [red]-[/red] {line}")
     ok &= not problems
+    warnings = overspecification_warnings(tasks, envs)
+    if warnings:
+        console.print(f"over-specification (warnings, not failures): {len(warnings)} param spec(s) only restate pinned state" + ("" if args.verbose else " (-v lists them)"))
+        for line in warnings if args.verbose else []:
+            console.print(f"  [yellow]-[/yellow] {line}")
 
     table = inventory(catalog.values())
     console.print("\n[bold]Contract inventory[/bold] (spec Table 2 columns)")
     console.print(render_markdown(table), markup=False)
     labels, pairs = label_summary(catalog.values())
     console.print(f"capability labels: {labels} distinct over {pairs} domain-label pairs (release: 36 over 38)")
-    report: dict[str, Any] = {"structural_problems": problems, "inventory": table}
+    report: dict[str, Any] = {"structural_problems": problems, "overspecification_warnings": warnings, "inventory": table}
 
     if args.gold:
         console.print("\n[bold]Gold paths, no-op and mutations[/bold]")

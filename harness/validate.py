@@ -18,6 +18,8 @@ from pydantic import TypeAdapter, ValidationError
 from contracts.graph import GraphConfig
 from contracts.schema import Task
 from grader.values import MISSING, args_match, get_path
+from grader.refs import REF as CONTRACT_REF
+from grader.refs import references_in
 from harness.replay import REF
 from servers.base import ToolEnvironment
 
@@ -37,7 +39,7 @@ def _check_args(env: type[ToolEnvironment], tool: str, args: dict[str, Any], whe
         if key not in signature.parameters:
             problems.append(f"{where}: {tool} has no parameter {key!r} (has: {', '.join(signature.parameters)})")
             continue
-        if isinstance(value, str) and REF.search(value):
+        if isinstance(value, str) and (REF.search(value) or CONTRACT_REF.search(value)):
             continue
         adapter = _adapter(env, tool, key)
         try:
@@ -103,11 +105,64 @@ def validate_task(task: Task, env: type[ToolEnvironment], graph: GraphConfig) ->
         if initial and get_path(initial, path) is MISSING:
             p.append(f"{where}: protected path {path!r} does not exist in the initial state")
 
+    p += _references(task, env)
+    from grader.semantics import unordered_index_paths
+
+    for path in state_paths + list(c.protected_state or []):
+        unordered = unordered_index_paths(env.state_model, path)
+        if unordered:
+            p.append(f"{where}: state path {path!r} indexes {unordered!r} by position, but its order carries no meaning (Unordered)")
+
     needed = {a.tool for a in c.expected_actions or []} | {call.tool for t in task.gold for call in t.calls}
     for tool in sorted(needed - graph_tools):
         p.append(f"{where}: the {task.domain} graph exposes no node with tool {tool!r}")
     p += _consistency(task)
     return p
+
+
+def _references(task: Task, env: type[ToolEnvironment]) -> list[str]:
+    """Every `${tool.field}` / `${tool#N.field}` of the contract names a tool of the domain that the gold
+    path calls at least N times (statically; whether the gold result has the field is proven by grading
+    the gold path, where an unresolvable reference fails with its reason)."""
+    problems = []
+    gold_calls: dict[str, int] = {}
+    for turn in task.gold:
+        for call in turn.calls:
+            gold_calls[call.tool] = gold_calls.get(call.tool, 0) + 1
+    for ref in references_in(task.contract.model_dump(exclude_unset=True)):
+        if ref.tool not in env.tool_methods():
+            problems.append(f"{task.id}: reference {ref.text} names no tool of domain {env.domain!r}")
+        elif gold_calls.get(ref.tool, 0) < ref.occurrence:
+            problems.append(f"{task.id}: reference {ref.text} needs {ref.occurrence} call(s) of {ref.tool} on the gold path, which has {gold_calls.get(ref.tool, 0)}")
+    return problems
+
+
+def overspecified_params(task: Task, env: type[ToolEnvironment]) -> list[str]:
+    """Warnings (never failures): asserted arguments of a write tool that only restate a pinned state
+    effect - the record's id plus fields whose values an `expected_state` `equals` check on that record
+    already pins (`update_incident{incident_id: INC-1, status: resolved}` next to
+    `incidents.INC-1.status == resolved`). Such params fail an agent that reaches the same final state by
+    another valid sequence of calls; the state check alone says what matters."""
+    c = task.contract
+    pinned = {s.path: s.equals for s in c.expected_state or [] if s.operator == "equals"}
+    out = []
+    specs = [("expected_params", s.tool, s.params) for s in c.expected_params or []]
+    specs += [("expected_actions", a.tool, a.params) for a in c.expected_actions or [] if a.params]
+    for family, tool, params in specs:
+        if tool not in env.tool_methods() or env.tool_kind(tool) != "write":
+            continue
+        ids = [str(v) for k, v in params.items() if (k == "id" or k.endswith("_id")) and isinstance(v, str)]
+        fields = {k: v for k, v in params.items() if not (k == "id" or k.endswith("_id"))}
+        if not ids or not fields:
+            continue
+        restated = [
+            k
+            for k, v in fields.items()
+            if any(path.split(".")[-1] == k and any(i in path.split(".") for i in ids) and args_match({k: value}, {k: v}) for path, value in pinned.items())
+        ]
+        if restated and len(restated) == len(fields):
+            out.append(f"{task.id}: {family} {tool}{params} only restates pinned state ({', '.join(restated)}); consider match: merged or dropping the params")
+    return out
 
 
 def _consistency(task: Task) -> list[str]:
@@ -139,6 +194,11 @@ def _consistency(task: Task) -> list[str]:
     if not c.expected_actions and not c.reply_criteria:
         p.append(f"{task.id}: a refusal task (no expected actions) must carry a reply criterion")
     return p
+
+
+def overspecification_warnings(tasks: Iterable[Task], envs: dict[str, type[ToolEnvironment]]) -> list[str]:
+    """`overspecified_params` over a catalog (reported by the release gate, never failing it)."""
+    return [line for task in tasks for line in overspecified_params(task, envs[task.domain])]
 
 
 def validate_tasks(tasks: Iterable[Task], envs: dict[str, type[ToolEnvironment]], graphs: dict[str, GraphConfig]) -> list[str]:
