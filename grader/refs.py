@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from contracts.evidence import Evidence, ToolCallRecord
 from contracts.schema import Contract
@@ -89,14 +89,18 @@ def lookup(ref: Reference, trace: Sequence[ToolCallRecord]) -> tuple[Any, str | 
     return node, None
 
 
-def _resolve_value(value: Any, trace: Sequence[ToolCallRecord], family: str, location: str, problems: list[Unresolved]) -> Any:
+def _resolve_value(
+    value: Any, trace: Sequence[ToolCallRecord], family: str, location: str, problems: list[Unresolved], *, as_text: bool = False
+) -> Any:
     if isinstance(value, dict):
         return {
-            _resolve_value(k, trace, family, f"{location}.{k}", problems): _resolve_value(v, trace, family, f"{location}.{k}", problems)
+            _resolve_value(k, trace, family, f"{location}.{k}", problems, as_text=True): _resolve_value(
+                v, trace, family, f"{location}.{k}", problems, as_text=as_text
+            )
             for k, v in value.items()
         }
     if isinstance(value, list):
-        return [_resolve_value(v, trace, family, f"{location}[{i}]", problems) for i, v in enumerate(value)]
+        return [_resolve_value(v, trace, family, f"{location}[{i}]", problems, as_text=as_text) for i, v in enumerate(value)]
     if not isinstance(value, str) or "${" not in value:
         return value
     refs = parse(value)
@@ -111,7 +115,7 @@ def _resolve_value(value: Any, trace: Sequence[ToolCallRecord], family: str, loc
         else:
             resolved[ref.text] = got
     whole = REF.fullmatch(value)
-    if whole:
+    if whole and not as_text:
         return resolved[value]
     return REF.sub(lambda m: _text(resolved[m.group(0)]), value)
 
@@ -127,10 +131,19 @@ def resolve(contract: Contract, evidence: Evidence) -> tuple[Contract, list[Unre
     data = contract.model_dump(exclude_unset=True)
     if not references_in(data):
         return contract, []
-    problems: list[Unresolved] = []
     trace = evidence.tool_trace
-    out = {family: _resolve_value(value, trace, family, family, problems) for family, value in data.items()}
-    return Contract.model_validate(out), problems
+    for as_text in (False, True):
+        # A whole-string reference keeps its value's type; where the schema needs text (a state path), the
+        # value is written as text instead.
+        problems: list[Unresolved] = []
+        out = {family: _resolve_value(value, trace, family, family, problems, as_text=as_text) for family, value in data.items()}
+        try:
+            return Contract.model_validate(out), problems
+        except ValidationError as exc:
+            error = exc
+    refs = ", ".join(sorted({r.text for r in references_in(data)}))
+    reason = f"the contract with {refs} resolved is not a valid contract: {error.errors()[0]['msg']}"
+    return contract, [Unresolved(family="reply_criteria" if data.get("reply_criteria") else next(iter(data)), location="contract", reference=refs, reason=reason)]
 
 
 def resolve_contract(contract: Contract, evidence: Evidence) -> Contract:

@@ -26,7 +26,7 @@ import typing
 from functools import cache
 from typing import Any
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 
 from contracts.evidence import Evidence, ToolCallRecord
@@ -284,7 +284,11 @@ def canonical_contract(env: type[ToolEnvironment], contract: Contract) -> Contra
             check["where"] = canonical_where(model, check["path"], check["where"])
     for check in data.get("forbidden_state") or []:
         check["equals"] = canonical_state_value(model, check["path"], check["equals"])
-    return Contract.model_validate(data)
+    try:
+        return Contract.model_validate(data)
+    except ValidationError:  # never expected: canonical values satisfy the schema the raw ones did
+        log.warning("canonical contract does not validate; grading the raw values", exc_info=True)
+        return contract
 
 
 def canonical_evidence(env: type[ToolEnvironment], evidence: Evidence) -> Evidence:

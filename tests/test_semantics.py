@@ -344,3 +344,15 @@ def test_tiny_environment_is_a_real_environment() -> None:
     """The test world above is used like a domain's (so its rules are the real ones)."""
     world = TinyEnvironment(TinyEnvironment.default_state(), IdMinter("s"))
     assert world.book_slot("S1", "09:00")["start"] == "09:00"
+
+
+def test_reference_in_a_path_is_text_and_regrade_uses_the_semantics() -> None:
+    """A whole-string reference where the schema needs text (a path) is written as text; `grade_with`
+    (the regrade path) applies references and defaults like `grade_offline`."""
+    from grader.grade import grade_with
+
+    contract = {"expected_state": [{"path": "${file_dispute.case}", "non_empty": True}], "expected_params": [{"tool": "file_dispute", "params": {"description": ""}}]}
+    task = _synthetic("payments", contract)
+    ev = _evidence(_call("file_dispute", _result={**DISPUTE, "case": 7}, transaction_id="TXN-1", reason="fraud"), final={"7": 1})
+    verdict = grade_with(task, ev, None)
+    assert verdict.strict, [c for c in verdict.checks if not c.passed]
