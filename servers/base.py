@@ -116,6 +116,10 @@ so the grader, which validates both expected and actual arguments through the pa
 UpperCode = Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True)]
 """A case-insensitive code the world stores upper-cased (an airport code, a currency): `sea` is `SEA`."""
 
+CaseFolded = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True)]
+"""Text a tool matches case-insensitively (a name or company searched for): `Chen` and ` chen` are one
+query, for the tool and for the grader alike."""
+
 Trimmed = Annotated[str, StringConstraints(strip_whitespace=True)]
 """A name or line the world stores without surrounding whitespace (an address line, a campaign name)."""
 

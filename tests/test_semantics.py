@@ -356,3 +356,23 @@ def test_reference_in_a_path_is_text_and_regrade_uses_the_semantics() -> None:
     ev = _evidence(_call("file_dispute", _result={**DISPUTE, "case": 7}, transaction_id="TXN-1", reason="fraud"), final={"7": 1})
     verdict = grade_with(task, ev, None)
     assert verdict.strict, [c for c in verdict.checks if not c.passed]
+
+
+def test_every_body_level_normalisation_lives_in_the_type() -> None:
+    """What a tool used to normalise in its body (emails, codes, searched names, trimmed lines) its
+    parameter type now does, so the value the tool receives and the value the grader compares agree."""
+    cases = [
+        ("onboarding", "add_user", "email", " Dispatch@CobaltRidge.com", "dispatch@cobaltridge.com"),
+        ("onboarding", "search_prospects", "company_name", " Brightwave", "brightwave"),
+        ("travel", "search_flights", "destination", "ord ", "ORD"),
+        ("travel", "search_hotels", "city", "chicago", "chicago"),
+        ("travel", "search_hotels", "city", " Chicago", "chicago"),
+        ("customer_support", "search_customers", "name", "Chen ", "chen"),
+        ("itsm", "find_users", "name", "CHEN", "chen"),
+        ("sales", "search_leads", "company", "Acme", "acme"),
+        ("retail", "update_shipping_address", "postal_code", " 62704 ", "62704"),
+        ("marketing", "create_campaign", "name", " Spring launch ", "Spring launch"),
+        ("travel", "book_flight", "passengers", [" Ana Ruiz"], ["Ana Ruiz"]),
+    ]
+    for domain, name, param, given, expected in cases:
+        assert canonical_param(environment_class(domain), name, param, given) == expected, (domain, name, param)

@@ -21,7 +21,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import FreeText, InvalidCall, Money, Refusal, ToolEnvironment, tool
+from servers.base import CaseFolded, FreeText, InvalidCall, Money, Refusal, ToolEnvironment, tool
 from servers.domains.customer_support.world import (
     CREDIT_CAP,
     BillingDispute,
@@ -167,7 +167,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
         }
 
     @tool("read")
-    def search_customers(self, name: Annotated[str, Field(description="Full or partial customer name, e.g. 'Chen'.")]) -> dict[str, Any]:
+    def search_customers(self, name: Annotated[CaseFolded, Field(description="Full or partial customer name, e.g. 'Chen'.")]) -> dict[str, Any]:
         """Find customers whose name contains the text (case-insensitive). Several customers can share a
         surname: confirm the right one (city, plan) before acting."""
         needle = name.strip().lower()

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from servers.base import FreeText, InvalidCall, Refusal, ToolEnvironment, tool
+from servers.base import CaseFolded, FreeText, InvalidCall, Refusal, ToolEnvironment, tool
 from servers.domains.itsm.world import (
     AccessApproval,
     AccessGrant,
@@ -143,7 +143,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
         return {**u.model_dump(mode="json"), "manager_name": self._name(u.manager_id), "active_roles": grants}
 
     @tool("read")
-    def find_users(self, name: Annotated[str, Field(description="Full or partial name, e.g. 'Chen'.")]) -> dict[str, Any]:
+    def find_users(self, name: Annotated[CaseFolded, Field(description="Full or partial name, e.g. 'Chen'.")]) -> dict[str, Any]:
         """Find users whose name contains the text (case-insensitive). Several people can share a surname:
         confirm the right one by department or title before acting."""
         needle = name.strip().lower()

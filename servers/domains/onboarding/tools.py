@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import EmailAddress, FreeText, InvalidCall, Trimmed, Refusal, ToolEnvironment, tool
+from servers.base import CaseFolded, EmailAddress, FreeText, InvalidCall, Trimmed, Refusal, ToolEnvironment, tool
 from servers.domains.onboarding.world import (
     REQUIRED_DOCUMENTS,
     Account,
@@ -147,7 +147,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
     @tool("read")
     def search_prospects(
         self,
-        company_name: Annotated[str, Field(description="Part of the company name, case-insensitive, e.g. 'Brightwave'.")],
+        company_name: Annotated[CaseFolded, Field(description="Part of the company name, case-insensitive, e.g. 'Brightwave'.")],
     ) -> dict[str, Any]:
         """Find prospects whose company name contains the text. Several companies can share a name:
         tell them apart by legal entity id and country."""

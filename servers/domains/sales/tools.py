@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import FreeText, InvalidCall, Money, Refusal, ToolEnvironment, tool
+from servers.base import CaseFolded, FreeText, InvalidCall, Money, Refusal, ToolEnvironment, tool
 from servers.domains.sales.world import (
     PIPELINE,
     QUALIFY_THRESHOLD,
@@ -117,7 +117,7 @@ class SalesEnvironment(ToolEnvironment[SalesState]):
         self,
         owner_rep_id: Annotated[str | None, Field(description="Only leads owned by this rep, e.g. REP-01.")] = None,
         status: Annotated[LeadStatus | None, Field(description="Only leads with this status: new, working, qualified, disqualified, converted.")] = None,
-        company: Annotated[str | None, Field(description="Only leads whose company name contains this text (case-insensitive).")] = None,
+        company: Annotated[CaseFolded | None, Field(description="Only leads whose company name contains this text (case-insensitive).")] = None,
     ) -> dict[str, Any]:
         """Search leads by owner, status and company name; every filter is optional."""
         rows = [

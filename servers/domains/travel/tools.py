@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import FreeText, InvalidCall, Money, Trimmed, UpperCode, Refusal, ToolEnvironment, tool
+from servers.base import CaseFolded, FreeText, InvalidCall, Money, Trimmed, UpperCode, Refusal, ToolEnvironment, tool
 from servers.domains.travel.world import (
     Booking,
     BookingPayment,
@@ -257,7 +257,7 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
     @tool("read")
     def search_hotels(
         self,
-        city: Annotated[str, Field(description="City name, e.g. Chicago.")],
+        city: Annotated[CaseFolded, Field(description="City name, e.g. Chicago.")],
         check_in: Annotated[str, Field(description="Check-in date, YYYY-MM-DD.")],
         check_out: Annotated[str, Field(description="Check-out date, YYYY-MM-DD.")],
     ) -> dict[str, Any]:
