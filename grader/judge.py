@@ -14,7 +14,7 @@ tests/test_evidence_judge.py; user-facing summary in docs/judges.md):
    the task nor marked as a prior value ("was", "previously", "from") contradicts it: the criterion fails
    unless the transcript's LAST statement of the fact is the right value, made in a later message than
    every wrong one (a correction). An unresolved conflict sets `contradiction_found`.
-3. Negation. A match whose clause puts a negator within four words before it ("not", "never", "didn't",
+3. Negation. A match whose clause puts a negator within five words before it ("not", "never", "didn't",
    "no longer", "unable to", "nothing has been") does not count; a value only when the negator stands
    right before it ("not $40"); an id never (it names the record, the claim is elsewhere). When the
    criterion text itself states a phrase of the item negated ("does not have the HVAC skill"), negation
@@ -107,7 +107,7 @@ NEGATORS = frozenset(
     "haven't hasn't hadn't won't wouldn't shouldn't unable without nobody".split()
 )
 _CLAUSE_BREAK = re.compile(r"[,;:()!?\u2014]|\s-\s|\b(?:but|because|so|since|although|though|while|and|or|which|however|whereas|instead|until|unless)\b")
-NEGATION_WINDOW = 4
+NEGATION_WINDOW = 5
 """How many words before a match a negator may stand (same clause) to negate it."""
 
 
