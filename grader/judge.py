@@ -9,9 +9,10 @@ tests/test_evidence_judge.py; user-facing summary in docs/judges.md):
 1. Values. An evidence phrase that IS a value (``$40``, ``2026-12-02``, ``10:00``, ``CASE-5016``) matches
    any written form of the same value (`grader.textvalues`); other phrases match as whole words
    (case-insensitive, ``$``/thousands separators ignored, a trailing ``*`` is a stem).
-2. Wrong values. When a value item matches, another value of the same kind stated for the same fact (a
-   value next to the same criterion noun, e.g. a second "balance") that is neither named by any criterion of
-   the task nor marked as a prior value ("was", "previously", "from") contradicts it: the criterion fails
+2. Wrong values. When a value item matches (an amount, percentage, date or time), another value of the same
+   kind stated for the same fact (next to the same criterion nouns, e.g. a second "balance") in another
+   sentence, neither named by any criterion of the task nor placed at another time ("was", "previously",
+   "from", "now", "remaining"), contradicts it: the criterion fails
    unless the transcript's LAST statement of the fact is the right value, made in a later message than
    every wrong one (a correction). An unresolved conflict sets `contradiction_found`.
 3. Negation. A match whose clause puts a negator within five words before it ("not", "never", "didn't",
@@ -120,14 +121,17 @@ def negated_before(prefix: str) -> bool:
 
 def negated_in_criterion(phrases: list[str], criterion_text: str) -> bool:
     """Whether the criterion itself states one of an item's phrases negated ("does not have the HVAC
-    skill", "without a successful verification"): then the reply may state the fact either way round (its
+    skill", "store credit is not available"): then the reply may state the fact either way round (its
     negation carries the criterion's meaning), and negation is not held against the item."""
     text = normalise(criterion_text)
     for phrase in phrases:
         if phrase_value(phrase) is not None or _starts_negated(phrase):
             continue
         match = phrase_pattern(phrase).search(text)
-        if match is not None and negated_before(text[: match.start()]):
+        if match is None:
+            continue
+        after = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(text[match.end() :])[0])[:NEGATION_WINDOW]
+        if negated_before(text[: match.start()]) or any(w in NEGATORS or w.endswith("n't") for w in after):
             return True
     return False
 
@@ -226,8 +230,9 @@ def transcript_units(messages: list[str]) -> list[Unit]:
     return units
 
 
-VALUE_NEGATION_WINDOW = 2
-"""A value is negated only by a negator right before it ("not $40", "no 10:00 slot")."""
+VALUE_NEGATION_WINDOW = 1
+"""A value is negated only by a negator right before it ("not $40", "no 10:00 slot"): in "I can't send
+$6,000" the amount is still stated (the action is what is refused)."""
 
 
 def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carried_only: bool = True) -> list[Hit]:
@@ -259,7 +264,12 @@ UNIT_WORDS = frozenset(
     "minute minutes year years week weeks percent item items unit units each".split()
 )
 """Units name what a number counts, not which fact it is: never a fact label."""
-PRIOR_MARKERS = frozenset("was were previously before from originally old earlier instead original prior formerly".split())
+PRIOR_MARKERS = frozenset(
+    "was were previously before from originally old earlier instead original prior formerly starting initial "
+    "now remaining remains left new updated after afterwards then".split()
+)
+"""Words that place a value at another time than the fact's ("was", "now", "remaining"): a balance before and
+after a transfer are two facts, not a contradiction."""
 LABEL_BEFORE, LABEL_AFTER = 4, 2
 
 
@@ -281,7 +291,17 @@ def _label_words(unit: str, value: Value) -> tuple[set[str], bool]:
     after = _CLAUSE_BREAK.split(unit[value.end : right].lower())[0]
     words_before = re.findall(r"[a-z][a-z']+", before)[-LABEL_BEFORE:]
     words_after = re.findall(r"[a-z][a-z']+", after)[:LABEL_AFTER]
-    return _content_stems(words_before + words_after), any(w in PRIOR_MARKERS for w in words_before)
+    return _content_stems(words_before + words_after), any(w in PRIOR_MARKERS for w in words_before + words_after)
+
+
+CONFLICT_KINDS = frozenset({"number", "percent", "date", "time"})
+"""Ids name records (another id is another record, not a wrong value); bare counts are left out too (the
+noun after a count names what is counted, which many facts share), only amounts are compared."""
+
+
+def is_money(value: Value) -> bool:
+    """An amount written as money: a currency sign/word or two decimals."""
+    return bool(re.search(r"[$€£]|usd|eur|\.\d\d\b", value.text, re.I))
 
 
 @dataclass(frozen=True)
@@ -298,7 +318,7 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
     another sentence (a sentence giving several values enumerates, it does not contradict), no criterion
     of the task names it, and no prior-value marker ("was", "from") precedes it."""
     right = [h for h in hits if h.value is not None]
-    if not right or right[0].value.kind == "id":  # type: ignore[union-attr]
+    if not right or right[0].value.kind not in CONFLICT_KINDS or (right[0].value.kind == "number" and not is_money(right[0].value)):  # type: ignore[union-attr]
         return []
     kind = right[0].value.kind  # type: ignore[union-attr]
     vocabulary = _content_stems(re.findall(r"[a-z][a-z']+", criterion.lower()))
@@ -312,7 +332,7 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
         if not unit.carried or (unit.message, unit.text) in right_sentences:
             continue
         for value in find_values(unit.text):
-            if value.kind != kind or right[0].value.same(value) or any(k.same(value) for k in known):  # type: ignore[union-attr]
+            if value.kind != kind or (kind == "number" and not is_money(value)) or right[0].value.same(value) or any(k.same(value) for k in known):  # type: ignore[union-attr]
                 continue
             labels, prior = _label_words(unit.text, value)
             if prior or not any(fact <= labels for fact in facts) or negated_before(normalise(unit.text[: value.start])):
