@@ -157,38 +157,57 @@ def _words(unit: str) -> list[str]:
     return re.findall(r"[a-z0-9][a-z0-9'.%:\-]*", unit.lower())
 
 
-def unit_is_list(unit: str) -> bool:
-    """A sentence with no grammar: many words but almost no function words, or a string of short
-    comma/semicolon/pipe-separated items without function words."""
-    words = _words(unit)
+LABEL_COLON = re.compile(r"[A-Za-z)]\s*:(?:\s|$)")
+"""A `label: value` colon (not the colon of a clock time)."""
+
+
+def _grammar_words(unit: str, phrases: tuple[str, ...]) -> list[str]:
+    """The unit's words once the judged evidence phrases are taken out: "out of stock" brings its own
+    "of", which must not make a keyword list look like a sentence."""
+    text = normalise(unit)
+    for phrase in phrases:
+        text = phrase_pattern(phrase).sub(" kw ", text)
+    return _words(text)
+
+
+def unit_is_list(unit: str, phrases: tuple[str, ...] = ()) -> bool:
+    """A sentence with no grammar: many words but almost no function words, a string of short
+    comma/semicolon/pipe-separated items without function words, or (however short) three or more
+    separated items with no function word, no `label:` and mostly no label-value pair ("1340, done,
+    confirmed" is a list; "basic $109, standard $169, flexible $239" pairs labels with values)."""
+    words = _grammar_words(unit, phrases)
+    items = [i for i in re.split(r"[,;|\u2022]", unit) if i.strip()]
+    if len(items) >= 3 and not LABEL_COLON.search(unit) and not any(w in FUNCTION_WORDS for w in words):
+        pairs = sum(bool(find_values(i)) and bool(re.search(r"[a-z]{2,}", re.sub(r"[A-Za-z]*-?\d\S*", "", i).lower())) for i in items)
+        if pairs < len(items) / 2:
+            return True
     if len(words) < LIST_MIN_WORDS:
         return False
     function = sum(w in FUNCTION_WORDS for w in words)
     if len(words) >= 20 and function / len(words) < 0.05:
         return True
-    items = [i for i in re.split(r"[,;|\u2022]", unit) if i.strip()]
     if len(items) >= 6 and len(words) / len(items) <= 3.0:
-        bare = sum(not any(w in FUNCTION_WORDS for w in _words(i)) for i in items)
+        bare = sum(not any(w in FUNCTION_WORDS for w in _grammar_words(i, phrases)) for i in items)
         return bare / len(items) >= 0.6
     return False
 
 
-def _unit_is_bare(unit: str) -> bool:
+def _unit_is_bare(unit: str, phrases: tuple[str, ...] = ()) -> bool:
     """A short unit that is just keywords: no function word, no verb-like word, no `label: value` form."""
-    words = _words(unit)
-    if any(w in FUNCTION_WORDS for w in words) or ":" in unit:
+    words = _grammar_words(unit, phrases)
+    if any(w in FUNCTION_WORDS for w in words) or LABEL_COLON.search(unit):
         return False
     return not any(re.search(r"(?:ed|ing)$", w) for w in words)
 
 
-def message_is_dump(message: str) -> bool:
+def message_is_dump(message: str, phrases: tuple[str, ...] = ()) -> bool:
     """A message that is mostly keyword units (a list of evidence phrases, not an answer)."""
     units = _sentences(message)
     if not units:
         return False
-    listy = sum(unit_is_list(u) or (len(_words(u)) < LIST_MIN_WORDS and _unit_is_bare(u)) for u in units)
+    listy = sum(unit_is_list(u, phrases) or (len(_words(u)) < LIST_MIN_WORDS and _unit_is_bare(u, phrases)) for u in units)
     if len(units) == 1:
-        return unit_is_list(units[0])
+        return unit_is_list(units[0], phrases)
     return listy / len(units) > 0.5
 
 
@@ -217,16 +236,16 @@ FRAGMENT_WORDS = 5
 """A message of one unit shorter than this is a fragment; a transcript mostly of fragments is a list."""
 
 
-def transcript_units(messages: list[str]) -> list[Unit]:
+def transcript_units(messages: list[str], phrases: tuple[str, ...] = ()) -> list[Unit]:
     """The transcript's sentences, each marked whether it can carry a match (keyword-list rule)."""
     fragments = [len(_sentences(m)) == 1 and len(_words(m)) < FRAGMENT_WORDS for m in messages]
     listy_transcript = len(messages) >= 5 and sum(fragments) / len(messages) > 0.6
     units: list[Unit] = []
     for m, message in enumerate(messages):
-        dump = message_is_dump(message) or (listy_transcript and fragments[m])
+        dump = message_is_dump(message, phrases) or (listy_transcript and fragments[m])
         for i, sentence in enumerate(_sentences(message)):
-            bare = len(_words(sentence)) < LIST_MIN_WORDS and _unit_is_bare(sentence)
-            units.append(Unit(m, i, sentence, carried=not dump and not bare and not unit_is_list(sentence)))
+            bare = len(_words(sentence)) < LIST_MIN_WORDS and _unit_is_bare(sentence, phrases)
+            units.append(Unit(m, i, sentence, carried=not dump and not bare and not unit_is_list(sentence, phrases)))
     return units
 
 
@@ -372,7 +391,8 @@ class EvidenceJudge:
         return self.judge_sync(criteria, assistant_messages, instruction=instruction)
 
     def judge_sync(self, criteria: list[ReplyCriterion], assistant_messages: list[str], *, instruction: str = "") -> JudgeOutput:
-        units = transcript_units(assistant_messages)
+        phrases = tuple(p for c in criteria for item in c.evidence for p in ([item] if isinstance(item, str) else item))
+        units = transcript_units(assistant_messages, phrases)
         all_units = [Unit(u.message, u.index, u.text, True) for u in units]
         known = criteria_values(criteria, instruction)
         results: list[CriterionJudgement] = []
