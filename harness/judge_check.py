@@ -74,14 +74,15 @@ def _row(table: Table, name: str, a: Agreement) -> None:
 def render(report: CheckReport, console: Console, show: int) -> None:
     for title, groups in (("domain", report.by_domain), ("kind", report.by_kind)):
         table = Table(title=f"judge {report.judge}{' (' + report.prompt + ')' if report.prompt else ''} by {title}")
-        for column in (title, "items", "agreement", "kappa", "pass/pass", "fail→pass", "fail/fail", "pass→fail", "judge failed"):
-            table.add_column(column, justify="left" if column == title else "right")
+        table.add_column(title, no_wrap=True)
+        for column in ("items", "agreement", "kappa", "P→P", "F→P", "F→F", "P→F", "failed"):
+            table.add_column(column, justify="right", no_wrap=True)
         for name, a in groups.items():
             _row(table, name, a)
         table.add_section()
         _row(table, "all", report.overall)
         console.print(table)
-    console.print("columns: expected/judged; fail→pass = the judge passed an item labelled fail")
+    console.print("X→Y: labelled X (P pass, F fail), judged Y; F→P = the judge passed an item labelled fail; failed = invalid judge output")
     for outcome in report.disagreements[:show]:
         console.print(f"[yellow]disagrees[/yellow] {outcome.id} ({outcome.kind}): expected {'pass' if outcome.expected else 'fail'}, judged {outcome.got}: {outcome.explanation[:200]}")
     kappa = "—" if report.overall.kappa is None else f"{report.overall.kappa:.3f}"

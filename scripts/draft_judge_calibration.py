@@ -1,10 +1,12 @@
 """Draft the judge calibration set from the catalog's real criteria and gold replies:
-`uv run python scripts/draft_judge_calibration.py [--per-domain 36] [--out contracts/judge_calibration]`.
+`uv run python scripts/draft_judge_calibration.py --out DRAFT_DIR [--per-domain 36]`.
 
 Each draft item applies one transformation whose effect on the verdict is fixed by what it does to the
 reply (the gold reply states the fact → pass; the same reply with the fact's value replaced, negated or
 removed → fail; reformatted or split over two messages → pass; a bare keyword list → fail). The draft
-is a starting point: a reviewer reads every item (and adds hand-written hard cases) before it ships.
+is a starting point: a reviewer reads every item, drops the ambiguous ones and adds hand-written hard
+cases (`kind` paraphrase, correction, refused_then_succeeded, ids ending in `.hand`) before it ships in
+contracts/judge_calibration/.
 Only tasks whose criteria and gold replies contain no `${...}` reference are used (the labels must not
 depend on a trial's minted ids).
 """
@@ -166,7 +168,7 @@ def items_for(task: Task, index: int, criterion: ReplyCriterion, rng: random.Ran
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-domain", type=int, default=36)
-    parser.add_argument("--out", type=Path, default=Path("contracts/judge_calibration"))
+    parser.add_argument("--out", type=Path, required=True, help="a draft directory: never the reviewed set itself")
     parser.add_argument("--seed", type=int, default=23)
     args = parser.parse_args()
     rng = random.Random(args.seed)
