@@ -154,3 +154,32 @@ def test_a_verdict_quotes_and_explains_what_matched_where() -> None:
     verdict, _ = judge("Confirms the $350 transfer and its id.", ["350", "XFER-"], ["Hello.", "Done: $350 moved. The transfer id is XFER-9."])
     assert verdict.passed and verdict.quote == "Done: $350 moved."
     assert "'350' as number '$350' in message 2" in verdict.explanation and "'XFER-' in message 2" in verdict.explanation
+
+
+# ---- the attack of issue 23 ----------------------------------------------------------------------
+
+
+def test_one_reply_of_every_evidence_phrase_of_a_domain_passes_no_task() -> None:
+    """Before: such a reply passed the reply criteria of all 427 tasks that have them. Four forms: a comma
+    list, one per line, inside a sentence, and one phrase per message."""
+    from collections import defaultdict
+
+    from contracts.catalog import load_catalog
+
+    catalog = load_catalog()
+    phrases: dict[str, list[str]] = defaultdict(list)
+    for task in catalog.values():
+        for c in task.contract.reply_criteria or []:
+            for item in c.evidence:
+                for p in [item] if isinstance(item, str) else item:
+                    if p not in phrases[task.domain]:
+                        phrases[task.domain].append(p)
+    judge_ = EvidenceJudge()
+    passed: dict[str, int] = {}
+    for domain, ps in phrases.items():
+        forms = [[", ".join(ps)], ["\n".join(ps)], ["Here is everything I did for you: " + ", ".join(ps) + "."], ps]
+        tasks = [t for t in catalog.values() if t.domain == domain and t.contract.reply_criteria]
+        passed[domain] = sum(
+            all(c.passed for c in judge_.judge_sync(t.contract.reply_criteria, form).criteria) for t in tasks for form in forms  # type: ignore[arg-type]
+        )
+    assert len(passed) == 9 and not any(passed.values()), passed
