@@ -14,7 +14,9 @@ tests/test_evidence_judge.py; user-facing summary in docs/judges.md):
    sentence, neither named by any criterion of the task nor placed at another time ("was", "previously",
    "from", "now", "remaining"), contradicts it: the criterion fails
    unless the transcript's LAST statement of the fact is the right value, made in a later message than
-   every wrong one (a correction). An unresolved conflict sets `contradiction_found`.
+   every wrong one (a correction). An unresolved conflict sets `contradiction_found`. Status words work
+   the same way: another status of the same vocabulary (`grader.statuswords`, from the worlds' own
+   `Literal` types) said of the same record id contradicts a matched status.
 3. Negation. A match whose clause puts a negator within five words before it ("not", "never", "didn't",
    "no longer", "unable to", "nothing has been") does not count; a value only when the negator stands
    right before it ("not $40"); an id never (it names the record, the claim is elsewhere). When the
@@ -364,6 +366,62 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
     return [Conflict(w, resolved) for w in wrong]
 
 
+# ---- wrong status words ----------------------------------------------------------------------------
+
+STATUS_SUBJECT_WINDOW = 6
+"""How many words before a status word its record id may stand ("ORD-9006 is now marked cancelled")."""
+
+
+def _subject_id(unit: str, start: int) -> str | None:
+    """The record id a status word at `start` is said of: the last id in its clause within the window."""
+    clause_start = 0
+    for match in _CLAUSE_BREAK.finditer(unit[:start]):
+        if match.group(0) not in ("(", ")"):
+            clause_start = match.end()
+    before = unit[clause_start:start]
+    ids = [v for v in find_values(before) if v.kind == "id"]
+    if not ids or len(re.findall(r"[A-Za-z0-9'-]+", before[ids[-1].end :])) > STATUS_SUBJECT_WINDOW:
+        return None
+    return str(ids[-1].value)
+
+
+def status_conflicts(phrase: str, hits: list[Hit], units: list[Unit], known_words: set[str]) -> list[Conflict]:
+    """Another status of the same vocabulary (from the worlds' types) stated, un-negated and not placed at
+    another time, of the same record id as a matched status word, in another sentence, and named by no
+    criterion of the task: the same wrong-fact rule as for values (module rule 2)."""
+    from grader.statuswords import rivals
+
+    others = rivals(phrase) - known_words
+    if not others:
+        return []
+    subjects = {s for h in hits if (s := _subject_id(h.sentence, _find_in(h.sentence, phrase))) is not None}
+    if not subjects:
+        return []
+    right_sentences = {(h.message, h.sentence) for h in hits}
+    wrong: list[Hit] = []
+    for unit in units:
+        if not unit.carried or (unit.message, unit.text) in right_sentences:
+            continue
+        lowered = unit.text.lower().replace("_", " ")
+        for word in others:
+            for match in re.finditer(r"(?<![a-z])" + re.escape(word) + r"(?![a-z])", lowered):
+                before = normalise(unit.text[: match.start()])
+                window = re.findall(r"[a-z]+", _CLAUSE_BREAK.split(before)[-1])[-LABEL_BEFORE:]
+                if negated_before(before) or any(w in PRIOR_MARKERS or w == "still" for w in window):
+                    continue
+                if _subject_id(unit.text, match.start()) in subjects:
+                    wrong.append(Hit(unit.message, unit.text, unit.index * 10_000 + match.start()))
+    if not wrong:
+        return []
+    last_right = max(hits, key=lambda h: (h.message, h.position))
+    return [Conflict(w, all(w.message < last_right.message for w in wrong)) for w in wrong]
+
+
+def _find_in(sentence: str, phrase: str) -> int:
+    match = re.search(r"(?<![a-z])" + re.escape(phrase.lower().rstrip("*").replace("_", " ")), sentence.lower().replace("_", " "))
+    return match.start() if match else 0
+
+
 # ---- the judge -----------------------------------------------------------------------------------
 
 
@@ -395,15 +453,18 @@ class EvidenceJudge:
         units = transcript_units(assistant_messages, phrases)
         all_units = [Unit(u.message, u.index, u.text, True) for u in units]
         known = criteria_values(criteria, instruction)
+        criterion_words = re.findall(r"[a-z]+", " ".join(c.criterion.lower().replace("_", " ") for c in criteria))
+        known_words = {p.lower().replace("_", " ").rstrip("*") for p in phrases} | set(criterion_words)
+        known_words |= {f"{a} {b}" for a, b in zip(criterion_words, criterion_words[1:], strict=False)}
         results: list[CriterionJudgement] = []
         contradiction = False
         for criterion in criteria:
-            judgement, conflicted = self._criterion(criterion, units, all_units, known)
+            judgement, conflicted = self._criterion(criterion, units, all_units, known, known_words)
             contradiction |= conflicted
             results.append(judgement)
         return JudgeOutput(judge=self.name, criteria=results, contradiction_found=contradiction)
 
-    def _criterion(self, criterion: ReplyCriterion, units: list[Unit], all_units: list[Unit], known: list[Value]) -> tuple[CriterionJudgement, bool]:
+    def _criterion(self, criterion: ReplyCriterion, units: list[Unit], all_units: list[Unit], known: list[Value], known_words: set[str]) -> tuple[CriterionJudgement, bool]:
         found: list[tuple[str, Hit]] = []
         missing: list[str] = []
         notes: list[str] = []
@@ -415,14 +476,16 @@ class EvidenceJudge:
                 hits = phrase_hits(phrase, units, negation=negation)
                 if hits:
                     hit = (phrase, hits[0])
-                    conflicts = value_conflicts(hits, units, criterion.criterion, known)
+                    conflicts = value_conflicts(hits, units, criterion.criterion, known) or status_conflicts(phrase, hits, units, known_words)
                     unresolved = [c for c in conflicts if not c.resolved]
                     if unresolved:
                         wrong = unresolved[0].wrong
-                        why = f"{phrase!r} is stated ({_where(hits[0])}) but so is another {wrong.value.kind} for the same fact, {wrong.value.text!r} ({_where(wrong)})"  # type: ignore[union-attr]
+                        what = f"{wrong.value.kind} for the same fact, {wrong.value.text!r}" if wrong.value else "status of the same record"
+                        why = f"{phrase!r} is stated ({_where(hits[0])}) but so is another {what} ({_where(wrong)})"
                         return CriterionJudgement(passed=False, quote=wrong.sentence, explanation=why), True
                     if conflicts:
-                        notes.append(f"an earlier message stated {conflicts[0].wrong.value.text!r}; the last statement of the fact is {phrase!r}")  # type: ignore[union-attr]
+                        earlier = conflicts[0].wrong.value.text if conflicts[0].wrong.value else conflicts[0].wrong.sentence[:80]
+                        notes.append(f"an earlier message stated {earlier!r}; the last statement of the fact is {phrase!r}")
                     break
                 if phrase_hits(phrase, all_units, negation=negation):
                     notes.append(f"{phrase!r} occurs only in a keyword list, not in a sentence")

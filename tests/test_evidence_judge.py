@@ -96,6 +96,25 @@ def test_values_of_other_facts_and_prior_values_are_not_contradictions() -> None
     assert verdict.passed
 
 
+STATUS = "Tells the customer that ORD-9006 is cancelled."
+
+
+def test_another_status_of_the_same_record_is_a_contradiction() -> None:
+    verdict, output = judge(STATUS, ["cancelled"], ["Order ORD-9006 is Shipped. Your order ORD-9006 is cancelled."])
+    assert not verdict.passed and output.contradiction_found and "another status" in verdict.explanation
+    corrected, output = judge(STATUS, ["cancelled"], ["Order ORD-9006 is Shipped.", "Sorry, my mistake: ORD-9006 is cancelled."])
+    assert corrected.passed and not output.contradiction_found
+    other_record, _ = judge(STATUS, ["cancelled"], ["ORD-9007 has Shipped.", "ORD-9006 is cancelled."])
+    assert other_record.passed
+
+
+def test_status_vocabularies_come_from_the_worlds_types() -> None:
+    from grader.statuswords import rivals
+
+    assert {"shipped", "delivered", "processing"} <= rivals("Cancelled") and "in progress" in rivals("resolved")
+    assert rivals("frozen") == frozenset()
+
+
 # ---- rule 3: negation ----------------------------------------------------------------------------
 
 
