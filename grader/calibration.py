@@ -13,7 +13,6 @@ import hashlib
 import json
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -139,8 +138,7 @@ class CheckReport(BaseModel):
     disagreements: list[Outcome]
 
 
-async def measure(judge: Judge, items: list[tuple[str, CalibrationItem]], instructions: dict[str, str], *, prompt: str | None, set_sha: str,
-                  progress: Callable[[], Awaitable[None] | None] | None = None) -> CheckReport:
+async def measure(judge: Judge, items: list[tuple[str, CalibrationItem]], instructions: dict[str, str], *, prompt: str | None, set_sha: str) -> CheckReport:
     """Judge every item (its criterion alone, over its messages) and compare with the labels. A judge
     failure on an item (invalid output after retries) counts as a disagreement, never as a pass."""
     from grader.grade import JudgeFailure, validate_judgement
@@ -155,11 +153,9 @@ async def measure(judge: Judge, items: list[tuple[str, CalibrationItem]], instru
         except JudgeFailure as exc:
             got, explanation = None, str(exc)
         outcomes.append(Outcome(id=item.id, domain=domain, kind=item.kind, expected=item.expected, got=got, explanation=explanation[:400]))
-        if progress is not None:
-            await_result = progress()
-            if await_result is not None:
-                await await_result
-    groups = lambda key: {k: agreement([o for o in outcomes if getattr(o, key) == k]) for k in sorted({getattr(o, key) for o in outcomes})}  # noqa: E731
+
+    def groups(key: str) -> dict[str, Agreement]:
+        return {k: agreement([o for o in outcomes if getattr(o, key) == k]) for k in sorted({getattr(o, key) for o in outcomes})}
     return CheckReport(
         judge=judge.name,
         prompt=prompt,

@@ -5,7 +5,6 @@ calibration figure, which run manifests then record."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Literal
 
@@ -87,7 +86,3 @@ def render(report: CheckReport, console: Console, show: int) -> None:
         console.print(f"[yellow]disagrees[/yellow] {outcome.id} ({outcome.kind}): expected {'pass' if outcome.expected else 'fail'}, judged {outcome.got}: {outcome.explanation[:200]}")
     kappa = "—" if report.overall.kappa is None else f"{report.overall.kappa:.3f}"
     console.print(f"agreement {report.overall.agreement:.1%} over {report.overall.n} items, Cohen's kappa {kappa} (set {report.set_sha256})")
-
-
-def report_json(report: CheckReport) -> str:
-    return json.dumps(report.model_dump(mode="json"), indent=1)
