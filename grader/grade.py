@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 
 from contracts.evidence import Evidence
-from contracts.schema import Task
+from contracts.schema import ReplyCriterion, Task
 from grader.checks import PROGRAMMATIC_CHECKS
 from grader.judge import EvidenceJudge, Judge, JudgeOutput
 from grader.refs import Unresolved, resolve
+from grader.textvalues import find_values
 from grader.verdicts import CheckVerdict, Component, TrialVerdict, roll_up
 
 
@@ -21,38 +23,82 @@ class JudgeFailure(RuntimeError):
 MIN_QUOTE_ALNUM = 4
 """A passing verdict's quote needs at least this many letters/digits, unless it is a whole message."""
 
+MIN_QUOTE_WORDS = 3
+"""Each span of a model's quote needs at least this many words, unless it is a whole message: a real span
+of the reply that states the fact, never one word picked out of it."""
+
+QUOTE_SEPARATOR = re.compile(r"\s*(?:\u2026|\.\.\.)\s*")
+"""Spans of one quote taken from several messages (or several places) are joined with " … " (or "...")."""
+
 
 def unescape_quote(quote: str) -> str:
     """A quote copied from the JSON transcript may keep its escapes (`\\u003c`): read them back."""
     return quote.replace("\\u003c", "<").replace("\\u003e", ">").replace("\\u0026", "&")
 
 
+def quote_spans(quote: str, assistant_messages: list[str]) -> list[str]:
+    """The spans of a quote: the whole quote when it occurs verbatim in one message, else its parts
+    separated by " … "."""
+    stripped = unescape_quote(quote or "").strip()
+    if any(stripped in m for m in assistant_messages):
+        return [stripped]
+    return [p.strip() for p in QUOTE_SEPARATOR.split(stripped) if p.strip()]
+
+
 def quote_problem(quote: str, assistant_messages: list[str], *, substantive: bool = True) -> str | None:
-    """Why `quote` cannot support a passing verdict, or None: it must be substantive (not blank, not one
-    character or a fragment: at least `MIN_QUOTE_ALNUM` letters or digits, unless it is a whole message)
-    and occur verbatim inside ONE assistant message (never spanning two, never from the user)."""
-    quote = unescape_quote(quote or "")
-    stripped = quote.strip()
+    """Why `quote` cannot support a passing verdict, or None. A quote is one span or several joined with
+    " … " (a criterion may be met over several messages); each span must occur verbatim inside ONE
+    assistant message (never spanning two, never from the user) and, for a model's quote, be substantive:
+    at least `MIN_QUOTE_WORDS` words and `MIN_QUOTE_ALNUM` letters or digits, unless it is a whole message."""
+    stripped = unescape_quote(quote or "").strip()
     if not stripped:
         return "the quote is empty"
-    whole = any(stripped == m.strip() for m in assistant_messages)
-    if substantive and sum(ch.isalnum() for ch in stripped) < MIN_QUOTE_ALNUM and not whole:
-        return f"the quote {stripped[:40]!r} is not substantive"
-    if not any(stripped in m for m in assistant_messages):
-        return f"the quote does not occur in any single assistant message: {stripped[:120]!r}"
+    for span in quote_spans(stripped, assistant_messages):
+        whole = any(span == m.strip() for m in assistant_messages)
+        if substantive and not whole:
+            if sum(ch.isalnum() for ch in span) < MIN_QUOTE_ALNUM:
+                return f"the quote {span[:40]!r} is not substantive"
+            if len(re.findall(r"[^\W_]+", span)) < MIN_QUOTE_WORDS:
+                return f"the quote {span[:40]!r} is not a span of at least {MIN_QUOTE_WORDS} words"
+        if not any(span in m for m in assistant_messages):
+            return f"the quote does not occur in any single assistant message: {span[:120]!r}"
     return None
 
 
-def validate_judgement(output: JudgeOutput, n_criteria: int, assistant_messages: list[str]) -> None:
+def fact_problem(quote: str, criterion: ReplyCriterion) -> str | None:
+    """Why a model's quote does not contain the fact the criterion asks for, or None: when the criterion
+    names values (amounts, dates, times, ids), the quote must state at least one of them, in any written
+    form, or one of the criterion's evidence phrases (a passing verdict must rest on the passage that
+    states the fact, not on a sentence next to it)."""
+    from grader.judge import contains
+
+    wanted = find_values(criterion.criterion)
+    if not wanted:
+        return None
+    text = unescape_quote(quote)
+    stated = find_values(text)
+    if any(w.same(s) or s.same(w) for w in wanted for s in stated):
+        return None
+    phrases = [p for item in criterion.evidence for p in ([item] if isinstance(item, str) else item)]
+    if any(contains(p, text) for p in phrases):
+        return None  # the quote states the fact in the author's own evidence words
+    return "the quote states none of the criterion's values (" + ", ".join(repr(w.text) for w in wanted) + ")"
+
+
+def validate_judgement(output: JudgeOutput, n_criteria: int, assistant_messages: list[str], criteria: list[ReplyCriterion] | None = None) -> None:
     """Spec A.2 local validation: one verdict per criterion; every passing verdict's quote is substantive
-    and occurs verbatim in one visible assistant message."""
+    and each of its spans occurs verbatim in one visible assistant message; with `criteria`, a model's
+    passing quote must also state one of the criterion's values when it names any."""
     if len(output.criteria) != n_criteria:
         raise JudgeFailure(f"judge {output.judge} returned {len(output.criteria)} verdicts for {n_criteria} criteria")
     for i, item in enumerate(output.criteria):
         if item.passed:
             # The offline evidence judge quotes whole sentences it found itself; a model's quote must
-            # also be substantive.
-            problem = quote_problem(item.quote, assistant_messages, substantive=output.judge != "evidence")
+            # also be substantive and state the fact.
+            model = output.judge != "evidence"
+            problem = quote_problem(item.quote, assistant_messages, substantive=model)
+            if problem is None and model and criteria is not None:
+                problem = fact_problem(item.quote, criteria[i])
             if problem:
                 raise JudgeFailure(f"judge {output.judge}: criterion {i}: {problem}")
 
@@ -197,7 +243,7 @@ def _verdict(task: Task, evidence: Evidence, output: JudgeOutput | None, model_f
         checks.extend(family(task.contract, evidence))
     checks.extend(reference_verdicts(unresolved))
     if output is not None:
-        validate_judgement(output, len(task.contract.reply_criteria or []), evidence.assistant_messages())
+        validate_judgement(output, len(task.contract.reply_criteria or []), evidence.assistant_messages(), task.contract.reply_criteria)
         checks.extend(reply_verdicts(task, output, _unresolved_criteria(unresolved)))
     return roll_up(
         task.id,

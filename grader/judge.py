@@ -1,18 +1,46 @@
 """Semantic reply judging (spec A.2). This module holds the judge interface and the offline evidence judge.
 
 The judge sees only the user instruction, the ordered criteria and the user-visible assistant messages.
-The LLM judge (runtime issue) implements the same `Judge` protocol; every verdict records which judge
-decided it.
+The LLM judge implements the same `Judge` protocol; every verdict records which judge decided it.
+
+The evidence judge is deterministic and value-aware (rules, each with a unit test in
+tests/test_evidence_judge.py; user-facing summary in docs/judges.md):
+
+1. Values. An evidence phrase that IS a value (``$40``, ``2026-12-02``, ``10:00``, ``CASE-5016``) matches
+   any written form of the same value (`grader.textvalues`); other phrases match as whole words
+   (case-insensitive, ``$``/thousands separators ignored, a trailing ``*`` is a stem).
+2. Wrong values. When a value item matches (an amount, percentage, date or time), another value of the same
+   kind stated for the same fact (next to the same criterion nouns, e.g. a second "balance") in another
+   sentence, neither named by any criterion of the task nor placed at another time ("was", "previously",
+   "from", "now", "remaining"), contradicts it: the criterion fails
+   unless the transcript's LAST statement of the fact is the right value, made in a later message than
+   every wrong one (a correction). An unresolved conflict sets `contradiction_found`. Status words work
+   the same way: another status of the same vocabulary (`grader.statuswords`, from the worlds' own
+   `Literal` types) said of the same record id contradicts a matched status.
+3. Negation. A match whose clause puts a negator within five words before it ("not", "never", "didn't",
+   "no longer", "unable to", "nothing has been") does not count; a value only when the negator stands
+   right before it ("not $40"); an id never (it names the record, the claim is elsewhere). When the
+   criterion text itself states a phrase of the item negated ("does not have the HVAC skill"), negation
+   is not held against that item (the reply's negation carries the criterion's meaning).
+   `absent` phrases trip only when stated un-negated ("nothing has been granted" does not trip "granted").
+4. Keyword lists. A match counts only inside a sentence that carries it: not inside a list-like sentence
+   (mostly separators and content words, no grammar), not inside a bare keyword line (a short unit with no
+   function word, no verb-like word and no `label: value` form) and not inside a message that is mostly
+   such units, nor in a transcript that is mostly one-fragment messages (one phrase per message).
+5. Every verdict quotes the sentence that matched and explains which phrase or value matched in which
+   message.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Protocol
 
 from pydantic import BaseModel
 
 from contracts.schema import ReplyCriterion
+from grader.textvalues import Value, find_values, phrase_value
 
 
 class CriterionJudgement(BaseModel):
@@ -43,13 +71,14 @@ def normalise(text: str) -> str:
 
 def phrase_pattern(phrase: str) -> re.Pattern[str]:
     """Whole-word, number-boundary matching of a normalised phrase: "50" matches "$50" and "50.00" but not
-    "150", "0.50" or "50.75"; "paid" does not match "unpaid". A trailing `*` makes the phrase a word stem:
-    "currenc*" matches "currency" and "currencies"."""
+    "150", "0.50" or "50.75"; "paid" does not match "unpaid"; a date matches inside an ISO datetime
+    ("2026-11-29" in "2026-11-29T10:15"). A trailing `*` makes the phrase a word stem: "currenc*" matches
+    "currency" and "currencies"."""
     text = normalise(phrase)
     stem = text.endswith("*")
     text = text.rstrip("*")
     left = r"(?<![a-z0-9])(?<!\d\.)" if re.match(r"[a-z0-9]", text[:1]) else ""
-    right = r"(?![a-z0-9])(?!\.0*[1-9])" if re.search(r"[a-z0-9]$", text[-1:]) and not stem else ""
+    right = r"(?!(?!t\d\d:)[a-z0-9])(?!\.0*[1-9])" if re.search(r"[a-z0-9]$", text[-1:]) and not stem else ""
     return re.compile(left + re.escape(text) + right)
 
 
@@ -74,37 +103,409 @@ def find_quote(phrase: str, messages: list[str]) -> str | None:
     return None
 
 
+# ---- negation ------------------------------------------------------------------------------------
+
+NEGATORS = frozenset(
+    "not never no nothing none neither nor cannot can't couldn't didn't don't doesn't isn't wasn't aren't weren't "
+    "haven't hasn't hadn't won't wouldn't shouldn't unable without nobody".split()
+)
+_CLAUSE_BREAK = re.compile(r"[,;:()!?\u2014]|\s-\s|\b(?:but|because|so|since|although|though|while|and|or|which|however|whereas|instead|until|unless)\b")
+NEGATION_WINDOW = 5
+"""How many words before a match a negator may stand (same clause) to negate it."""
+
+
+def negated_before(prefix: str) -> bool:
+    """Whether the tail of `prefix` (normalised text just before a match) negates what follows."""
+    clause = _CLAUSE_BREAK.split(prefix)[-1]
+    words = re.findall(r"[a-z']+", clause)[-NEGATION_WINDOW:]
+    return any(w in NEGATORS or w.endswith("n't") for w in words)
+
+
+def negated_in_criterion(phrases: list[str], criterion_text: str) -> bool:
+    """Whether the criterion itself states one of an item's phrases negated ("does not have the HVAC
+    skill", "store credit is not available"): then the reply may state the fact either way round (its
+    negation carries the criterion's meaning), and negation is not held against the item."""
+    text = normalise(criterion_text)
+    for phrase in phrases:
+        if phrase_value(phrase) is not None or _starts_negated(phrase):
+            continue
+        match = phrase_pattern(phrase).search(text)
+        if match is None:
+            continue
+        after = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(text[match.end() :])[0])[:NEGATION_WINDOW]
+        if negated_before(text[: match.start()]) or any(w in NEGATORS or w.endswith("n't") for w in after):
+            return True
+    return False
+
+
+def _starts_negated(phrase: str) -> bool:
+    first = (re.findall(r"[a-z']+", normalise(phrase)) or [""])[0]
+    return first in NEGATORS or first.endswith("n't")
+
+
+# ---- keyword lists -------------------------------------------------------------------------------
+
+FUNCTION_WORDS = frozenset(
+    "a an the is are was were be been being am has have had will would can could shall should may might must do does did "
+    "i you your yours we our us it its this that these those they them their there here he she his her my me "
+    "to of for on in with at by from into about as if so than then now please not no yes and or but also "
+    "which who what when where why how all any some each every just only still already yet".split()
+)
+LIST_MIN_WORDS = 8
+"""A sentence shorter than this is judged only with its message (a short line is not a list by itself)."""
+
+
+def _words(unit: str) -> list[str]:
+    return re.findall(r"[a-z0-9][a-z0-9'.%:\-]*", unit.lower())
+
+
+LABEL_COLON = re.compile(r"[A-Za-z)]\s*:(?:\s|$)")
+"""A `label: value` colon (not the colon of a clock time)."""
+
+
+def _grammar_words(unit: str, phrases: tuple[str, ...]) -> list[str]:
+    """The unit's words once the judged evidence phrases are taken out: "out of stock" brings its own
+    "of", which must not make a keyword list look like a sentence."""
+    text = normalise(unit)
+    for phrase in phrases:
+        text = phrase_pattern(phrase).sub(" kw ", text)
+    return _words(text)
+
+
+def unit_is_list(unit: str, phrases: tuple[str, ...] = ()) -> bool:
+    """A sentence with no grammar: many words but almost no function words, a string of short
+    comma/semicolon/pipe-separated items without function words, or (however short) three or more
+    separated items with no function word, no `label:` and mostly no label-value pair ("1340, done,
+    confirmed" is a list; "basic $109, standard $169, flexible $239" pairs labels with values)."""
+    words = _grammar_words(unit, phrases)
+    items = [i for i in re.split(r"[,;|\u2022]", unit) if i.strip()]
+    if len(items) >= 3 and not LABEL_COLON.search(unit) and not any(w in FUNCTION_WORDS for w in words):
+        pairs = sum(bool(find_values(i)) and bool(re.search(r"[a-z]{2,}", re.sub(r"[A-Za-z]*-?\d\S*", "", i).lower())) for i in items)
+        if pairs < len(items) / 2:
+            return True
+    if len(words) < LIST_MIN_WORDS:
+        return False
+    function = sum(w in FUNCTION_WORDS for w in words)
+    if len(words) >= 20 and function / len(words) < 0.05:
+        return True
+    if len(items) >= 6 and len(words) / len(items) <= 3.0:
+        bare = sum(not any(w in FUNCTION_WORDS for w in _grammar_words(i, phrases)) for i in items)
+        return bare / len(items) >= 0.6
+    return False
+
+
+def _unit_is_bare(unit: str, phrases: tuple[str, ...] = ()) -> bool:
+    """A short unit that is just keywords: no function word, no verb-like word, no `label: value` form."""
+    words = _grammar_words(unit, phrases)
+    if any(w in FUNCTION_WORDS for w in words) or LABEL_COLON.search(unit):
+        return False
+    return not any(re.search(r"(?:ed|ing)$", w) for w in words)
+
+
+def message_is_dump(message: str, phrases: tuple[str, ...] = ()) -> bool:
+    """A message that is mostly keyword units (a list of evidence phrases, not an answer)."""
+    units = _sentences(message)
+    if not units:
+        return False
+    listy = sum(unit_is_list(u, phrases) or (len(_words(u)) < LIST_MIN_WORDS and _unit_is_bare(u, phrases)) for u in units)
+    if len(units) == 1:
+        return unit_is_list(units[0], phrases)
+    return listy / len(units) > 0.5
+
+
+# ---- matching ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hit:
+    """Where a phrase or value matched: message index (0-based), the sentence, and the value if any."""
+
+    message: int
+    sentence: str
+    position: int
+    value: Value | None = None
+
+
+@dataclass(frozen=True)
+class Unit:
+    message: int
+    index: int
+    text: str
+    carried: bool
+
+
+FRAGMENT_WORDS = 5
+"""A message of one unit shorter than this is a fragment; a transcript mostly of fragments is a list."""
+
+
+def transcript_units(messages: list[str], phrases: tuple[str, ...] = ()) -> list[Unit]:
+    """The transcript's sentences, each marked whether it can carry a match (keyword-list rule)."""
+    fragments = [len(_sentences(m)) == 1 and len(_words(m)) < FRAGMENT_WORDS for m in messages]
+    listy_transcript = len(messages) >= 5 and sum(fragments) / len(messages) > 0.6
+    units: list[Unit] = []
+    for m, message in enumerate(messages):
+        dump = message_is_dump(message, phrases) or (listy_transcript and fragments[m])
+        for i, sentence in enumerate(_sentences(message)):
+            bare = len(_words(sentence)) < LIST_MIN_WORDS and _unit_is_bare(sentence, phrases)
+            units.append(Unit(m, i, sentence, carried=not dump and not bare and not unit_is_list(sentence, phrases)))
+    return units
+
+
+VALUE_NEGATION_WINDOW = 1
+"""A value is negated only by a negator right before it ("not $40", "no 10:00 slot"): in "I can't send
+$6,000" the amount is still stated (the action is what is refused)."""
+
+
+def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carried_only: bool = True) -> list[Hit]:
+    """Every mention of `phrase` in the units (un-negated ones only, unless `negation` is False)."""
+    target = phrase_value(phrase)
+    hits: list[Hit] = []
+    for unit in units:
+        if carried_only and not unit.carried:
+            continue
+        if target is not None:
+            for value in find_values(unit.text):
+                if target.same(value) and (target.kind != "id" or value.value == target.value):
+                    words = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(normalise(unit.text[: value.start]))[-1])[-VALUE_NEGATION_WINDOW:]
+                    if not negation or value.kind == "id" or not any(w in NEGATORS or w.endswith("n't") for w in words):
+                        hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value))
+            continue
+        text = normalise(unit.text)
+        for match in phrase_pattern(phrase).finditer(text):
+            if not negation or _starts_negated(phrase) or not negated_before(text[: match.start()]):
+                hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + match.start()))
+    return hits
+
+
+# ---- wrong values --------------------------------------------------------------------------------
+
+STOPWORDS = FUNCTION_WORDS | {"states", "state", "tells", "tell", "says", "confirms", "confirm", "reports", "explains", "customer", "mentions", "gives", "lists"}
+UNIT_WORDS = frozenset(
+    "miles mile points point dollars dollar usd per month months monthly night nights nightly day days daily hour hours "
+    "minute minutes year years week weeks percent item items unit units each".split()
+)
+"""Units name what a number counts, not which fact it is: never a fact label."""
+PRIOR_MARKERS = frozenset(
+    "was were previously before from originally old earlier instead original prior formerly starting initial "
+    "now remaining remains left new updated after afterwards then".split()
+)
+"""Words that place a value at another time than the fact's ("was", "now", "remaining"): a balance before and
+after a transfer are two facts, not a contradiction."""
+LABEL_BEFORE, LABEL_AFTER = 4, 2
+
+
+def _stem(word: str) -> str:
+    return word[:5]
+
+
+def _content_stems(words: list[str]) -> set[str]:
+    return {_stem(w) for w in words if w not in STOPWORDS and w not in UNIT_WORDS and len(w) >= 3}
+
+
+def _label_words(unit: str, value: Value) -> tuple[set[str], bool]:
+    """Content-word stems around a value in its clause (never across another value: a label between two
+    values belongs to the nearer one), and whether a prior-value marker precedes it."""
+    others = [v for v in find_values(unit) if v.start != value.start]
+    left = max([v.end for v in others if v.end <= value.start], default=0)
+    right = min([v.start for v in others if v.start >= value.end], default=len(unit))
+    before = _CLAUSE_BREAK.split(unit[left : value.start].lower())[-1]
+    after = _CLAUSE_BREAK.split(unit[value.end : right].lower())[0]
+    words_before = re.findall(r"[a-z][a-z']+", before)[-LABEL_BEFORE:]
+    words_after = re.findall(r"[a-z][a-z']+", after)[:LABEL_AFTER]
+    return _content_stems(words_before + words_after), any(w in PRIOR_MARKERS for w in words_before + words_after)
+
+
+CONFLICT_KINDS = frozenset({"number", "percent", "date", "time"})
+"""Ids name records (another id is another record, not a wrong value); bare counts are left out too (the
+noun after a count names what is counted, which many facts share), only amounts are compared."""
+
+
+def is_money(value: Value) -> bool:
+    """An amount written as money: a currency sign/word or two decimals."""
+    return bool(re.search(r"[$€£]|usd|eur|\.\d\d\b", value.text, re.I))
+
+
+@dataclass(frozen=True)
+class Conflict:
+    wrong: Hit
+    resolved: bool
+
+
+def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: list[Value]) -> list[Conflict]:
+    """Other values of the same kind stated for the same fact as the matched `hits` (module rule 2).
+
+    The fact is named by the criterion words around the right value in the reply ("balance"); another
+    value is stated for the same fact when every one of those words also stands around it, it is in
+    another sentence (a sentence giving several values enumerates, it does not contradict), no criterion
+    of the task names it, and no prior-value marker ("was", "from") precedes it."""
+    right = [h for h in hits if h.value is not None]
+    if not right or right[0].value.kind not in CONFLICT_KINDS or (right[0].value.kind == "number" and not is_money(right[0].value)):  # type: ignore[union-attr]
+        return []
+    kind = right[0].value.kind  # type: ignore[union-attr]
+    vocabulary = _content_stems(re.findall(r"[a-z][a-z']+", criterion.lower()))
+    facts = [_label_words(h.sentence, h.value)[0] & vocabulary for h in right]  # type: ignore[arg-type]
+    facts = [f for f in facts if f]
+    if not facts:
+        return []
+    right_sentences = {(h.message, h.sentence) for h in right}
+    wrong: list[Hit] = []
+    for unit in units:
+        if not unit.carried or (unit.message, unit.text) in right_sentences:
+            continue
+        for value in find_values(unit.text):
+            if value.kind != kind or (kind == "number" and not is_money(value)) or right[0].value.same(value) or any(k.same(value) for k in known):  # type: ignore[union-attr]
+                continue
+            labels, prior = _label_words(unit.text, value)
+            if prior or not any(fact <= labels for fact in facts) or negated_before(normalise(unit.text[: value.start])):
+                continue
+            wrong.append(Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value))
+    if not wrong:
+        return []
+    last_right = max(right, key=lambda h: (h.message, h.position))
+    resolved = all(w.message < last_right.message for w in wrong)
+    return [Conflict(w, resolved) for w in wrong]
+
+
+# ---- wrong status words ----------------------------------------------------------------------------
+
+STATUS_SUBJECT_WINDOW = 6
+"""How many words before a status word its record id may stand ("ORD-9006 is now marked cancelled")."""
+
+
+def _subject_id(unit: str, start: int) -> str | None:
+    """The record id a status word at `start` is said of: the last id in its clause within the window."""
+    clause_start = 0
+    for match in _CLAUSE_BREAK.finditer(unit[:start]):
+        if match.group(0) not in ("(", ")"):
+            clause_start = match.end()
+    before = unit[clause_start:start]
+    ids = [v for v in find_values(before) if v.kind == "id"]
+    if not ids or len(re.findall(r"[A-Za-z0-9'-]+", before[ids[-1].end :])) > STATUS_SUBJECT_WINDOW:
+        return None
+    return str(ids[-1].value)
+
+
+def status_conflicts(phrase: str, hits: list[Hit], units: list[Unit], known_words: set[str]) -> list[Conflict]:
+    """Another status of the same vocabulary (from the worlds' types) stated, un-negated and not placed at
+    another time, of the same record id as a matched status word, in another sentence, and named by no
+    criterion of the task: the same wrong-fact rule as for values (module rule 2)."""
+    from grader.statuswords import rivals
+
+    others = rivals(phrase) - known_words
+    if not others:
+        return []
+    subjects = {s for h in hits if (s := _subject_id(h.sentence, _find_in(h.sentence, phrase))) is not None}
+    if not subjects:
+        return []
+    right_sentences = {(h.message, h.sentence) for h in hits}
+    wrong: list[Hit] = []
+    for unit in units:
+        if not unit.carried or (unit.message, unit.text) in right_sentences:
+            continue
+        lowered = unit.text.lower().replace("_", " ")
+        for word in others:
+            for match in re.finditer(r"(?<![a-z])" + re.escape(word) + r"(?![a-z])", lowered):
+                before = normalise(unit.text[: match.start()])
+                window = re.findall(r"[a-z]+", _CLAUSE_BREAK.split(before)[-1])[-LABEL_BEFORE:]
+                if negated_before(before) or any(w in PRIOR_MARKERS or w == "still" for w in window):
+                    continue
+                if _subject_id(unit.text, match.start()) in subjects:
+                    wrong.append(Hit(unit.message, unit.text, unit.index * 10_000 + match.start()))
+    if not wrong:
+        return []
+    last_right = max(hits, key=lambda h: (h.message, h.position))
+    return [Conflict(w, all(w.message < last_right.message for w in wrong)) for w in wrong]
+
+
+def _find_in(sentence: str, phrase: str) -> int:
+    match = re.search(r"(?<![a-z])" + re.escape(phrase.lower().rstrip("*").replace("_", " ")), sentence.lower().replace("_", " "))
+    return match.start() if match else 0
+
+
+# ---- the judge -----------------------------------------------------------------------------------
+
+
+def _where(hit: Hit) -> str:
+    return f"message {hit.message + 1}: {hit.sentence[:160]!r}"
+
+
+def criteria_values(criteria: list[ReplyCriterion], instruction: str = "") -> list[Value]:
+    """Every value any criterion of the task names (its text, evidence or absent phrases) and the user's
+    instruction states: stating one of them is never a wrong value for another fact."""
+    texts = [instruction]
+    for c in criteria:
+        texts.append(c.criterion)
+        for item in c.evidence:
+            texts.extend([item] if isinstance(item, str) else item)
+    return [v for t in texts for v in find_values(t)]
+
+
 class EvidenceJudge:
-    """Deterministic offline judge: a criterion passes when each of its evidence items occurs in the
-    visible assistant transcript as whole words (an item that is a list passes on any of its phrases)
-    and none of its `absent` phrases does."""
+    """Deterministic offline judge (rules in the module docstring)."""
 
     name = "evidence"
 
     async def judge(self, instruction: str, criteria: list[ReplyCriterion], assistant_messages: list[str]) -> JudgeOutput:
-        return self.judge_sync(criteria, assistant_messages)
+        return self.judge_sync(criteria, assistant_messages, instruction=instruction)
 
-    def judge_sync(self, criteria: list[ReplyCriterion], assistant_messages: list[str]) -> JudgeOutput:
+    def judge_sync(self, criteria: list[ReplyCriterion], assistant_messages: list[str], *, instruction: str = "") -> JudgeOutput:
+        phrases = tuple(p for c in criteria for item in c.evidence for p in ([item] if isinstance(item, str) else item))
+        units = transcript_units(assistant_messages, phrases)
+        all_units = [Unit(u.message, u.index, u.text, True) for u in units]
+        known = criteria_values(criteria, instruction)
+        criterion_words = re.findall(r"[a-z]+", " ".join(c.criterion.lower().replace("_", " ") for c in criteria))
+        known_words = {p.lower().replace("_", " ").rstrip("*") for p in phrases} | set(criterion_words)
+        known_words |= {f"{a} {b}" for a, b in zip(criterion_words, criterion_words[1:], strict=False)}
         results: list[CriterionJudgement] = []
+        contradiction = False
         for criterion in criteria:
-            quotes: list[str] = []
-            missing: list[str] = []
-            for item in criterion.evidence:
-                phrases = [item] if isinstance(item, str) else item
-                quote = next((q for p in phrases if (q := find_quote(p, assistant_messages))), None)
-                if quote is None:
-                    missing.append(" | ".join(phrases))
-                else:
-                    quotes.append(quote)
-            present = [a for a in criterion.absent or [] if find_quote(a, assistant_messages)]
-            if missing:
-                explanation = "no visible reply mentions: " + "; ".join(repr(m) for m in missing)
-                results.append(CriterionJudgement(passed=False, explanation=explanation))
-            elif present:
-                explanation = "a visible reply says what it must not: " + "; ".join(repr(a) for a in present)
-                results.append(CriterionJudgement(passed=False, quote=find_quote(present[0], assistant_messages) or "", explanation=explanation))
+            judgement, conflicted = self._criterion(criterion, units, all_units, known, known_words)
+            contradiction |= conflicted
+            results.append(judgement)
+        return JudgeOutput(judge=self.name, criteria=results, contradiction_found=contradiction)
+
+    def _criterion(self, criterion: ReplyCriterion, units: list[Unit], all_units: list[Unit], known: list[Value], known_words: set[str]) -> tuple[CriterionJudgement, bool]:
+        found: list[tuple[str, Hit]] = []
+        missing: list[str] = []
+        notes: list[str] = []
+        for item in criterion.evidence:
+            phrases = [item] if isinstance(item, str) else item
+            hit: tuple[str, Hit] | None = None
+            negation = not negated_in_criterion(phrases, criterion.criterion)
+            for phrase in phrases:
+                hits = phrase_hits(phrase, units, negation=negation)
+                if hits:
+                    hit = (phrase, hits[0])
+                    conflicts = value_conflicts(hits, units, criterion.criterion, known) or status_conflicts(phrase, hits, units, known_words)
+                    unresolved = [c for c in conflicts if not c.resolved]
+                    if unresolved:
+                        wrong = unresolved[0].wrong
+                        what = f"{wrong.value.kind} for the same fact, {wrong.value.text!r}" if wrong.value else "status of the same record"
+                        why = f"{phrase!r} is stated ({_where(hits[0])}) but so is another {what} ({_where(wrong)})"
+                        return CriterionJudgement(passed=False, quote=wrong.sentence, explanation=why), True
+                    if conflicts:
+                        earlier = conflicts[0].wrong.value.text if conflicts[0].wrong.value else conflicts[0].wrong.sentence[:80]
+                        notes.append(f"an earlier message stated {earlier!r}; the last statement of the fact is {phrase!r}")
+                    break
+                if phrase_hits(phrase, all_units, negation=negation):
+                    notes.append(f"{phrase!r} occurs only in a keyword list, not in a sentence")
+                elif phrase_hits(phrase, units, negation=False):
+                    notes.append(f"{phrase!r} occurs only negated")
+            if hit is None:
+                missing.append(" | ".join(phrases))
             else:
-                results.append(
-                    CriterionJudgement(passed=True, quote=quotes[0], explanation="all evidence phrases occur in the replies")
-                )
-        return JudgeOutput(judge=self.name, criteria=results, contradiction_found=False)
+                found.append(hit)
+        if missing:
+            why = "no visible reply states: " + "; ".join(repr(m) for m in missing)
+            return CriterionJudgement(passed=False, explanation=why + (f" ({'; '.join(notes)})" if notes else "")), False
+        for phrase in criterion.absent or []:
+            hits = phrase_hits(phrase, all_units, carried_only=False)
+            if hits:
+                why = f"a visible reply says what it must not: {phrase!r} ({_where(hits[0])})"
+                return CriterionJudgement(passed=False, quote=hits[0].sentence, explanation=why), False
+        matched = "; ".join(
+            f"{phrase!r} as {hit.value.kind} {hit.value.text!r} in {_where(hit)}" if hit.value else f"{phrase!r} in {_where(hit)}"
+            for phrase, hit in found
+        )
+        why = "matched " + matched + (f" ({'; '.join(notes)})" if notes else "")
+        return CriterionJudgement(passed=True, quote=found[0][1].sentence, explanation=why), False

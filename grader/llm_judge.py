@@ -23,15 +23,27 @@ from models.model import Model
 from models.prompts import VersionedPrompt
 from models.types import ChatMessage, GenerateConfig
 
-PROMPT = VersionedPrompt(Path(__file__).parent / "prompts", "judge_v2")
+PROMPT = VersionedPrompt(Path(__file__).parent / "prompts", "judge_v3")
+
+
+class _Quote(BaseModel):
+    message: int | None = None
+    text: str
 
 
 class _Item(BaseModel):
+    """One criterion's answer. `quotes` (judge_v3) may cite several messages; `message`/`evidence` (one
+    quote, judge_v2) are still read so an older answer shape is not a failure."""
+
     index: int
     verdict: bool
+    quotes: list[_Quote] = []
     message: int | None = None
     evidence: str = ""
     explanation: str
+
+    def all_quotes(self) -> list[_Quote]:
+        return self.quotes or ([_Quote(message=self.message, text=self.evidence)] if self.evidence or self.message else [])
 
 
 class _Answer(BaseModel):
@@ -91,17 +103,21 @@ class LLMJudge:
                 result = JudgeOutput(
                     judge=self.name,
                     criteria=[
-                        CriterionJudgement(passed=item.verdict, quote=unescape_quote(item.evidence), explanation=item.explanation)
+                        CriterionJudgement(
+                            passed=item.verdict,
+                            quote=" … ".join(unescape_quote(q.text) for q in item.all_quotes()),
+                            explanation=item.explanation,
+                        )
                         for item in sorted(answer.criteria, key=lambda i: i.index)
                     ],
                     contradiction_found=answer.contradiction_found,
                 )
                 for item in answer.criteria:
-                    cited = item.message
-                    if item.verdict and cited is not None:
-                        if not 1 <= cited <= len(assistant_messages) or quote_problem(item.evidence, [assistant_messages[cited - 1]]):
+                    for quote in item.all_quotes() if item.verdict else []:
+                        cited = quote.message
+                        if cited is not None and (not 1 <= cited <= len(assistant_messages) or quote_problem(quote.text, [assistant_messages[cited - 1]])):
                             raise JudgeFailure(f"criterion {item.index}: the quote is not in assistant message {cited}")
-                validate_judgement(result, len(criteria), assistant_messages)
+                validate_judgement(result, len(criteria), assistant_messages, criteria)
                 return result
             except JudgeFailure as exc:
                 problem = str(exc)

@@ -186,6 +186,29 @@ class Compare(CompareConfig):
             write_atomic(self.out, text)
 
 
+class JudgeCheck(BaseSettings):
+    """Measure a reply judge on the labelled calibration set (contracts/judge_calibration): agreement,
+    Cohen's kappa and the confusion matrix per domain and per item kind."""
+
+    model_config = SettingsConfigDict(populate_by_name=True)
+    judge: str = Field(default="evidence", description="evidence | llm")
+    judge_model: str | None = Field(default=None, description="provider:model for --judge llm")
+    domain: list[str] = Field(default_factory=list, description="only these domains (the figure is then not stored)")
+    json_file: Path | None = Field(default=None, alias="json", description="also write the full report as JSON here")
+    show: int = Field(default=10, ge=0, description="list this many disagreements")
+
+    def cli_cmd(self) -> None:
+        from grader.calibration import CalibrationError
+        from harness.judge_check import JudgeCheckConfig, check
+
+        if self.judge not in ("evidence", "llm"):
+            fail(f"--judge {self.judge!r}: choose evidence or llm")
+        try:
+            check(JudgeCheckConfig(judge=self.judge, judge_model=self.judge_model, domain=self.domain, json=self.json_file, show=self.show))  # type: ignore[arg-type]
+        except CalibrationError as exc:
+            fail(str(exc))
+
+
 class Crmbench(BaseSettings):
     """CRM-Agent-Bench: stateful CRM domains as MCP servers, with strict executable contracts."""
 
@@ -200,6 +223,7 @@ class Crmbench(BaseSettings):
     tasks: CliSubCommand[Tasks]
     suggest: CliSubCommand[Suggest]
     validate_: CliSubCommand[Validate] = Field(alias="validate")
+    judge_check: CliSubCommand[JudgeCheck]
 
     def cli_cmd(self) -> None:
         CliApp.run_subcommand(self)

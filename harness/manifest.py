@@ -40,6 +40,16 @@ def package_versions() -> dict[str, str | None]:
     return versions
 
 
+def judge_calibration(kind: str, model: str | None, prompt: str) -> dict[str, Any] | None:
+    """The run's judge's agreement with the labelled calibration set, as last measured by
+    `crmbench judge-check` on the current set (None when never measured for this judge/model/prompt)."""
+    from grader.calibration import manifest_entry
+
+    if kind == "llm":
+        return manifest_entry(f"llm:{model}", prompt)
+    return manifest_entry("evidence", None)
+
+
 def build_manifest(config: RunConfig, plan: Plan, prices: PriceTable, task_ids: list[str], lock: dict[str, Any] | None = None) -> dict[str, Any]:
     from grader.llm_judge import PROMPT as JUDGE_PROMPT
     from simulator.llm_user import PROMPT as USER_PROMPT
@@ -60,6 +70,7 @@ def build_manifest(config: RunConfig, plan: Plan, prices: PriceTable, task_ids: 
         "limits": {"max_turns": config.max_turns, "task_timeout_s": config.task_timeout_s, "max_iterations": config.max_iterations},
         "simulator": {"kind": plan.user, "model": plan.user_model, "prompt": USER_PROMPT.fingerprint},
         "judge": {"kind": plan.judge, "model": plan.judge_model, "prompt": JUDGE_PROMPT.fingerprint},
+        "judge_calibration": judge_calibration(plan.judge, plan.judge_model, JUDGE_PROMPT.fingerprint),
         "price_table": prices.model_dump(mode="json"),
         "tasks_selected": len(task_ids),
         "rounds": config.rounds,

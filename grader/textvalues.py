@@ -1,0 +1,156 @@
+"""Values in free text: money and numbers, dates, clock times and ids, recognised in their common written
+forms and reduced to one canonical value each, so the evidence judge compares facts, not spellings.
+
+Kinds and canonical forms:
+- ``number`` (money, counts, percentages): a `Decimal` — ``$1,450`` = ``1450.00`` = ``1,450 dollars``.
+  A percentage keeps its own kind (``percent``) so ``4%`` never matches a count of 4.
+- ``date``: ``(year | None, month, day)`` — ``2026-12-15`` = ``December 15, 2026`` = ``15 Dec 2026`` =
+  ``Dec 15th`` = ``12/15/2026`` (month first, four-digit year only). A date inside an ISO datetime
+  (``2026-11-29T10:15``) is a date (and its time a time). A written date without a year (``Dec 15``)
+  leaves the year open: it equals a dated value with the same month and day (the worlds live in one known
+  year, and a reply naming the day without the year states the same fact); a reply naming another YEAR
+  states another date.
+- ``time``: minutes after midnight — ``1 pm`` = ``13:00`` = ``1:00 PM``; ``noon``, ``midnight``. A bare
+  ``10:00`` is 24-hour.
+- ``id``: letters-dash-digits ids (``CASE-5016``, ``DSP-3001``) and long letter+digit codes
+  (``1Z999AA10123456784``), upper-cased: ids match case-insensitively and their digits are never numbers.
+
+Recognition is regex-based and deliberately conservative: it never guesses a value that is not written
+as one (number words like "thirty" are not values).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+MONTHS = {
+    name: i
+    for i, names in enumerate(
+        [
+            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
+            ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"),
+            ("november", "nov"), ("december", "dec"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+_MONTH = r"(?P<{g}>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<{g}>[0-3]?\d)(?:st|nd|rd|th)?"
+
+ID_RE = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z]{2,}[A-Za-z0-9]*-(?:[A-Za-z0-9]+-)*[A-Za-z0-9]*\d[A-Za-z0-9]*|(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{10,})(?![A-Za-z0-9])")
+ISO_DT_RE = re.compile(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?:[T ](?P<hh>\d{2}):(?P<mm>\d{2})(?::\d{2})?)?(?!\d)")
+US_DATE_RE = re.compile(r"(?<![\d/])(?P<m>1[0-2]|0?[1-9])/(?P<d>[0-3]?\d)/(?P<y>\d{4})(?![\d/])")
+MDY_RE = re.compile(
+    r"(?<![a-z])" + _MONTH.format(g="mon") + r"\s+" + _DAY.format(g="day") + r"(?![\d:])(?:,?\s+(?P<year>\d{4})(?!\d))?", re.I
+)
+DMY_RE = re.compile(
+    r"(?<![\d.,])" + _DAY.format(g="day") + r"(?:\s+of)?\s+" + _MONTH.format(g="mon") + r"(?![a-z])(?:,?\s+(?P<year>\d{4})(?!\d))?", re.I
+)
+TIME_RE = re.compile(
+    r"(?<![\d.:$])(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d))?\s*(?P<ap>[ap])\.?\s?m\b\.?|(?<![\d.:$])(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?!\d|:\d)",
+    re.I,
+)
+NAMED_TIME_RE = re.compile(r"\b(?P<w>noon|midday|midnight)\b", re.I)
+NUMBER_RE = re.compile(
+    r"(?<![A-Za-z0-9.,\-])(?<![A-Za-z]-)(?P<cur>(?:\$|usd|eur|€|£)\s?)?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<pct>\s?%|\s?percent\b)?(?![\d,]*\d)(?!\.\d)",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Value:
+    """One value found in a text: its kind, canonical value and character span."""
+
+    kind: str
+    value: object
+    start: int
+    end: int
+    text: str
+
+    def same(self, other: Value) -> bool:
+        """Equal facts: same kind and canonical value (a yearless date equals any year's same day)."""
+        if self.kind != other.kind:
+            # a plain number phrase ("31.1") is satisfied by the same percentage ("31.1%")
+            return {self.kind, other.kind} == {"number", "percent"} and self.kind == "number" and self.value == other.value
+        if self.kind == "date":
+            (y1, m1, d1), (y2, m2, d2) = self.value, other.value  # type: ignore[misc]
+            return (m1, d1) == (m2, d2) and (y1 is None or y2 is None or y1 == y2)
+        return self.value == other.value
+
+
+def _valid_date(month: int, day: int) -> bool:
+    return 1 <= month <= 12 and 1 <= day <= 31
+
+
+def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(s < end and start < e for s, e in spans)
+
+
+def find_values(text: str) -> list[Value]:
+    """Every value in `text`, by position, without overlaps: ids first (their digits are not numbers),
+    then dates and times (their digits are not numbers), then numbers."""
+    found: list[Value] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(kind: str, value: object, start: int, end: int) -> None:
+        if not _overlaps(taken, start, end):
+            found.append(Value(kind, value, start, end, text[start:end]))
+            taken.append((start, end))
+
+    for m in ISO_DT_RE.finditer(text):
+        y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
+        if _valid_date(mo, d):
+            add("date", (y, mo, d), m.start(), m.start() + 10)
+            if m["hh"] is not None:
+                taken.remove((m.start(), m.start() + 10))
+                add("time", int(m["hh"]) * 60 + int(m["mm"]), m.start("hh"), m.end("mm"))
+                taken.append((m.start(), m.start() + 10))
+    for m in ID_RE.finditer(text):
+        if not _overlaps(taken, m.start(), m.end()):
+            add("id", m.group(0).upper(), m.start(), m.end())
+    for m in US_DATE_RE.finditer(text):
+        if _valid_date(int(m["m"]), int(m["d"])):
+            add("date", (int(m["y"]), int(m["m"]), int(m["d"])), m.start(), m.end())
+    for regex in (MDY_RE, DMY_RE):
+        for m in regex.finditer(text):
+            month, day = MONTHS[m["mon"].lower()], int(m["day"])
+            if m["mon"].lower() == "may" and regex is MDY_RE and not m["year"] and m.start() > 0 and text[max(0, m.start() - 1)].isalpha():
+                continue
+            if _valid_date(month, day):
+                add("date", (int(m["year"]) if m["year"] else None, month, day), m.start(), m.end())
+    for m in TIME_RE.finditer(text):
+        if m["h24"] is not None:
+            add("time", int(m["h24"]) * 60 + int(m["m24"]), m.start(), m.end())
+        else:
+            hour = int(m["h"])
+            if not 1 <= hour <= 12:
+                continue
+            hour = hour % 12 + (12 if m["ap"].lower() == "p" else 0)
+            add("time", hour * 60 + int(m["m"] or 0), m.start(), m.end())
+    for m in NAMED_TIME_RE.finditer(text):
+        add("time", 0 if m["w"].lower() == "midnight" else 720, m.start(), m.end())
+    for m in NUMBER_RE.finditer(text):
+        try:
+            number = Decimal(m["n"].replace(",", "")).normalize()
+        except InvalidOperation:
+            continue
+        add("percent" if m["pct"] else "number", number, m.start(), m.end())
+    return sorted(found, key=lambda v: v.start)
+
+
+def phrase_value(phrase: str) -> Value | None:
+    """The value a phrase IS, when the whole phrase is one value (``$40``, ``40.00``, ``December 2``,
+    ``2026-12-02``, ``10:00``, ``CASE-5016``, ``4.0%``); None for words or a value inside words
+    (``30 days``, ``tier 2``). An id prefix like ``CASE-`` is not a value (it matches as text)."""
+    stripped = phrase.strip().rstrip(".")
+    values = find_values(stripped)
+    if len(values) != 1:
+        return None
+    value = values[0]
+    rest = (stripped[: value.start] + stripped[value.end :]).strip().lower()
+    if rest in ("", "dollars", "usd", "$"):
+        return value
+    return None

@@ -1,0 +1,204 @@
+"""The value-aware offline evidence judge (issue 23): one test per rule of `grader.judge`, each failing
+without its rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from contracts.schema import ReplyCriterion
+from grader.grade import validate_judgement
+from grader.judge import EvidenceJudge
+from grader.textvalues import find_values, phrase_value
+
+
+def judge(criterion: str, evidence: list, replies: list[str], absent: list[str] | None = None, others: list[ReplyCriterion] | None = None):  # noqa: ANN001
+    criteria = [ReplyCriterion(criterion=criterion, evidence=evidence, absent=absent), *(others or [])]
+    output = EvidenceJudge().judge_sync(criteria, replies)
+    validate_judgement(output, len(criteria), replies)
+    return output.criteria[0], output
+
+
+# ---- rule 1: values in any written form ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("phrase", "reply"),
+    [
+        ("1450.00", "The refund of $1,450 is on its way."),
+        ("$1,450", "We refunded 1450.00 to your card."),
+        ("1450.00", "We refunded 1,450 dollars to your card."),
+        ("2026-12-15", "Your visit is booked for December 15, 2026."),
+        ("2026-12-15", "Your visit is booked for 15 December 2026."),
+        ("2026-12-15", "Your visit is booked for Tuesday, Dec 15th."),
+        ("December 15", "Your visit is booked for 2026-12-15."),
+        ("2026-11-29", "The appointment is at 2026-11-29T10:15 as planned."),
+        ("13:00", "The technician arrives at 1 pm."),
+        ("13:00", "The technician arrives at 1:00 PM."),
+        ("1 pm", "The technician arrives at 13:00."),
+        ("CASE-5016", "I have updated case-5016 for you."),
+        ("31.1", "The conversion rate was 31.1% of clicks."),
+    ],
+)
+def test_a_value_matches_in_any_common_written_form(phrase: str, reply: str) -> None:
+    verdict, _ = judge("States the value the customer asked for.", [phrase], [reply])
+    assert verdict.passed, verdict.explanation
+
+
+@pytest.mark.parametrize(
+    ("phrase", "reply"),
+    [
+        ("50", "The fee is $150."),
+        ("50", "The fee is $50.75."),
+        ("2026-12-15", "Your visit is booked for December 15, 2027."),
+        ("2026-12-15", "Your visit is booked for December 16."),
+        ("10:00", "The technician arrives at 10 pm."),
+        ("4%", "There are 4 open tickets here."),
+        ("5016", "I have updated CASE-5016 for you."),
+    ],
+)
+def test_another_value_of_the_same_kind_does_not_match(phrase: str, reply: str) -> None:
+    verdict, _ = judge("States the value the customer asked for.", [phrase], [reply])
+    assert not verdict.passed
+
+
+def test_values_are_recognised_with_kinds() -> None:
+    kinds = [(v.kind, v.value) for v in find_values("On 2026-11-29T10:15 we charged $1,450.00 on CASE-77 (4.0%).")]
+    assert [k for k, _ in kinds] == ["date", "time", "number", "id", "percent"]
+    assert phrase_value("30 days") is None and phrase_value("CASE-") is None and phrase_value("$40") is not None
+
+
+# ---- rule 2: wrong values, contradictions, corrections ---------------------------------------------
+
+BALANCE = "States the balance of ACC-1005 as $640.20."
+
+
+def test_a_wrong_value_for_the_same_fact_fails_even_if_the_right_one_appears() -> None:
+    verdict, output = judge(BALANCE, ["640.20"], ["Hello.", "Your balance is $604.20. The statement shows a balance of $640.20."])
+    assert not verdict.passed and "604.20" in verdict.explanation and output.contradiction_found
+
+
+def test_a_later_correction_that_ends_on_the_right_value_passes() -> None:
+    verdict, output = judge(BALANCE, ["640.20"], ["Your balance is $604.20.", "Sorry, I misread it: your balance is $640.20."])
+    assert verdict.passed and not output.contradiction_found
+    assert "last statement" in verdict.explanation
+
+
+def test_a_correction_back_to_the_wrong_value_fails() -> None:
+    verdict, output = judge(BALANCE, ["640.20"], ["Your balance is $640.20.", "Correction: your balance is $604.20."])
+    assert not verdict.passed and output.contradiction_found
+
+
+def test_values_of_other_facts_and_prior_values_are_not_contradictions() -> None:
+    other = ReplyCriterion(criterion="Confirms the $50 transfer was completed.", evidence=["50"])
+    verdict, output = judge(BALANCE, ["640.20"], ["Your balance was $690.20 before the $50 transfer; your balance is now $640.20."], others=[other])
+    assert verdict.passed and not output.contradiction_found
+    verdict, _ = judge("States the growth plan price of $299 per month.", ["299"], ["The growth plan is $299 per month and the enterprise plan $1,200 per month."])
+    assert verdict.passed
+
+
+STATUS = "Tells the customer that ORD-9006 is cancelled."
+
+
+def test_another_status_of_the_same_record_is_a_contradiction() -> None:
+    verdict, output = judge(STATUS, ["cancelled"], ["Order ORD-9006 is Shipped. Your order ORD-9006 is cancelled."])
+    assert not verdict.passed and output.contradiction_found and "another status" in verdict.explanation
+    corrected, output = judge(STATUS, ["cancelled"], ["Order ORD-9006 is Shipped.", "Sorry, my mistake: ORD-9006 is cancelled."])
+    assert corrected.passed and not output.contradiction_found
+    other_record, _ = judge(STATUS, ["cancelled"], ["ORD-9007 has Shipped.", "ORD-9006 is cancelled."])
+    assert other_record.passed
+
+
+def test_status_vocabularies_come_from_the_worlds_types() -> None:
+    from grader.statuswords import rivals
+
+    assert {"shipped", "delivered", "processing"} <= rivals("Cancelled") and "in progress" in rivals("resolved")
+    assert rivals("frozen") == frozenset()
+
+
+# ---- rule 3: negation ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I did NOT say it was refunded.",
+        "The order was never refunded.",
+        "I'm unable to confirm it was refunded.",
+        "It has not been refunded yet.",
+    ],
+)
+def test_a_negated_mention_is_not_a_match(reply: str) -> None:
+    verdict, _ = judge("Confirms the order was refunded.", ["refunded"], [reply])
+    assert not verdict.passed and "negated" in verdict.explanation
+
+
+def test_a_negative_evidence_phrase_and_a_negative_criterion_still_match() -> None:
+    assert judge("Says the PIN does not match.", [["does not match"]], ["I'm sorry, that PIN does not match our records."])[0].passed
+    verdict, _ = judge("Explains that Mei does not have the HVAC skill.", [["hvac"]], ["Mei isn't trained for hvac work."])
+    assert verdict.passed
+
+
+def test_absent_phrases_are_negation_aware() -> None:
+    ok, _ = judge("Says no access was granted yet.", ["pending"], ["Your request is pending; nothing has been granted."], absent=["granted"])
+    assert ok.passed
+    bad, _ = judge("Says no access was granted yet.", ["pending"], ["Your request is pending and access is granted."], absent=["granted"])
+    assert not bad.passed
+
+
+# ---- rule 4: keyword lists -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "replies",
+    [
+        ["frozen, refunded, P1, tier 2, pending, 640.20, closed, billing, cancelled, 129.99"],
+        ["frozen\nrefunded\nP1\ntier 2\npending\n640.20"],
+        ["frozen", "refunded", "P1", "tier 2", "640.20"],
+    ],
+)
+def test_a_keyword_list_carries_no_fact(replies: list[str]) -> None:
+    verdict, _ = judge("States the balance as $640.20.", ["640.20"], replies)
+    assert not verdict.passed and "keyword list" in verdict.explanation
+
+
+def test_a_dense_but_grammatical_sentence_still_carries_facts() -> None:
+    reply = "Per person: basic $109.00, standard $169.00, flexible $239.00. I haven't booked anything."
+    assert judge("States the three fares.", ["109.00", "169.00", "239.00"], [reply])[0].passed
+
+
+# ---- rule 5: every verdict says what matched where -----------------------------------------------
+
+
+def test_a_verdict_quotes_and_explains_what_matched_where() -> None:
+    verdict, _ = judge("Confirms the $350 transfer and its id.", ["350", "XFER-"], ["Hello.", "Done: $350 moved. The transfer id is XFER-9."])
+    assert verdict.passed and verdict.quote == "Done: $350 moved."
+    assert "'350' as number '$350' in message 2" in verdict.explanation and "'XFER-' in message 2" in verdict.explanation
+
+
+# ---- the attack of issue 23 ----------------------------------------------------------------------
+
+
+def test_one_reply_of_every_evidence_phrase_of_a_domain_passes_no_task() -> None:
+    """Before: such a reply passed the reply criteria of all 427 tasks that have them. Four forms: a comma
+    list, one per line, inside a sentence, and one phrase per message."""
+    from collections import defaultdict
+
+    from contracts.catalog import load_catalog
+
+    catalog = load_catalog()
+    phrases: dict[str, list[str]] = defaultdict(list)
+    for task in catalog.values():
+        for c in task.contract.reply_criteria or []:
+            for item in c.evidence:
+                for p in [item] if isinstance(item, str) else item:
+                    if p not in phrases[task.domain]:
+                        phrases[task.domain].append(p)
+    judge_ = EvidenceJudge()
+    passed: dict[str, int] = {}
+    for domain, ps in phrases.items():
+        forms = [[", ".join(ps)], ["\n".join(ps)], ["Here is everything I did for you: " + ", ".join(ps) + "."], ps]
+        tasks = [t for t in catalog.values() if t.domain == domain and t.contract.reply_criteria]
+        passed[domain] = sum(
+            all(c.passed for c in judge_.judge_sync(t.contract.reply_criteria, form).criteria) for t in tasks for form in forms  # type: ignore[arg-type]
+        )
+    assert len(passed) == 9 and not any(passed.values()), passed
