@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from contracts.evidence import Evidence
 from contracts.schema import Task
 from grader.checks import PROGRAMMATIC_CHECKS
 from grader.judge import EvidenceJudge, Judge, JudgeOutput
 from grader.verdicts import CheckVerdict, TrialVerdict, roll_up
+
+if TYPE_CHECKING:
+    from grader.consent import ConsentOutput
 
 
 class JudgeFailure(RuntimeError):
@@ -72,6 +76,9 @@ def ungraded_verdict(task: Task, evidence: Evidence, reason: str, model_failure:
                 judge=UNGRADED,
             )
         )
+    from grader.consent import ungraded_consent
+
+    checks.extend(ungraded_consent(task.contract, reason))
     return roll_up(task.id, checks, model_failure=model_failure or trace_model_failure(evidence), judge=UNGRADED)
 
 
@@ -116,7 +123,9 @@ def trace_model_failure(evidence: Evidence) -> str | None:
     return f"hallucinated_tool: {', '.join(names)}"
 
 
-def _verdict(task: Task, evidence: Evidence, output: JudgeOutput | None, model_failure: str | None) -> TrialVerdict:
+def _verdict(
+    task: Task, evidence: Evidence, output: JudgeOutput | None, model_failure: str | None, consent: ConsentOutput | None = None
+) -> TrialVerdict:
     model_failure = model_failure or trace_model_failure(evidence)
     checks: list[CheckVerdict] = []
     for family in PROGRAMMATIC_CHECKS:
@@ -124,6 +133,10 @@ def _verdict(task: Task, evidence: Evidence, output: JudgeOutput | None, model_f
     if output is not None:
         validate_judgement(output, len(task.contract.reply_criteria or []), evidence.assistant_messages())
         checks.extend(reply_verdicts(task, output))
+    if task.contract.consent:
+        from grader.consent import consent_verdicts, rule_consent
+
+        checks.extend(consent_verdicts(task.contract, evidence, consent or rule_consent(task.contract, evidence)))
     return roll_up(
         task.id,
         checks,
@@ -152,9 +165,12 @@ async def judge_replies(task: Task, evidence: Evidence, judge: Judge | None = No
     return await judge.judge(task.instruction, task.contract.reply_criteria, evidence.assistant_messages())
 
 
-def grade_with(task: Task, evidence: Evidence, output: JudgeOutput | None, *, model_failure: str | None = None) -> TrialVerdict:
-    """The verdict from evidence plus an already obtained reply judgement (validated here)."""
-    return _verdict(task, evidence, output, model_failure)
+def grade_with(
+    task: Task, evidence: Evidence, output: JudgeOutput | None, *, model_failure: str | None = None, consent: ConsentOutput | None = None
+) -> TrialVerdict:
+    """The verdict from evidence plus an already obtained reply judgement (validated here) and consent
+    answers (`consent`; None: the offline consent rule decides)."""
+    return _verdict(task, evidence, output, model_failure, consent)
 
 
 async def grade(task: Task, evidence: Evidence, *, judge: Judge | None = None, model_failure: str | None = None) -> TrialVerdict:

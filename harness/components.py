@@ -12,6 +12,7 @@ from typing import Any
 
 from contracts.graph import load_graph
 from contracts.schema import Task
+from grader.consent import ConsentJudge, RuleConsentJudge
 from grader.judge import EvidenceJudge, Judge
 from harness.agents import NoOpAgent, load_script, oracle_agent, script_agent
 from harness.config import RunConfig
@@ -133,6 +134,15 @@ class TrialComponents:
 
             return LLMJudge(self.model("judge", ledger))
         return EvidenceJudge()
+
+    def consent_judge(self, ledger: UsageLedger) -> ConsentJudge:
+        """The consent judge goes with the reply judge: the LLM consent judge (same judge model) under
+        `--judge llm`, the offline consent rule under `--judge evidence`."""
+        if self.plan.judge == "llm":
+            from grader.llm_consent import LLMConsentJudge
+
+            return LLMConsentJudge(self.model("judge", ledger))
+        return RuleConsentJudge()
 
     async def aclose(self) -> None:
         for api in {id(a): a for a in self.apis.values()}.values():

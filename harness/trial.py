@@ -24,6 +24,7 @@ import anyio
 
 from contracts.evidence import Evidence, Message, RoutingDecision
 from contracts.schema import Task
+from grader.consent import consent_hash, judge_consent
 from grader.grade import JudgeFailure, criteria_hash, grade_with, judge_replies, ungraded_verdict
 from harness.agent_host import hosted_agent
 from harness.components import TrialComponents
@@ -202,7 +203,9 @@ async def run_trial(
         try:
             judgement = await judge_replies(task, evidence, components.judge(ledger))
             base["judgement"], base["criteria_hash"] = judgement, criteria_hash(task)
-            verdict = grade_with(task, evidence, judgement, model_failure=model_failure)
+            consent = await judge_consent(task, evidence, components.consent_judge(ledger))
+            base["consent_judgement"], base["consent_hash"] = consent, consent_hash(task)
+            verdict = grade_with(task, evidence, judgement, model_failure=model_failure, consent=consent)
         except JudgeFailure as exc:
             # Not ⊥: a judge that a reply derailed must not take the trial out of the denominator. The
             # trial stays visible and counted as a non-pass; the run is reported incomplete.

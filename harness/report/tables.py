@@ -22,7 +22,7 @@ from models.types import Usage
 
 DIFFICULTIES = ("easy", "medium", "hard")
 FAILURE_LABELS = (NON_CONVERGENCE, *PRIMARY_PRIORITY, TOOL_CALL_ERROR)
-COMPONENTS = ("action", "params", "order", "state", "reply", "forbidden", "collateral")
+COMPONENTS = ("action", "params", "order", "state", "reply", "forbidden", "collateral", "consent")
 
 
 @dataclass
