@@ -123,7 +123,11 @@ class TrialComponents:
         if self.plan.user == "llm":
             from simulator.llm_user import LLMUser
 
-            return LLMUser(self.model("user", ledger, self.config.user_temperature, seed), task.instruction)
+            from models.prompts import VersionedPrompt
+            from simulator.llm_user import PROMPT_DIR
+
+            prompt = VersionedPrompt(PROMPT_DIR, self.config.user_prompt)
+            return LLMUser(self.model("user", ledger, self.config.user_temperature, seed), task.instruction, prompt=prompt)
         if self.script is not None and task.id in self.script.tasks:
             return ScriptedUser([turn.user for turn in self.script.tasks[task.id]])
         return ScriptedUser([turn.user for turn in task.gold])

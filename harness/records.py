@@ -61,6 +61,9 @@ class TrialRecord(BaseModel):
     )
     consent_hash: str | None = Field(default=None, description="Hash of the consent checks the consent judgement answered.")
     hallucinated_tools: list[str] = Field(default_factory=list)
+    simulator_faults: list[str] = Field(
+        default_factory=list, description="Simulator conformance faults of the dialogue (`kind@turn: detail`, simulator/conformance.py); the trial is flagged."
+    )
     usage: dict[str, Usage] = Field(default_factory=dict, description="Per model role.")
     models: dict[str, str] = Field(default_factory=dict, description="Per model role: provider:model.")
     user_turns: int = 0
