@@ -164,3 +164,65 @@ def test_every_turn_of_a_gated_call_is_judged() -> None:
     [verdict] = consent_verdicts(TASK.contract, ev, output)
     assert not verdict.passed and "turn 2" in verdict.reason
     assert RuleConsentJudge.name == output.judge
+
+
+async def test_a_failing_consent_judge_leaves_the_trial_ungraded_not_passed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Online, the LLM consent judge decides; an answer that cannot be validated after retries makes the
+    trial ungraded (counted as a non-pass), exactly as a failing reply judge does."""
+    from rich.console import Console
+
+    from harness.components import TrialComponents
+    from harness.config import RunConfig
+    from harness.plan import Plan
+    from harness.run import execute_run
+
+    def judge(messages, tools):  # noqa: ANN001
+        content = messages[1].content
+        if "<conversation_json" in content:  # consent: cites the assistant's message, which is invalid
+            return json.dumps({"granted": True, "message": 2, "quote": "Insufficient funds", "explanation": "x"})
+        transcript = json.loads(content.split('<transcript_json untrusted="true">\n', 1)[1].split("\n</transcript_json>", 1)[0])
+        n = content.count("\n", content.index("<criteria>"), content.index("</criteria>")) - 1
+        items = [{"index": i + 1, "verdict": True, "message": 1, "evidence": transcript[0].split("\n")[0], "explanation": "ok"} for i in range(n)]
+        return json.dumps({"criteria": items, "contradiction_found": False})
+
+    task = "payments_transfer_insufficient_then_retry_01"
+    plan = Plan(agent="oracle", user="scripted", judge="llm", judge_model="mock:judge", offline=False)
+    config = RunConfig(out=tmp_path / "run", task=[task], judge="llm", infra_retries=0)
+    quiet = Console(file=open("/dev/null", "w"), force_terminal=False)  # noqa: SIM115
+    result = await execute_run(config, console=quiet, components=TrialComponents(config, plan, apis={"judge": ScriptedModel(judge)}))
+    [record] = result.records
+    assert record.status == "scored" and record.strict is False and record.failure_class == "ungraded:judge"
+    assert "consent judge" in (record.ungraded or "")
+    assert any(c.component == "consent" and c.judge == "ungraded" and not c.passed for c in record.verdict.checks)  # type: ignore[union-attr]
+
+
+def test_the_premature_mutation_moves_the_gated_call_before_the_decision() -> None:
+    from contracts import catalog as cat
+    from harness.mutations import generic_mutations
+    from servers.registry import environment_class
+
+    task = cat.load_catalog(cat.TASKS_DIR)["payments_transfer_daily_limit_01"]
+    [mutation] = [m for m in generic_mutations(task, environment_class("payments")) if "before the customer decided" in m.name]
+    assert [c.tool for c in mutation.turns[0].calls][-2:] == ["validate_transfer", "execute_transfer"]
+    assert all(c.tool != "execute_transfer" for c in mutation.turns[1].calls)
+
+
+def test_simulator_v2_is_the_default_and_recorded() -> None:
+    from harness.components import TrialComponents
+    from harness.config import RunConfig
+    from harness.manifest import build_manifest
+    from harness.plan import Plan
+    from models.prices import PriceTable
+    from simulator.llm_user import PROMPT
+
+    assert PROMPT.version == "user_v2" and RunConfig().user_prompt == "user_v2"
+    for name in ("user_v1", "user_v2"):
+        config = RunConfig(user="llm", user_prompt=name)  # type: ignore[arg-type]
+        plan = Plan(agent="oracle", user="llm", user_model="mock:user", judge="evidence", offline=False)
+        manifest = build_manifest(config, plan, PriceTable(models={}), ["t"])
+        assert manifest["simulator"]["prompt"].startswith(name + ":") and manifest["simulator"]["prompt_version"] == name
+        assert manifest["judge"]["consent_prompt"].startswith("consent_v1:")
+        user = TrialComponents(config, plan, apis={"user": ScriptedModel(["hi"])}).user(TASK, __import__("models.model", fromlist=["UsageLedger"]).UsageLedger())
+        assert user.prompt.version == name  # type: ignore[attr-defined]
+        text = user.prompt.text.format(instruction="I", stop_token="###STOP###")  # type: ignore[attr-defined]
+        assert "###STOP###" in text
