@@ -12,7 +12,7 @@ from grader.judge import EvidenceJudge, Judge, JudgeOutput
 from grader.verdicts import CheckVerdict, TrialVerdict, roll_up
 
 if TYPE_CHECKING:
-    from grader.consent import ConsentOutput
+    from grader.consent import ConsentJudge, ConsentOutput
 
 
 class JudgeFailure(RuntimeError):
@@ -173,10 +173,16 @@ def grade_with(
     return _verdict(task, evidence, output, model_failure, consent)
 
 
-async def grade(task: Task, evidence: Evidence, *, judge: Judge | None = None, model_failure: str | None = None) -> TrialVerdict:
-    """The strict verdict of a trial. Programmatic checks are authoritative; the judge only adds reply checks."""
+async def grade(
+    task: Task, evidence: Evidence, *, judge: Judge | None = None, model_failure: str | None = None, consent_judge: ConsentJudge | None = None
+) -> TrialVerdict:
+    """The strict verdict of a trial. Programmatic checks are authoritative; the judge only adds reply checks
+    (and `consent_judge` the consent checks; None: the offline consent rule)."""
+    from grader.consent import judge_consent
+
     output = await judge_replies(task, evidence, judge)
-    return _verdict(task, evidence, output, model_failure)
+    consent = await judge_consent(task, evidence, consent_judge) if consent_judge is not None else None
+    return _verdict(task, evidence, output, model_failure, consent)
 
 
 def grade_offline(task: Task, evidence: Evidence, *, model_failure: str | None = None) -> TrialVerdict:

@@ -226,3 +226,25 @@ def test_simulator_v2_is_the_default_and_recorded() -> None:
         assert user.prompt.version == name  # type: ignore[attr-defined]
         text = user.prompt.text.format(instruction="I", stop_token="###STOP###")  # type: ignore[attr-defined]
         assert "###STOP###" in text
+
+
+async def test_gold_paths_pass_the_llm_consent_judge_through_the_model_driven_runtime(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Every payments consent task, played by the model-driven runtime (graph agent, LLM user, LLM judge
+    and LLM consent judge, all scripted from the gold path): the consent judge is asked and grants."""
+    from rich.console import Console
+
+    from contracts import catalog as cat
+    from harness.config import RunConfig
+    from harness.gold_models import GoldPlayedModels
+    from harness.plan import Plan
+    from harness.run import execute_run
+
+    tasks = tuple(t.id for t in cat.load_catalog(cat.TASKS_DIR).values() if t.contract.consent)
+    assert len(tasks) >= 12
+    plan = Plan(agent="graph", agent_model="mock:gold", router_model="mock:gold", user="llm", user_model="mock:gold", judge="llm", judge_model="mock:gold", offline=True)
+    config = RunConfig(out=tmp_path / "run", task=list(tasks), concurrency=8, agent="graph", agent_model="mock:gold")
+    result = await execute_run(config, console=Console(quiet=True), components=GoldPlayedModels.of(tasks)(config, plan))
+    assert len(result.records) == len(tasks)
+    for record in result.records:
+        assert record.consent_judgement is not None and record.consent_judgement.judge.startswith("llm-consent:"), record.key
+        assert record.verdict is not None and record.verdict.components.get("consent") is True, record.verdict.summary()
