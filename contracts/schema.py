@@ -251,6 +251,35 @@ class ForbiddenState(Strict):
     equals: Any
 
 
+class ConsentCheck(Strict):
+    """Extension (`consent`): a consequential write that needs the customer's decision first.
+
+    Every call of `tool` (successful or refused; narrowed by `params`) must come after a customer message
+    that grants `decision`: an answer to the agent's proposal (the agent stated what it would do and its
+    terms in an earlier reply, the customer agreed) or, when `upfront` allows, an authorisation in the
+    customer's own words. A call before any granting message, or after the customer declined, fails.
+    `agreement` and `proposal` use the reply-evidence phrase grammar (an item that is a list passes on any
+    of its phrases) and drive the offline rule; the online consent judge reads `decision`."""
+
+    tool: str
+    params: dict[str, Any] | None = Field(default=None, min_length=1)
+    decision: str = Field(min_length=12, description="What the customer must have agreed to, in a sentence.")
+    agreement: list[EvidencePhrase] = Field(min_length=1, description="Customer phrases that grant the decision (any item's phrase).")
+    proposal: list[EvidencePhrase] | None = Field(
+        default=None, min_length=1, description="What the agent must have stated (every item) in a reply before the agreeing message."
+    )
+    upfront: bool = Field(default=True, description="An agreement phrase with no earlier proposal counts (the customer authorised up front).")
+
+    @field_validator("agreement", "proposal")
+    @classmethod
+    def _non_empty_phrases(cls, value: list[EvidencePhrase] | None) -> list[EvidencePhrase] | None:
+        for item in value or []:
+            phrases = [item] if isinstance(item, str) else item
+            if not phrases or any(not p.strip() for p in phrases):
+                raise ValueError("consent phrases must be non-empty strings")
+        return value
+
+
 class Contract(Strict):
     expected_actions: list[ExpectedAction] | None = None
     expected_params: list[ExpectedParams] | None = None
@@ -266,6 +295,9 @@ class Contract(Strict):
         description="Extension: the final state may differ from the initial state only at or under these "
         "dotted paths (`*` matches one key); any other change is a collateral effect. An empty list is "
         "meaningful (unlike other families): nothing may change at all.",
+    )
+    consent: list[ConsentCheck] | None = Field(
+        default=None, description="Extension: writes that need the customer's decision before the call (see ConsentCheck)."
     )
 
     @model_validator(mode="after")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import TYPE_CHECKING
 
 from contracts.evidence import Evidence
 from contracts.schema import ReplyCriterion, Task
@@ -12,6 +13,9 @@ from grader.judge import EvidenceJudge, Judge, JudgeOutput
 from grader.refs import Unresolved, resolve
 from grader.textvalues import find_values
 from grader.verdicts import CheckVerdict, Component, TrialVerdict, roll_up
+
+if TYPE_CHECKING:
+    from grader.consent import ConsentJudge, ConsentOutput
 
 
 class JudgeFailure(RuntimeError):
@@ -186,6 +190,9 @@ def ungraded_verdict(task: Task, evidence: Evidence, reason: str, model_failure:
                 judge=UNGRADED,
             )
         )
+    from grader.consent import ungraded_consent
+
+    checks.extend(ungraded_consent(task.contract, reason))
     return roll_up(task.id, checks, model_failure=model_failure or trace_model_failure(raw_evidence), judge=UNGRADED)
 
 
@@ -235,7 +242,9 @@ def trace_model_failure(evidence: Evidence) -> str | None:
     return f"hallucinated_tool: {', '.join(names)}"
 
 
-def _verdict(task: Task, evidence: Evidence, output: JudgeOutput | None, model_failure: str | None) -> TrialVerdict:
+def _verdict(
+    task: Task, evidence: Evidence, output: JudgeOutput | None, model_failure: str | None, consent: ConsentOutput | None = None
+) -> TrialVerdict:
     model_failure = model_failure or trace_model_failure(evidence)
     task, evidence, unresolved = prepare(task, evidence)
     checks: list[CheckVerdict] = []
@@ -245,6 +254,10 @@ def _verdict(task: Task, evidence: Evidence, output: JudgeOutput | None, model_f
     if output is not None:
         validate_judgement(output, len(task.contract.reply_criteria or []), evidence.assistant_messages(), task.contract.reply_criteria)
         checks.extend(reply_verdicts(task, output, _unresolved_criteria(unresolved)))
+    if task.contract.consent:
+        from grader.consent import consent_verdicts, rule_consent
+
+        checks.extend(consent_verdicts(task.contract, evidence, consent or rule_consent(task.contract, evidence)))
     return roll_up(
         task.id,
         checks,
@@ -274,15 +287,24 @@ async def judge_replies(task: Task, evidence: Evidence, judge: Judge | None = No
     return await judge.judge(task.instruction, criteria, evidence.assistant_messages())
 
 
-def grade_with(task: Task, evidence: Evidence, output: JudgeOutput | None, *, model_failure: str | None = None) -> TrialVerdict:
-    """The verdict from evidence plus an already obtained reply judgement (validated here)."""
-    return _verdict(task, evidence, output, model_failure)
+def grade_with(
+    task: Task, evidence: Evidence, output: JudgeOutput | None, *, model_failure: str | None = None, consent: ConsentOutput | None = None
+) -> TrialVerdict:
+    """The verdict from evidence plus an already obtained reply judgement (validated here) and consent
+    answers (`consent`; None: the offline consent rule decides)."""
+    return _verdict(task, evidence, output, model_failure, consent)
 
 
-async def grade(task: Task, evidence: Evidence, *, judge: Judge | None = None, model_failure: str | None = None) -> TrialVerdict:
-    """The strict verdict of a trial. Programmatic checks are authoritative; the judge only adds reply checks."""
+async def grade(
+    task: Task, evidence: Evidence, *, judge: Judge | None = None, model_failure: str | None = None, consent_judge: ConsentJudge | None = None
+) -> TrialVerdict:
+    """The strict verdict of a trial. Programmatic checks are authoritative; the judge only adds reply checks
+    (and `consent_judge` the consent checks; None: the offline consent rule)."""
+    from grader.consent import judge_consent
+
     output = await judge_replies(task, evidence, judge)
-    return _verdict(task, evidence, output, model_failure)
+    consent = await judge_consent(task, evidence, consent_judge) if consent_judge is not None else None
+    return _verdict(task, evidence, output, model_failure, consent)
 
 
 def grade_offline(task: Task, evidence: Evidence, *, model_failure: str | None = None) -> TrialVerdict:

@@ -6,10 +6,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-Component = Literal["action", "params", "order", "reply", "state", "forbidden", "collateral"]
+Component = Literal["action", "params", "order", "reply", "state", "forbidden", "collateral", "consent"]
 
-PRIMARY_PRIORITY: tuple[Component, ...] = ("action", "forbidden", "state", "params", "reply", "order", "collateral")
-"""Spec B.2: a non-success gets the first failing component in this order as its primary label."""
+PRIMARY_PRIORITY: tuple[Component, ...] = ("action", "forbidden", "state", "params", "reply", "order", "consent", "collateral")
+"""Spec B.2: a non-success gets the first failing component in this order as its primary label. `consent`
+(extension) is a timing rule like `order`, so it sits right after it."""
 
 TOOL_CALL_ERROR = "tool_call_error"
 """Primary label of a strict failure with no failing component verdict (e.g. a hallucinated tool)."""

@@ -30,6 +30,7 @@ from harness.files import write_atomic
 from harness.inventory import inventory, label_summary, render_markdown
 from harness.release import TaskProof, prove_task
 from harness.replay import GatewayReplayer
+from harness.policy_rules import GATED_DOMAINS
 from harness.validate import overspecification_warnings, validate_manifest, validate_tasks
 from servers.gateway import Gateway
 from servers.registry import environment_class
@@ -210,6 +211,9 @@ def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mut
             console.print(f"[red]NO-OP PASSES[/red] {p.task_id}: a task that needs an effect passed with no tool calls")
         for check in p.unkilled:
             console.print(f"[yellow]UNFALSIFIED[/yellow] {p.task_id}: {check}")
+        for line in p.policy:
+            label = "[red]POLICY[/red]" if p.domain in GATED_DOMAINS else "[dim]policy (report)[/dim]"
+            console.print(f"{label} {line}")
         if verbose:
             for check, mutation in p.killed.items():
                 console.print(f"  {p.task_id}: {check}  <- {mutation}")
@@ -231,6 +235,7 @@ def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mut
                 "killed": p.killed,
                 "unkilled": p.unkilled,
                 "error": p.error,
+                "policy": p.policy,
                 "batteries": None
                 if p.batteries is None
                 else [{"case": r.case_id, "battery": r.battery, "kind": r.kind, "outcome": r.outcome, "detail": r.detail} for r in p.batteries.results],

@@ -12,6 +12,7 @@ from typing import Any
 
 from contracts.graph import load_graph
 from contracts.schema import Task
+from grader.consent import ConsentJudge, RuleConsentJudge
 from grader.judge import EvidenceJudge, Judge
 from harness.agents import NoOpAgent, load_script, oracle_agent, script_agent
 from harness.config import RunConfig
@@ -122,7 +123,11 @@ class TrialComponents:
         if self.plan.user == "llm":
             from simulator.llm_user import LLMUser
 
-            return LLMUser(self.model("user", ledger, self.config.user_temperature, seed), task.instruction)
+            from models.prompts import VersionedPrompt
+            from simulator.llm_user import PROMPT_DIR
+
+            prompt = VersionedPrompt(PROMPT_DIR, self.config.user_prompt)
+            return LLMUser(self.model("user", ledger, self.config.user_temperature, seed), task.instruction, prompt=prompt)
         if self.script is not None and task.id in self.script.tasks:
             return ScriptedUser([turn.user for turn in self.script.tasks[task.id]])
         return ScriptedUser([turn.user for turn in task.gold])
@@ -133,6 +138,15 @@ class TrialComponents:
 
             return LLMJudge(self.model("judge", ledger))
         return EvidenceJudge()
+
+    def consent_judge(self, ledger: UsageLedger) -> ConsentJudge:
+        """The consent judge goes with the reply judge: the LLM consent judge (same judge model) under
+        `--judge llm`, the offline consent rule under `--judge evidence`."""
+        if self.plan.judge == "llm":
+            from grader.llm_consent import LLMConsentJudge
+
+            return LLMConsentJudge(self.model("judge", ledger))
+        return RuleConsentJudge()
 
     async def aclose(self) -> None:
         for api in {id(a): a for a in self.apis.values()}.values():

@@ -125,6 +125,12 @@ class RunConfig(BaseModel):
     offline: bool = Field(default=False, description="force the offline configuration (no model calls)")
     serve_http: bool = Field(default=False, description="serve the gateway over HTTP even if the agent does not need it (agents that need a URL get it automatically)")
     allow_stale_lock: bool = Field(default=False, description="run even if contracts/catalog.lock.json does not match the task files")
+    user_prompt: Literal["user_v1", "user_v2"] = Field(
+        default="user_v2", description="user simulator prompt version (simulator/prompts/; recorded in the manifest)"
+    )
+    exclude_simulator_faults: bool = Field(
+        default=False, description="make trials with a simulator conformance fault ⊥ (infra:simulator) instead of counting them (they are always flagged)"
+    )
     in_process_tools: Literal["lean", "mcp"] = Field(
         default="lean",
         description="how in-process agents reach the gateway: its lean path, or an in-memory MCP client (same records, slower; for checking)",

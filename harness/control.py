@@ -161,7 +161,9 @@ def dialogue_routes(gateway: Gateway, components: TrialComponents | None = None)
         model_failure = f"non_convergence: user-turn limit ({max_turns}) reached" if dialogue.limit_reached else None
         evidence = Evidence(conversation=dialogue.conversation, routing=[], tool_trace=list(trial.trace), initial_state=trial.initial_state, final_state=trial.final_state())
         try:
-            verdict = await grade(dialogue.task, evidence, judge=components.judge(dialogue.ledger), model_failure=model_failure)
+            verdict = await grade(
+                dialogue.task, evidence, judge=components.judge(dialogue.ledger), model_failure=model_failure, consent_judge=components.consent_judge(dialogue.ledger)
+            )
         except (JudgeFailure, ModelError) as exc:
             return JSONResponse({"strict": None, "failure_class": "infra:judge", "error": str(exc)}, status_code=502)
         return JSONResponse(

@@ -160,6 +160,25 @@ class _GoldPlay:
         refers = "${" in turn.reply
         return text(render_reply(turn.reply, _results_seen(messages), strict=False) if refers else turn.reply)  # type: ignore[arg-type]
 
+    def consent(self, request: str) -> str:
+        """The consent judge's answer (`grader/prompts/consent_v1.md`): the check is found by its decision
+        sentence, and the latest customer message the offline rule reads as agreement is quoted."""
+        from grader.consent import classify
+
+        decision = request.split("<decision>\n", 1)[1].split("\n</decision>", 1)[0].strip()
+        check = next(c for t in self.tasks for c in t.contract.consent or [] if c.decision.strip() == decision)
+        items = json.loads(request.split("<conversation_json", 1)[1].split(">", 1)[1].rsplit("</conversation_json>", 1)[0])
+        previous: str | None = None
+        granted: dict[str, Any] | None = None
+        for item in items:
+            if item["role"] == "assistant":
+                previous = item["text"]
+            elif (kind := classify(check, item["text"], previous)) is not None:
+                granted = item if kind == "agree" else None
+        if granted is None:
+            return json.dumps({"granted": False, "message": None, "quote": "", "explanation": "no customer message grants it"})
+        return json.dumps({"granted": True, "message": granted["number"], "quote": granted["text"], "explanation": "the customer agreed"})
+
     def user(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]) -> str:
         from simulator.llm_user import STOP_TOKEN
 
@@ -171,6 +190,8 @@ class _GoldPlay:
         from grader.judge import find_quote
 
         request = messages[-1].content or ""
+        if "<conversation_json" in request:
+            return self.consent(request)
         task = self._task_with_instruction(request.split("</user_instruction>", 1)[0])
         transcript = request.split("<transcript_json", 1)[1].split(">", 1)[1].rsplit("</transcript_json>", 1)[0]
         replies: list[str] = json.loads(transcript)

@@ -51,8 +51,11 @@ def judge_calibration(kind: str, model: str | None, prompt: str) -> dict[str, An
 
 
 def build_manifest(config: RunConfig, plan: Plan, prices: PriceTable, task_ids: list[str], lock: dict[str, Any] | None = None) -> dict[str, Any]:
+    from grader.llm_consent import PROMPT as CONSENT_PROMPT
     from grader.llm_judge import PROMPT as JUDGE_PROMPT
+    from models.prompts import VersionedPrompt
     from simulator.llm_user import PROMPT as USER_PROMPT
+    from simulator.llm_user import PROMPT_DIR as USER_PROMPT_DIR
 
     lock = lock or catalog_lock()
     return {
@@ -68,9 +71,15 @@ def build_manifest(config: RunConfig, plan: Plan, prices: PriceTable, task_ids: 
         "models": plan.models(),
         "sampling": {"agent_temperature": config.agent_temperature, "user_temperature": config.user_temperature, "judge_temperature": 0.0},
         "limits": {"max_turns": config.max_turns, "task_timeout_s": config.task_timeout_s, "max_iterations": config.max_iterations},
-        "simulator": {"kind": plan.user, "model": plan.user_model, "prompt": USER_PROMPT.fingerprint},
-        "judge": {"kind": plan.judge, "model": plan.judge_model, "prompt": JUDGE_PROMPT.fingerprint},
+        "simulator": {
+            "kind": plan.user,
+            "model": plan.user_model,
+            "prompt": VersionedPrompt(USER_PROMPT_DIR, config.user_prompt).fingerprint if plan.user == "llm" else USER_PROMPT.fingerprint,
+            "prompt_version": config.user_prompt,
+            "exclude_simulator_faults": config.exclude_simulator_faults,
+        },
         "judge_calibration": judge_calibration(plan.judge, plan.judge_model, JUDGE_PROMPT.fingerprint),
+        "judge": {"kind": plan.judge, "model": plan.judge_model, "prompt": JUDGE_PROMPT.fingerprint, "consent_prompt": CONSENT_PROMPT.fingerprint},
         "price_table": prices.model_dump(mode="json"),
         "tasks_selected": len(task_ids),
         "rounds": config.rounds,

@@ -100,6 +100,18 @@ def generic_mutations(task: Task, env: type[ToolEnvironment]) -> Iterator[Mutati
                     per_turn[anchor[0]].insert(anchor[1] + 1, moved)
                     yield Mutation(f"{call.tool} in the same turn as {first.tool}", _with_calls(turns, per_turn))
                     break
+    for check in contract.consent or []:
+        # Premature: the agent acts one turn earlier, before the customer's deciding message. The calls
+        # of that turn up to the gated one move together (a validation and its execution stay paired).
+        from grader.values import args_match
+
+        gated = next(((t, c) for t, c, call in flat if call.tool == check.tool and t > 0 and (not check.params or args_match(check.params, call.args))), None)
+        if gated is not None:
+            t, c = gated
+            per_turn = _calls(turns)
+            moved, per_turn[t] = per_turn[t][: c + 1], per_turn[t][c + 1 :]
+            per_turn[t - 1].extend(moved)
+            yield Mutation(f"{check.tool} before the customer decided (turn {t} -> {t - 1})", _with_calls(turns, per_turn))
     for t, c, call in flat:
         if env.tool_kind(call.tool) == "write":
             per_turn = _calls(turns)

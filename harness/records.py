@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field, field_validator
 from contracts.text import ERROR_MAX_CHARS, safe_text
 
 from contracts.evidence import Message, RoutingDecision, ToolCallRecord
+from grader.consent import ConsentOutput
 from grader.judge import JudgeOutput
 from grader.verdicts import TrialVerdict
 from models.types import Usage
@@ -55,7 +56,14 @@ class TrialRecord(BaseModel):
     )
     judgement: JudgeOutput | None = Field(default=None, description="The reply judge's raw answer, reused on re-grading when the criteria are unchanged.")
     criteria_hash: str | None = Field(default=None, description="Hash of the reply criteria the judgement answered.")
+    consent_judgement: ConsentOutput | None = Field(
+        default=None, description="The consent judge's answers (one per consent check and turn of a gated call), reused on re-grading when the checks are unchanged."
+    )
+    consent_hash: str | None = Field(default=None, description="Hash of the consent checks the consent judgement answered.")
     hallucinated_tools: list[str] = Field(default_factory=list)
+    simulator_faults: list[str] = Field(
+        default_factory=list, description="Simulator conformance faults of the dialogue (`kind@turn: detail`, simulator/conformance.py); the trial is flagged."
+    )
     usage: dict[str, Usage] = Field(default_factory=dict, description="Per model role.")
     models: dict[str, str] = Field(default_factory=dict, description="Per model role: provider:model.")
     user_turns: int = 0

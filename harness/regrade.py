@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contracts.evidence import Evidence, Message, RoutingDecision, ToolCallRecord
 from contracts.schema import Task
+from grader.consent import consent_hash, consent_judge_for, judge_consent
 from grader.grade import JudgeFailure, criteria_hash, grade_with, judge_replies, ungraded_verdict
 from grader.judge import CriterionJudgement, EvidenceJudge, Judge, JudgeOutput
 from grader.verdicts import TrialVerdict
@@ -146,12 +147,17 @@ async def grade_record(record: TrialRecord, task: Task, judge: Judge | None = No
         return record, False
     evidence = evidence_of(record, task)
     judgement = None if rejudge or record.ungraded else _recorded_judgement(record, task)
+    consent = None
+    if not (rejudge or record.ungraded) and record.consent_hash is not None and record.consent_hash == consent_hash(task):
+        consent = record.consent_judgement
     asked = False
     try:
         if judgement is None and task.contract.reply_criteria:
             asked = True
             judgement = await judge_replies(task, evidence, judge or EvidenceJudge())
-        verdict = grade_with(task, evidence, judgement, model_failure=_execution_failure(record))
+        if consent is None and task.contract.consent:
+            consent = await judge_consent(task, evidence, consent_judge_for(judge))
+        verdict = grade_with(task, evidence, judgement, model_failure=_execution_failure(record), consent=consent)
     except JudgeFailure as exc:
         return _ungraded(record, task, evidence, str(exc)), asked
     except ModelError as exc:
@@ -171,6 +177,8 @@ async def grade_record(record: TrialRecord, task: Task, judge: Judge | None = No
             "execution_failure": _execution_failure(record),
             "judgement": judgement,
             "criteria_hash": criteria_hash(task),
+            "consent_judgement": consent,
+            "consent_hash": consent_hash(task),
             "ungraded": None,
             "difficulty": task.difficulty,
             "capabilities": task.capabilities,

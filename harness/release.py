@@ -33,6 +33,9 @@ class TaskProof:
     mutations_run: int = 0
     error: str | None = None
     batteries: BatteryReport | None = None
+    policy: list[str] = field(default_factory=list)
+    """Where the task (and its gold trace) disagrees with its domain's consent/refused-attempt rule
+    (`harness.policy_rules`); fails the gate only for the gated domains."""
 
     @property
     def noop_ok(self) -> bool:
@@ -42,7 +45,10 @@ class TaskProof:
     @property
     def ok(self) -> bool:
         batteries_ok = self.batteries is None or (not self.batteries.failures and not self.batteries.stale_exemptions)
-        return self.error is None and self.gold.strict and self.noop_ok and not self.unkilled and batteries_ok
+        from harness.policy_rules import GATED_DOMAINS
+
+        policy_ok = not self.policy or self.domain not in GATED_DOMAINS
+        return self.error is None and self.gold.strict and self.noop_ok and not self.unkilled and batteries_ok and policy_ok
 
 
 def needs_effect(task: Task) -> bool:
@@ -78,6 +84,15 @@ async def _play_case(replayer: GatewayReplayer, task: Task, case: BatteryCase, s
     return outcome, case.description
 
 
+def _policy_findings(task: Task, gold_evidence: Evidence) -> list[str]:
+    from harness.policy_rules import PolicyRulesError, load_rules, task_findings
+
+    try:
+        return task_findings(task, load_rules(task.domain), gold_evidence)
+    except PolicyRulesError as exc:
+        return [str(exc)]
+
+
 async def prove_task(
     replayer: GatewayReplayer,
     task: Task,
@@ -93,6 +108,7 @@ async def prove_task(
     gold = grade_offline(task, gold_evidence)
     noop_verdict = grade_offline(task, await replayer.play(task, noop(task).turns, seed=seed))
     proof = TaskProof(task_id=task.id, domain=task.domain, gold=gold, noop=noop_verdict, needs_effect=needs_effect(task))
+    proof.policy = _policy_findings(task, gold_evidence)
     if not gold.strict or not mutate:
         return proof
     if graph is not None:

@@ -31,6 +31,21 @@ def _rate(passes: int, scored: int) -> str:
     return f"{100.0 * passes / scored:.2f}%" if scored else "n/a"
 
 
+def simulator_fault_lines(records: list[TrialRecord]) -> list[str]:
+    """The simulator conformance line (simulator/conformance.py): how many trials were flagged, by kind,
+    and whether they were counted or excluded as ⊥ (`--exclude-simulator-faults`)."""
+    flagged = [r for r in records if r.simulator_faults]
+    if not records:
+        return []
+    kinds = Counter(f.split("@", 1)[0] for r in flagged for f in r.simulator_faults)
+    excluded = sum(r.failure_class == "infra:simulator" for r in flagged)
+    line = f"simulator faults: {len(flagged)} of {len(records)} trial(s) flagged ({100.0 * len(flagged) / len(records):.1f}%)"
+    if kinds:
+        line += " - " + ", ".join(f"{k} {v}" for k, v in kinds.most_common())
+        line += f"; {excluded} excluded as ⊥" if excluded else "; counted (exclude with --exclude-simulator-faults)"
+    return [line]
+
+
 def summarise(records: list[TrialRecord], plan: Plan, prices: PriceTable) -> str:
     by_domain: dict[str, list[TrialRecord]] = {}
     for r in records:
@@ -69,6 +84,8 @@ def summarise(records: list[TrialRecord], plan: Plan, prices: PriceTable) -> str
     deciders = Counter(r.verdict.judge for r in scored_all if r.verdict and r.verdict.judge)
     if deciders:
         lines.append("reply criteria decided by: " + ", ".join(f"{k} ({v} trial(s))" for k, v in deciders.most_common()))
+
+    lines.extend(simulator_fault_lines(records))
 
     labels = Counter(r.verdict.primary_failure for r in scored_all if r.verdict and not r.strict)
     model_failures = Counter(r.failure_class for r in scored_all if r.failure_class and r.failure_class.startswith("model:"))

@@ -24,9 +24,11 @@ import anyio
 
 from contracts.evidence import Evidence, Message, RoutingDecision
 from contracts.schema import Task
+from grader.consent import consent_hash, judge_consent
 from grader.grade import JudgeFailure, criteria_hash, grade_with, judge_replies, ungraded_verdict
 from harness.agent_host import hosted_agent
 from harness.components import TrialComponents
+from simulator.conformance import check_dialogue, fault_labels
 from harness.records import RECORD_FORMAT, TrialKey, TrialRecord
 from harness.task_view import task_view
 from models.base import ConfigurationError, ModelError
@@ -172,6 +174,7 @@ async def run_trial(
     if model_failure is None and trial.incidents:  # the agent reached for the control plane or a foreign trial
         model_failure = "isolation_violation: " + "; ".join(trial.incidents)
 
+    faults = fault_labels(check_dialogue(task.instruction, conversation, user_stopped=converged and model_failure is None)) if infra is None else []
     evidence = Evidence(
         conversation=conversation,
         routing=routing,
@@ -193,6 +196,7 @@ async def run_trial(
         "execution_failure": model_failure,
         "record_format": RECORD_FORMAT,
         "hallucinated_tools": sorted(set(hallucinated)),
+        "simulator_faults": faults,
         "models": components.plan.models(),
         "user_turns": sum(1 for m in conversation if m.role == "user"),
         "wall_s": round(wall, 4),
@@ -202,7 +206,9 @@ async def run_trial(
         try:
             judgement = await judge_replies(task, evidence, components.judge(ledger))
             base["judgement"], base["criteria_hash"] = judgement, criteria_hash(task)
-            verdict = grade_with(task, evidence, judgement, model_failure=model_failure)
+            consent = await judge_consent(task, evidence, components.consent_judge(ledger))
+            base["consent_judgement"], base["consent_hash"] = consent, consent_hash(task)
+            verdict = grade_with(task, evidence, judgement, model_failure=model_failure, consent=consent)
         except JudgeFailure as exc:
             # Not ⊥: a judge that a reply derailed must not take the trial out of the denominator. The
             # trial stays visible and counted as a non-pass; the run is reported incomplete.
@@ -212,6 +218,8 @@ async def run_trial(
             if not exc.infrastructure:
                 raise ConfigurationError(f"stopping the run: {exc}") from exc
             infra = InfrastructureFailure("judge", str(exc))
+    if infra is None and faults and components.config.exclude_simulator_faults:
+        infra = InfrastructureFailure("simulator", "simulator conformance fault(s), excluded by --exclude-simulator-faults: " + "; ".join(faults)[:2000])
     if infra is not None:
         return TrialRecord(**base, status="infra_error", strict=None, failure_class=f"infra:{infra.kind}", error=str(infra), usage=ledger.snapshot())
     model_failure = verdict.model_failure  # includes hallucinated tools read from the gateway's record

@@ -92,6 +92,8 @@ def validate_task(task: Task, env: type[ToolEnvironment], graph: GraphConfig) ->
             p.append(f"{where}: forbidden action {tool!r} is not a tool of any {task.domain} graph node")
     for pattern in c.forbidden_params or []:
         p += _check_args(env, pattern.tool, pattern.params, f"{where} forbidden_params", gold=False)
+    for check in c.consent or []:
+        p += _check_args(env, check.tool, check.params or {}, f"{where} consent", gold=False)
     for turn_index, turn in enumerate(task.gold):
         for call in turn.calls:
             p += _check_args(env, call.tool, call.args, f"{where} gold[{turn_index}]", gold=True)
@@ -202,10 +204,16 @@ def overspecification_warnings(tasks: Iterable[Task], envs: dict[str, type[ToolE
 
 
 def validate_tasks(tasks: Iterable[Task], envs: dict[str, type[ToolEnvironment]], graphs: dict[str, GraphConfig]) -> list[str]:
+    from harness.policy_rules import policy_findings
+
+    tasks = list(tasks)
     problems: list[str] = []
     for task in tasks:
         problems += validate_task(task, envs[task.domain], graphs[task.domain])
-    return problems
+    # The domain's consent/refused-attempt rule: a failing gate for the gated domains, a report
+    # (`python -m harness.policy_rules`) for the others until their sections are final.
+    gate, _ = policy_findings(tasks, {d: env.tool_methods() for d, env in envs.items()})
+    return problems + gate
 
 
 def validate_manifest(counts: dict[str, int], promised: dict[str, int]) -> list[str]:

@@ -11,7 +11,12 @@ from models.model import Model
 from models.prompts import VersionedPrompt
 from models.types import ChatMessage, GenerateConfig
 
-PROMPT = VersionedPrompt(Path(__file__).parent / "prompts", "user_v1")
+PROMPT_VERSIONS = ("user_v1", "user_v2")
+DEFAULT_PROMPT = "user_v2"
+"""v2 (issue 30): declines offers the instruction does not cover, keeps narrator notes private, does not
+stop on a refusal the instruction scripts a push-back for, and states decisions in words."""
+PROMPT_DIR = Path(__file__).parent / "prompts"
+PROMPT = VersionedPrompt(PROMPT_DIR, DEFAULT_PROMPT)
 STOP_TOKEN = "###STOP###"
 ANSWER_FIRST = (
     "(Note to the customer: the assistant's last message asks you something or is waiting for you. "
@@ -32,13 +37,14 @@ def _awaits_customer(message: str) -> bool:
 class LLMUser:
     name = "llm"
 
-    def __init__(self, model: Model, instruction: str, *, config: GenerateConfig | None = None) -> None:
+    def __init__(self, model: Model, instruction: str, *, config: GenerateConfig | None = None, prompt: VersionedPrompt | None = None) -> None:
         self.model = model
         self.instruction = instruction
         self.config = config
+        self.prompt = prompt or PROMPT
 
     def _messages(self, conversation: Sequence[Message], nudge: str | None = None) -> list[ChatMessage]:
-        system = PROMPT.text.format(instruction=self.instruction.strip(), stop_token=STOP_TOKEN)
+        system = self.prompt.text.format(instruction=self.instruction.strip(), stop_token=STOP_TOKEN)
         # Roles are mirrored: the simulator speaks as "assistant", the agent's replies arrive as "user".
         messages = [ChatMessage(role="system", content=system)]
         if not conversation:

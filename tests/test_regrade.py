@@ -75,6 +75,10 @@ async def test_judge_failures_are_rejudged_without_running_agent_or_user(tmp_pat
     monkeypatch.setattr(TrialComponents, "user", forbidden)
 
     def answer(messages, tools):
+        if "<conversation_json" in messages[1].content:  # the consent judge (a consent check of the retry task)
+            items = json.loads(messages[1].content.split('<conversation_json untrusted="true">\n', 1)[1].split("\n</conversation_json>", 1)[0])
+            last = items[-1]
+            return json.dumps({"granted": True, "message": last["number"], "quote": last["text"], "explanation": "asked for it"})
         transcript = json.loads(messages[1].content.split('<transcript_json untrusted="true">\n', 1)[1].split("\n</transcript_json>", 1)[0])
         first = transcript[0].split("\n", 1)[0]
         n = messages[1].content.count("\n", messages[1].content.index("<criteria>"), messages[1].content.index("</criteria>")) - 1
@@ -84,7 +88,11 @@ async def test_judge_failures_are_rejudged_without_running_agent_or_user(tmp_pat
     judge_model = Model(ScriptedModel(answer), role="judge")
     result = await regrade_run(run.directory, out=tmp_path / "regraded", judge_factory=lambda: LLMJudge(judge_model), judge_name="llm:mock", only_infra=True)
     assert [r.status for r in result.records] == ["scored"] * 3
-    assert result.rejudged == 3 and len(judge_model.api.requests) == 3
+    # three reply judgements, plus one consent judgement (the $50 retry's gated transfer)
+    assert result.rejudged == 3 and len(judge_model.api.requests) == 4
+    [retry] = [r for r in result.records if r.key.task_id == "payments_transfer_insufficient_then_retry_01"]
+    assert retry.consent_judgement is not None and retry.consent_judgement.judge.startswith("llm-consent:")
+    assert retry.verdict is not None and retry.verdict.components["consent"] is True
     assert all(r.verdict is not None and r.verdict.judge == "llm:mock:scripted" for r in result.records)
 
 

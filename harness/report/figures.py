@@ -32,7 +32,7 @@ from models.prices import PriceTable
 
 LABEL_COLOURS = {
     "action": "#4e79a7", "forbidden": "#e15759", "state": "#f28e2b", "params": "#76b7b2", "reply": "#59a14f",
-    "order": "#edc948", "collateral": "#b07aa1", TOOL_CALL_ERROR: "#9c755f", NON_CONVERGENCE: "#ff9da7",
+    "order": "#edc948", "collateral": "#b07aa1", "consent": "#86bcb6", TOOL_CALL_ERROR: "#9c755f", NON_CONVERGENCE: "#ff9da7",
     UNGRADED: "#bab0ac", BOTTOM: "#333333",
 }
 """One colour per failure label, the same in every pie."""

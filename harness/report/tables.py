@@ -22,7 +22,7 @@ from models.types import Usage
 
 DIFFICULTIES = ("easy", "medium", "hard")
 FAILURE_LABELS = (NON_CONVERGENCE, *PRIMARY_PRIORITY, TOOL_CALL_ERROR)
-COMPONENTS = ("action", "params", "order", "state", "reply", "forbidden", "collateral")
+COMPONENTS = ("action", "params", "order", "state", "reply", "forbidden", "collateral", "consent")
 
 
 @dataclass
@@ -486,6 +486,31 @@ def coverage(data: ReportData) -> Table:
     )
 
 
+def simulator_conformance(data: ReportData) -> Table:
+    """The simulator fault rate per round (simulator/conformance.py): trials whose dialogue shows the
+    simulated customer breaking its instruction, and whether they were counted or excluded as ⊥."""
+    rows = []
+    for s in data.systems:
+        for i, r in enumerate(s.rounds, start=1):
+            records = list(r.records.values())
+            flagged = [rec for rec in records if rec.simulator_faults]
+            kinds = Counter(f.split("@", 1)[0] for rec in flagged for f in rec.simulator_faults)
+            excluded = sum(rec.failure_class == "infra:simulator" for rec in flagged)
+            rate = pct(len(flagged) / len(records), 1) if records else "n/a"
+            rows.append([s.name, i, len(records), len(flagged), rate, ", ".join(f"{k} {v}" for k, v in kinds.most_common()) or "-", excluded])
+    return Table(
+        "simulator_conformance",
+        "Simulator conformance - trials whose simulated customer broke its instruction, per round",
+        ["system", "round", "trials", "flagged", "fault rate", "faults by kind", "excluded as ⊥"],
+        rows,
+        [
+            "Faults: invented_fact (an id, email or number neither in the instruction nor said by the assistant), stopped_while_pending "
+            "(stopped while the assistant waited for an answer), recited_instruction (20+ words pasted), spoke_as_assistant.",
+            "Flagged trials are counted unless the run used --exclude-simulator-faults (then they are ⊥, infra:simulator).",
+        ],
+    )
+
+
 def contract_inventory(data: ReportData) -> Table:
     table = inventory(data.catalog.values())
     keys = [k for k, _ in INVENTORY_COLUMNS]
@@ -549,6 +574,7 @@ def all_tables(data: ReportData, prices: PriceTable) -> list[Table]:
     return [
         leaderboard(data, prices),
         coverage(data),
+        simulator_conformance(data),
         per_domain(data),
         difficulty_strata(data),
         failure_composition(data),

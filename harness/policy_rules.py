@@ -1,0 +1,165 @@
+"""The machine-readable part of each domain policy's "## Consent and refused attempts" section, and the
+structural check that every task's contract follows it.
+
+Each `contracts/policies/<domain>.md` ends its consent section with one fenced block:
+
+    ```yaml consent-policy
+    refused_attempts: violation          # or: allowed
+    refusal_is_an_answer: [validate_transfer, authenticate_customer]
+    consent_required: [execute_transfer, refund_payment]
+    ```
+
+- `refused_attempts` is the domain's one rule: `violation` - attempting a write the world then refuses is
+  itself a policy violation (the policy gives the agent a way to check first), `allowed` - a refused
+  attempt changes nothing and is not punished (only successful writes are).
+- `refusal_is_an_answer`: under `violation`, the tools whose refusal is how the world answers (a check, an
+  identity attempt, a lookup-by-write); these may be attempted and retried.
+- `consent_required`: the writes that need the customer's explicit decision after the agent stated the
+  terms; a task's `consent` checks may only gate these.
+
+Checks (`policy_findings`):
+- the block exists, parses, and names only tools of the domain;
+- `violation`: no contract rewards a refused attempt (`outcome: attempted`) of a tool outside
+  `refusal_is_an_answer`, and the gold path (when its trace is given) makes no refused call of one;
+- `allowed`: a forbidden check on a write the task also expects to succeed is reported - it usually
+  forbids the refused variant of that write, which the rule allows (a report, as the tool cannot tell
+  without replaying whether the forbidden call would be refused);
+- every `consent` check names a tool in `consent_required`.
+The findings fail the release gate for the domains in `GATED_DOMAINS` (payments, the converted exemplar)
+and are a report for the others until their domain owners finalise their sections.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from contracts.evidence import Evidence
+from contracts.schema import Task
+
+POLICIES_DIR = Path(__file__).resolve().parent.parent / "contracts" / "policies"
+SECTION = "## Consent and refused attempts"
+GATED_DOMAINS: frozenset[str] = frozenset({"payments"})
+_BLOCK = re.compile(r"```yaml consent-policy\n(.*?)```", re.DOTALL)
+
+
+class PolicyRulesError(ValueError):
+    """A policy's consent section is missing or malformed; the message says which and why."""
+
+
+class PolicyRules(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    refused_attempts: Literal["violation", "allowed"]
+    refusal_is_an_answer: list[str] = []
+    consent_required: list[str] = []
+
+
+def parse_rules(text: str, domain: str) -> PolicyRules:
+    if SECTION not in text:
+        raise PolicyRulesError(f"{domain} policy has no {SECTION!r} section")
+    section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
+    blocks = _BLOCK.findall(section)
+    if len(blocks) != 1:
+        raise PolicyRulesError(f"{domain} policy: the consent section needs exactly one ```yaml consent-policy block, found {len(blocks)}")
+    try:
+        return PolicyRules.model_validate(yaml.safe_load(blocks[0]) or {})
+    except (yaml.YAMLError, ValidationError) as exc:
+        raise PolicyRulesError(f"{domain} policy: the consent-policy block is invalid: {exc}") from None
+
+
+@cache
+def load_rules(domain: str, directory: Path = POLICIES_DIR) -> PolicyRules:
+    path = directory / f"{domain}.md"
+    if not path.exists():
+        raise PolicyRulesError(f"no policy file {path}")
+    return parse_rules(path.read_text(encoding="utf-8"), domain)
+
+
+def rules_problems(domain: str, rules: PolicyRules, tools: Iterable[str]) -> list[str]:
+    known = set(tools)
+    out = []
+    for field in ("refusal_is_an_answer", "consent_required"):
+        for tool in getattr(rules, field):
+            if tool not in known:
+                out.append(f"{domain} policy: {field} names {tool!r}, which is not a tool of the domain")
+    return out
+
+
+def task_findings(task: Task, rules: PolicyRules, gold_evidence: Evidence | None = None) -> list[str]:
+    """Where a task's contract (and, given its trace, its gold path) disagrees with its domain's rule."""
+    from servers.registry import environment_class
+
+    env = environment_class(task.domain)
+    c = task.contract
+    out: list[str] = []
+    # Reads change nothing whatever their status: the rule is about writes (the tools' own kind).
+    answers = set(rules.refusal_is_an_answer) | {t for t in env.tool_methods() if env.tool_kind(t) != "write"}
+    if rules.refused_attempts == "violation":
+        attempted = [a.tool for a in c.expected_actions or [] if a.outcome == "attempted"]
+        attempted += [p.tool for p in c.expected_params or [] if p.outcome == "attempted"]
+        for tool in sorted(set(attempted) - answers):
+            out.append(f"{task.id}: expects a refused attempt of {tool} (outcome: attempted), but the {task.domain} policy makes refused attempts a violation")
+        if gold_evidence is not None:
+            for call in gold_evidence.tool_trace:
+                if call.status == "refused" and call.tool not in answers:
+                    out.append(f"{task.id}: the gold path attempts {call.tool} (turn {call.turn}) and is refused, but the {task.domain} policy makes that a violation")
+    else:
+        succeeded = {a.tool for a in c.expected_actions or [] if a.outcome == "succeeded"}
+        for spec in c.forbidden_params or []:
+            if spec.tool in succeeded:
+                out.append(
+                    f"{task.id}: forbids {spec.tool}{spec.params} while expecting {spec.tool} to succeed; the {task.domain} policy allows refused "
+                    "attempts, so this holds only if that call would succeed"
+                )
+    for check in c.consent or []:
+        if check.tool not in rules.consent_required:
+            out.append(f"{task.id}: a consent check gates {check.tool}, which the {task.domain} policy does not list in consent_required")
+    return out
+
+
+def policy_findings(tasks: Iterable[Task], tools_of: dict[str, Iterable[str]] | None = None) -> tuple[list[str], list[str]]:
+    """(gate problems, report notes) over `tasks`: the first fail the release for gated domains."""
+    problems: list[str] = []
+    notes: list[str] = []
+    seen: set[str] = set()
+    for task in tasks:
+        target = problems if task.domain in GATED_DOMAINS else notes
+        try:
+            rules = load_rules(task.domain)
+        except PolicyRulesError as exc:
+            if task.domain not in seen:
+                target.append(str(exc))
+            seen.add(task.domain)
+            continue
+        if task.domain not in seen and tools_of is not None and task.domain in tools_of:
+            target.extend(rules_problems(task.domain, rules, tools_of[task.domain]))
+        seen.add(task.domain)
+        target.extend(task_findings(task, rules))
+    return problems, notes
+
+
+def main() -> int:
+    """`python -m harness.policy_rules`: the report over the whole catalog."""
+    from contracts import catalog as cat
+    from servers.registry import environment_class
+
+    tasks = list(cat.load_catalog(cat.TASKS_DIR).values())
+    tools = {d: environment_class(d).tool_methods() for d in {t.domain for t in tasks}}
+    problems, notes = policy_findings(tasks, tools)
+    for line in problems:
+        print(f"GATE  {line}")
+    for line in notes:
+        print(f"note  {line}")
+    print(f"{len(problems)} gate problem(s), {len(notes)} note(s) (gated domains: {', '.join(sorted(GATED_DOMAINS))})")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
