@@ -1,0 +1,184 @@
+"""World rules that closed reliability holes (issues 23-27): the shared Date/DateTime/ClockTime argument
+types, and per-domain business rules an agent could get around before (seats, capacity, ownership,
+session identity, loyalty points, paging). Each test fails without its fix.
+
+Business rules are exercised on an environment bound to a fresh world (a refusal raises `Refusal`);
+argument-format rules go through the in-memory gateway, because only there are the tools' declared
+types enforced (an invalid value is a tool error, never a refusal or a crash)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastmcp import Client
+from pydantic import TypeAdapter, ValidationError
+
+from servers.base import ClockTime, Date, DateTime, IdMinter, Refusal, ToolEnvironment
+from servers.gateway import TRIAL_META_KEY, Gateway
+from servers.registry import environment_class, known_domains
+
+
+def _env(domain: str, override: dict[str, Any] | None = None) -> ToolEnvironment[Any]:
+    cls = environment_class(domain)
+    return cls(cls.initial_state(override), IdMinter("world-rules"))
+
+
+async def _gateway_calls(domain: str, calls: list[tuple[str, dict[str, Any]]], override: dict[str, Any] | None = None) -> tuple[list[Any], Any]:
+    gateway = Gateway([domain])
+    trial = gateway.open_trial(domain, initial_state=override)
+    out = []
+    async with Client(gateway.server(domain)) as client:
+        for tool, args in calls:
+            out.append(await client.call_tool(tool, args, raise_on_error=False, meta={TRIAL_META_KEY: trial.trial_id}))
+    return out, trial
+
+
+def _refused(code: int, fn: Any, **args: Any) -> Refusal:
+    with pytest.raises(Refusal) as info:
+        fn(**args)
+    assert info.value.code == code, info.value.as_result()
+    return info.value
+
+
+# ---- the shared types ------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["20261202", "2026-W50-4", "2026-336", "2026-02-30", "2026-13-01", "2026-12-2", "12/02/2026", "2026-12-02T10:00", ""])
+def test_date_rejects_every_non_canonical_or_impossible_date(text: str) -> None:
+    with pytest.raises(ValidationError):
+        TypeAdapter(Date).validate_python(text)
+
+
+def test_date_keeps_canonical_dates_far_future_included() -> None:
+    assert TypeAdapter(Date).validate_python(" 2026-12-02 ") == "2026-12-02"
+    assert TypeAdapter(Date).validate_python("9999-12-31") == "9999-12-31"
+
+
+@pytest.mark.parametrize("text", ["2026-12-32T25:99", "2026-12-03T24:00", "2026-12-03T09:60", "2026-12-03 9:00", "20261203T0900", "2026-12-03T09:00Z", "2026-12-03", "2026-02-29T10:00"])
+def test_datetime_rejects_malformed_or_out_of_range(text: str) -> None:
+    with pytest.raises(ValidationError):
+        TypeAdapter(DateTime).validate_python(text)
+
+
+def test_datetime_normalises_separator_and_zero_seconds() -> None:
+    adapter = TypeAdapter(DateTime)
+    assert adapter.validate_python("2026-12-03 09:00") == "2026-12-03T09:00"
+    assert adapter.validate_python("2026-12-03T09:00:00") == "2026-12-03T09:00"
+    assert adapter.validate_python("2026-12-03T09:00:30") == "2026-12-03T09:00:30"
+
+
+def test_clock_time_normalises_single_digit_hours_and_rejects_the_rest() -> None:
+    adapter = TypeAdapter(ClockTime)
+    assert adapter.validate_python("9:00") == "09:00"
+    assert adapter.validate_python("16:00") == "16:00"
+    for bad in ("24:00", "9", "09:5", "0900", "9am"):
+        with pytest.raises(ValidationError):
+            adapter.validate_python(bad)
+
+
+def test_schemas_carry_the_format() -> None:
+    assert TypeAdapter(Date).json_schema()["pattern"] == r"^\d{4}-\d{2}-\d{2}$"
+    assert "pattern" in TypeAdapter(DateTime).json_schema() and "pattern" in TypeAdapter(ClockTime).json_schema()
+
+
+DATE_PARAMS: dict[str, list[tuple[str, str]]] = {
+    "travel": [("search_flights", "date"), ("search_hotels", "check_in"), ("search_hotels", "check_out"), ("book_hotel", "check_in"), ("book_hotel", "check_out")],
+    "field_service": [("find_available_slots", "date"), ("get_technician_schedule", "date"), ("book_appointment", "date"), ("reschedule_appointment", "date")],
+}
+DATETIME_PARAMS = {"itsm": [("submit_change", "scheduled_start")], "marketing": [("schedule_campaign", "send_at")]}
+CLOCK_PARAMS = {"field_service": [("book_appointment", "start_time"), ("reschedule_appointment", "start_time")]}
+
+
+@pytest.mark.parametrize(("domain", "tool", "param", "kind"), [(d, t, p, k) for k, table in (("date", DATE_PARAMS), ("datetime", DATETIME_PARAMS), ("clock", CLOCK_PARAMS)) for d, rows in table.items() for t, p in rows])
+def test_every_date_and_time_parameter_uses_the_shared_type(domain: str, tool: str, param: str, kind: str) -> None:
+    _, hints = environment_class(domain).tool_signature(tool)
+    validator = {"date": "parse_date", "datetime": "parse_datetime", "clock": "parse_clock_time"}[kind]
+    names = [getattr(getattr(m, "func", None), "__name__", "") for m in getattr(hints[param], "__metadata__", ())]
+    assert validator in names, (domain, tool, param, names)
+
+
+def test_no_other_tool_parameter_looks_like_a_date_or_time() -> None:
+    """A date/time parameter that escaped the shared types would reopen the compact-date hole."""
+    known = {(d, t, p) for table in (DATE_PARAMS, DATETIME_PARAMS, CLOCK_PARAMS) for d, rows in table.items() for t, p in rows}
+    for domain in known_domains():
+        cls = environment_class(domain)
+        for tool in cls.tool_methods():
+            sig, _ = cls.tool_signature(tool)
+            for name in sig.parameters:
+                if name in {"date", "check_in", "check_out", "start_time", "send_at", "scheduled_start"} or name.endswith(("_date", "_at", "_time")):
+                    assert (domain, tool, name) in known, (domain, tool, name)
+
+
+# ---- travel ----------------------------------------------------------------------------------------
+def _five_seat_flight() -> dict[str, Any]:
+    return {"flights": {"AU331-1207": {"free_seats": {"economy": ["12A", "12B", "12C", "14A", "14C"], "business": ["2A", "2C", "3D"]}}}}
+
+
+PARTY = ["Ines Duarte", "Ana Ruiz", "Bo Lin", "Cy Park", "Di Moss"]
+
+
+def test_travel_a_booking_takes_its_places_and_cancelling_returns_them() -> None:
+    env = _env("travel", _five_seat_flight())
+    first = env.book_flight(traveller_id="TRV-107", flight_id="AU331-1207", fare_class="standard", passengers=PARTY, payment_method_id="PM-2290")
+    assert env.get_flight(flight_id="AU331-1207")["seats_left"]["economy"] == 0
+    others = [f"Guest {i}" for i in range(5)]
+    _refused(409, env.book_flight, traveller_id="TRV-107", flight_id="AU331-1207", fare_class="standard", passengers=others, payment_method_id="PM-2290")
+    _refused(409, env.book_flight, traveller_id="TRV-107", flight_id="AU331-1207", fare_class="standard", passengers=others[:1], payment_method_id="PM-2290")
+    env.cancel_booking(booking_id=first["booking_id"])
+    assert env.get_flight(flight_id="AU331-1207")["seats_left"]["economy"] == 5
+    env.book_flight(traveller_id="TRV-107", flight_id="AU331-1207", fare_class="standard", passengers=others, payment_method_id="PM-2290")
+
+
+def test_travel_a_change_moves_the_places_to_the_new_flight() -> None:
+    env = _env("travel", {"flights": {"AU210-1212": {"free_seats": {"economy": ["12A", "12B"], "business": []}}}})
+    before = env.search_flights(origin="BOS", destination="ORD", date="2026-12-12")["flights"]
+    left = {f["flight_id"]: f["economy_seats_left"] for f in before}["AU210-1212"]
+    quote = env.quote_flight_change(booking_id="PNR-K7Q2MA", flight_id="AU210-1210", new_flight_id="AU210-1212")
+    assert quote["allowed"], quote
+    env.change_flight(booking_id="PNR-K7Q2MA", flight_id="AU210-1210", new_flight_id="AU210-1212", accepted_fare_difference=quote["fare_difference"], payment_method_id="PM-4421")
+    after = {f["flight_id"]: f["economy_seats_left"] for f in env.search_flights(origin="BOS", destination="ORD", date="2026-12-12")["flights"]}
+    assert after["AU210-1212"] == left - 1
+
+
+@pytest.mark.parametrize("variant", ["ines duarte", "INES DUARTE", "  Ines   Duarte "])
+def test_travel_the_same_passenger_cannot_be_booked_twice_by_case_or_spacing(variant: str) -> None:
+    env = _env("travel")
+    env.book_flight(traveller_id="TRV-107", flight_id="AU331-1207", fare_class="standard", passengers=["Ines Duarte"], payment_method_id="PM-2290")
+    _refused(409, env.book_flight, traveller_id="TRV-107", flight_id="AU331-1207", fare_class="standard", passengers=[variant], payment_method_id="PM-2290")
+    _refused(422, env.book_flight, traveller_id="TRV-107", flight_id="AU720-1209", fare_class="standard", passengers=["Ines Duarte", variant], payment_method_id="PM-2290")
+
+
+def test_travel_an_upgraded_flight_cannot_be_changed_and_cancelling_returns_its_miles() -> None:
+    env = _env("travel")
+    miles = env.get_loyalty_account(traveller_id="TRV-101")["miles"]
+    up = env.redeem_miles_upgrade(booking_id="PNR-K7Q2MA", flight_id="AU210-1210")
+    assert env.get_loyalty_account(traveller_id="TRV-101")["miles"] == miles - up["miles_redeemed"]
+    quote = env.quote_flight_change(booking_id="PNR-K7Q2MA", flight_id="AU210-1210", new_flight_id="AU210-1212")
+    assert not quote["allowed"] and quote["status"] == 409
+    _refused(409, env.change_flight, booking_id="PNR-K7Q2MA", flight_id="AU210-1210", new_flight_id="AU210-1212", accepted_fare_difference=40, payment_method_id="PM-4421")
+    assert env.quote_cancellation(booking_id="PNR-K7Q2MA")["upgrade_miles_returned"] == up["miles_redeemed"]
+    result = env.cancel_booking(booking_id="PNR-K7Q2MA")
+    assert result["upgrade_miles_returned"] == up["miles_redeemed"]
+    assert env.get_loyalty_account(traveller_id="TRV-101")["miles"] == miles
+
+
+def test_travel_hotel_stays_have_a_maximum_length_and_horizon() -> None:
+    env = _env("travel")
+    args = {"traveller_id": "TRV-104", "hotel_id": "HTL-204", "room_type": "queen", "payment_method_id": "PM-1264"}
+    _refused(422, env.book_hotel, check_in="2026-12-18", check_out="9999-12-31", **args)
+    _refused(422, env.book_hotel, check_in="2026-12-18", check_out="2027-01-18", **args)
+    _refused(422, env.book_hotel, check_in="9999-12-01", check_out="9999-12-02", **args)
+    assert env.book_hotel(check_in="2026-12-18", check_out="2027-01-17", **args)["nights"] == 30
+
+
+@pytest.mark.anyio
+async def test_travel_compact_dates_are_invalid_calls_not_a_way_past_the_date_rules() -> None:
+    base = {"traveller_id": "TRV-104", "hotel_id": "HTL-204", "room_type": "queen", "payment_method_id": "PM-1264"}
+    results, trial = await _gateway_calls("travel", [
+        ("book_hotel", {**base, "check_in": "20261125", "check_out": "20261127"}),
+        ("book_hotel", {**base, "check_in": "2026-W48-3", "check_out": "2026-12-02"}),
+        ("search_flights", {"origin": "BOS", "destination": "ORD", "date": "20261210"}),
+        ("book_hotel", {**base, "check_in": "2026-11-25", "check_out": "2026-11-27"}),
+    ])
+    assert [r.is_error for r in results] == [True, True, True, False]
+    assert [c.status for c in trial.trace[:3]] == ["tool_error"] * 3
+    assert results[3].structured_content["refused"] and results[3].structured_content["status"] == 422
