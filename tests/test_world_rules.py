@@ -182,3 +182,62 @@ async def test_travel_compact_dates_are_invalid_calls_not_a_way_past_the_date_ru
     assert [r.is_error for r in results] == [True, True, True, False]
     assert [c.status for c in trial.trace[:3]] == ["tool_error"] * 3
     assert results[3].structured_content["refused"] and results[3].structured_content["status"] == 422
+
+
+# ---- field service ---------------------------------------------------------------------------------
+def test_field_service_slots_never_list_a_window_reschedule_refuses() -> None:
+    """Every window find_available_slots lists for a booked work order is one reschedule accepts."""
+    for apt_id, wo_id, customer in (("APT-7001", "WO-5001", "CUST-3001"), ("APT-7005", "WO-5005", "CUST-3004"), ("APT-7007", "WO-5007", "CUST-3006")):
+        for day in ("2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04"):
+            listed = _env("field_service").find_available_slots(work_order_id=wo_id, date=day)
+            for slot in listed["slots"]:
+                env = _env("field_service")
+                env.reschedule_appointment(appointment_id=apt_id, customer_id=customer, date=day, start_time=slot["start_time"])
+    env = _env("field_service")
+    listed = env.find_available_slots(work_order_id="WO-5001", date="2026-12-02")
+    assert "10:00" not in [s["start_time"] for s in listed["slots"]]
+    _refused(409, env.reschedule_appointment, appointment_id="APT-7001", customer_id="CUST-3001", date="2026-12-02", start_time="10:00")
+
+
+def _second_solar_job() -> dict[str, Any]:
+    return {
+        "work_orders": {"WO-5090": {"work_order_id": "WO-5090", "customer_id": "CUST-3005", "site_id": "SITE-305", "asset_id": "AST-406",
+                                    "summary": "Second solar inverter check", "required_skill": "solar", "status": "open"},
+                        "WO-5091": {"work_order_id": "WO-5091", "customer_id": "CUST-3005", "site_id": "SITE-305", "asset_id": "AST-406",
+                                    "summary": "Solar panel inspection", "required_skill": "solar", "status": "open"}},
+    }
+
+
+def test_field_service_unassigned_appointments_use_capacity() -> None:
+    env = _env("field_service", _second_solar_job())  # one solar technician (TECH-106)
+    env.book_appointment(work_order_id="WO-5090", customer_id="CUST-3005", date="2026-12-07", start_time="10:00")
+    _refused(409, env.book_appointment, work_order_id="WO-5091", customer_id="CUST-3005", date="2026-12-07", start_time="10:00")
+    assert "10:00" not in [s["start_time"] for s in env.find_available_slots(work_order_id="WO-5091", date="2026-12-07")["slots"]]
+    env.book_appointment(work_order_id="WO-5091", customer_id="CUST-3005", date="2026-12-07", start_time="12:00")
+    # APT-7006 (solar, TECH-106 assigned) cannot move into a window whose unassigned solar job needs TECH-106
+    _refused(409, env.reschedule_appointment, appointment_id="APT-7006", customer_id="CUST-3005", date="2026-12-07", start_time="10:00")
+
+
+def test_field_service_assigning_the_last_qualified_technician_away_is_refused() -> None:
+    # TECH-106 (solar+electrical) and TECH-101/104 (electrical): an electrical job may not take the only solar technician
+    env = _env("field_service", _second_solar_job())
+    solar = env.book_appointment(work_order_id="WO-5090", customer_id="CUST-3005", date="2026-12-07", start_time="10:00")
+    electrical = env.book_appointment(work_order_id="WO-5011", customer_id="CUST-3003", date="2026-12-07", start_time="10:00")
+    _refused(409, env.assign_technician, appointment_id=electrical["appointment_id"], technician_id="TECH-106")
+    env.assign_technician(appointment_id=electrical["appointment_id"], technician_id="TECH-104")
+    env.assign_technician(appointment_id=solar["appointment_id"], technician_id="TECH-106")
+
+
+@pytest.mark.anyio
+async def test_field_service_compact_dates_and_bad_times_are_invalid_calls() -> None:
+    book = {"work_order_id": "WO-5011", "customer_id": "CUST-3003"}
+    results, trial = await _gateway_calls("field_service", [
+        ("book_appointment", {**book, "date": "20261130", "start_time": "08:00"}),  # was: past-date rule bypassed
+        ("book_appointment", {**book, "date": "2026-W49-2", "start_time": "10:00"}),  # 2026-12-01: TECH-105's day off
+        ("find_available_slots", {"work_order_id": "WO-5011", "date": "20261202"}),
+        ("book_appointment", {**book, "date": "2026-12-02", "start_time": "25:00"}),
+        ("book_appointment", {**book, "date": "2026-12-02", "start_time": "8:00"}),  # normalised to 08:00
+    ])
+    assert [r.is_error for r in results] == [True, True, True, True, False]
+    assert results[4].structured_content["start_time"] == "08:00"
+    assert trial.final_state()["appointments"][results[4].structured_content["appointment_id"]]["start_time"] == "08:00"
