@@ -241,3 +241,35 @@ async def test_field_service_compact_dates_and_bad_times_are_invalid_calls() -> 
     assert [r.is_error for r in results] == [True, True, True, True, False]
     assert results[4].structured_content["start_time"] == "08:00"
     assert trial.final_state()["appointments"][results[4].structured_content["appointment_id"]]["start_time"] == "08:00"
+
+
+# ---- customer support ------------------------------------------------------------------------------
+def test_customer_support_no_credit_or_dispute_on_a_case_another_team_owns() -> None:
+    env = _env("customer_support")
+    env.authenticate_customer(customer_id="CUST-7012", pin="4480")
+    _refused(403, env.apply_credit, invoice_id="INV-8012", case_id="CASE-5013", amount=20.0, reason="double charge")
+    _refused(403, env.open_billing_dispute, invoice_id="INV-8012", case_id="CASE-5013", amount=20.0, reason="never ordered")
+    assert env.state.credits == {} and env.state.invoices["INV-8012"].credited_total == 0
+
+
+def _older_case(case_id: str, customer: str, product: str) -> dict[str, Any]:
+    return {"cases": {case_id: {"case_id": case_id, "customer_id": customer, "subject": "Earlier report", "category": "technical",
+                                "product": product, "impact": "minor", "created": "2026-11-20T10:00"}}}
+
+
+def test_customer_support_merge_folds_the_newer_case_into_the_older() -> None:
+    env = _env("customer_support")
+    _refused(422, env.merge_cases, duplicate_case_id="CASE-5006", primary_case_id="CASE-5007")
+    assert env.state.cases["CASE-5006"].status == "open"
+    env.merge_cases(duplicate_case_id="CASE-5007", primary_case_id="CASE-5006")
+    assert env.state.cases["CASE-5007"].status == "merged"
+
+
+def test_customer_support_merge_has_the_guards_of_close() -> None:
+    env = _env("customer_support", _older_case("CASE-5090", "CUST-7007", "mobile"))
+    _refused(409, env.merge_cases, duplicate_case_id="CASE-5008", primary_case_id="CASE-5090")  # open dispute DSP-3001
+    _refused(409, env.close_case, case_id="CASE-5008", resolution="done")
+    env = _env("customer_support", _older_case("CASE-5091", "CUST-7005", "voice"))
+    _refused(403, env.merge_cases, duplicate_case_id="CASE-5005", primary_case_id="CASE-5091")  # owned by tier2
+    _refused(403, env.close_case, case_id="CASE-5005", resolution="done")
+    assert env.state.cases["CASE-5005"].status == "escalated"
