@@ -273,3 +273,21 @@ def test_customer_support_merge_has_the_guards_of_close() -> None:
     _refused(403, env.merge_cases, duplicate_case_id="CASE-5005", primary_case_id="CASE-5091")  # owned by tier2
     _refused(403, env.close_case, case_id="CASE-5005", resolution="done")
     assert env.state.cases["CASE-5005"].status == "escalated"
+
+
+# ---- sales -----------------------------------------------------------------------------------------
+def test_sales_ownership_follows_the_session_rep_not_an_argument() -> None:
+    for tool in ("qualify_lead", "disqualify_lead", "convert_lead", "update_opportunity_stage"):
+        sig, _ = environment_class("sales").tool_signature(tool)
+        assert "rep_id" not in sig.parameters, tool
+    env = _env("sales")  # signed in: REP-01 (Jordan Lee)
+    refusal = _refused(403, env.convert_lead, lead_id="LEAD-1004", opportunity_name="Cedar", amount=90000)
+    assert "REP-02" not in str(refusal.as_result()) and "Avery" not in str(refusal.as_result())
+    refusal = _refused(403, env.update_opportunity_stage, opportunity_id="OPP-4003", stage="closed_won")
+    assert "REP-02" not in str(refusal.as_result())
+    # the same world with Avery Stone (REP-02) signed in: her lead converts, Jordan's cannot be touched
+    env = _env("sales", {"session_rep_id": "REP-02"})
+    _refused(403, env.qualify_lead, lead_id="LEAD-1001")
+    _refused(403, env.update_opportunity_stage, opportunity_id="OPP-4001", stage="proposal")
+    env.update_opportunity_stage(opportunity_id="OPP-4003", stage="closed_won")
+    assert env.state.opportunities["OPP-4003"].stage == "closed_won"
