@@ -291,3 +291,38 @@ def test_sales_ownership_follows_the_session_rep_not_an_argument() -> None:
     _refused(403, env.update_opportunity_stage, opportunity_id="OPP-4001", stage="proposal")
     env.update_opportunity_stage(opportunity_id="OPP-4003", stage="closed_won")
     assert env.state.opportunities["OPP-4003"].stage == "closed_won"
+
+
+# ---- payments --------------------------------------------------------------------------------------
+def _paid_with_points(env: Any, amount: float) -> str:
+    txn = env.process_payment(account_id="ACC-1002", amount=amount, method="account_balance", merchant="Bluebird Cafe")["transaction_id"]
+    env.send_receipt(transaction_id=txn)
+    env.award_loyalty_points(account_id="ACC-1002", transaction_id=txn)
+    return txn
+
+
+def test_payments_a_refund_takes_back_the_points_of_the_refunded_amount() -> None:
+    env = _env("payments")
+    env.authenticate_customer(customer_id="CUST-2002", pin="7314")
+    txn = _paid_with_points(env, 45.80)
+    assert env.state.accounts["ACC-1002"].loyalty_points == 458
+    partial = env.refund_payment(transaction_id=txn, amount=5.00, reason="overcharged")
+    assert partial["loyalty_points_reversed"] == 50 and env.state.accounts["ACC-1002"].loyalty_points == 408
+    env.refund_payment(transaction_id=txn, amount=40.80, reason="cancelled")
+    assert env.state.accounts["ACC-1002"].loyalty_points == 0 and env.state.loyalty_awards[txn].points == 0
+
+
+def test_payments_refunded_or_disputed_payments_earn_no_points() -> None:
+    env = _env("payments")
+    env.authenticate_customer(customer_id="CUST-2002", pin="7314")
+    txn = env.process_payment(account_id="ACC-1002", amount=20.00, method="account_balance")["transaction_id"]
+    env.send_receipt(transaction_id=txn)
+    env.refund_payment(transaction_id=txn, amount=20.00, reason="cancelled")
+    _refused(409, env.award_loyalty_points, account_id="ACC-1002", transaction_id=txn)
+    part = env.process_payment(account_id="ACC-1002", amount=30.00, method="account_balance")["transaction_id"]
+    env.send_receipt(transaction_id=part)
+    env.refund_payment(transaction_id=part, amount=10.00, reason="one item back")
+    assert env.award_loyalty_points(account_id="ACC-1002", transaction_id=part)["points_awarded"] == 200
+    env.authenticate_customer(customer_id="CUST-2006", pin="9402")
+    env.send_receipt(transaction_id="TXN-U1V2W3")
+    _refused(409, env.award_loyalty_points, account_id="ACC-1006", transaction_id="TXN-U1V2W3")
