@@ -326,3 +326,20 @@ def test_payments_refunded_or_disputed_payments_earn_no_points() -> None:
     env.authenticate_customer(customer_id="CUST-2006", pin="9402")
     env.send_receipt(transaction_id="TXN-U1V2W3")
     _refused(409, env.award_loyalty_points, account_id="ACC-1006", transaction_id="TXN-U1V2W3")
+
+
+# ---- marketing -------------------------------------------------------------------------------------
+@pytest.mark.anyio
+async def test_marketing_send_times_use_the_shared_datetime() -> None:
+    results, trial = await _gateway_calls("marketing", [
+        ("schedule_campaign", {"campaign_id": "CMP-5007", "send_at": "next Thursday"}),
+        ("schedule_campaign", {"campaign_id": "CMP-5007", "send_at": "2026-12-03 9:00"}),  # single-digit hour
+        ("schedule_campaign", {"campaign_id": "CMP-5007", "send_at": "2026-12-32T25:99"}),
+        ("schedule_campaign", {"campaign_id": "CMP-5007", "send_at": "2026-11-30T09:00"}),  # well-formed, past: 422
+        ("schedule_campaign", {"campaign_id": "CMP-5007", "send_at": "2026-12-03 09:00"}),
+    ])
+    assert [r.is_error for r in results] == [True, True, True, False, False]
+    assert [c.status for c in trial.trace[:3]] == ["tool_error"] * 3
+    assert results[3].structured_content["status"] == 422
+    assert results[4].structured_content["send_at"] == "2026-12-03T09:00"
+    assert trial.final_state()["campaigns"]["CMP-5007"]["send_at"] == "2026-12-03T09:00"
