@@ -343,3 +343,29 @@ async def test_marketing_send_times_use_the_shared_datetime() -> None:
     assert results[3].structured_content["status"] == 422
     assert results[4].structured_content["send_at"] == "2026-12-03T09:00"
     assert trial.final_state()["campaigns"]["CMP-5007"]["send_at"] == "2026-12-03T09:00"
+
+
+# ---- itsm ------------------------------------------------------------------------------------------
+def test_itsm_a_p1_cannot_shed_its_page_by_lowering_its_impact() -> None:
+    env = _env("itsm")
+    env.update_incident(incident_id="INC-2003", impact="high")  # medium/high -> high/high = P1, not paged
+    assert env.state.incidents["INC-2003"].priority == "P1"
+    _refused(422, env.update_incident, incident_id="INC-2003", impact="medium")
+    _refused(422, env.resolve_incident, incident_id="INC-2003", resolution_code="fixed", resolution_notes="router restarted")
+    env.page_on_call(incident_id="INC-2003")
+    env.update_incident(incident_id="INC-2003", impact="medium")  # paged: the correction is allowed
+    env.resolve_incident(incident_id="INC-2003", resolution_code="fixed", resolution_notes="router restarted")
+
+
+@pytest.mark.anyio
+async def test_itsm_scheduled_start_is_a_real_datetime() -> None:
+    base = {"user_id": "USR-1005", "ci_id": "CI-3003", "title": "Patch", "change_type": "standard"}
+    results, trial = await _gateway_calls("itsm", [
+        ("submit_change", {**base, "scheduled_start": "2026-12-32T25:99"}),
+        ("submit_change", {**base, "scheduled_start": "2026-02-30T10:00"}),
+        ("submit_change", {**base, "scheduled_start": "20261205T2200"}),
+        ("submit_change", {**base, "scheduled_start": "2026-12-05 22:00"}),
+    ])
+    assert [r.is_error for r in results] == [True, True, True, False]
+    change_id = results[3].structured_content["change_id"]
+    assert trial.final_state()["changes"][change_id]["scheduled_start"] == "2026-12-05T22:00"
