@@ -13,6 +13,7 @@ invalid call changes nothing even if a tool forgot to check before writing.
 from __future__ import annotations
 
 import copy
+import datetime as _dt
 import hashlib
 import functools
 import inspect
@@ -65,6 +66,95 @@ def parse_money(value: Any) -> Any:
 
 Money = Annotated[float, BeforeValidator(parse_money), Field(description="Amount in US dollars, e.g. 15.50.")]
 """The one money type of every domain's tools (add a more specific description with another Field)."""
+
+
+_DATE_TEXT = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_DATETIME_TEXT = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$")
+_CLOCK_TEXT = re.compile(r"^(\d{1,2}):(\d{2})$")
+
+DATE_PATTERN = r"^\d{4}-\d{2}-\d{2}$"
+DATETIME_PATTERN = r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?$"
+CLOCK_PATTERN = r"^([01]?\d|2[0-3]):[0-5]\d$"
+
+
+def _text(value: Any, what: str, example: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{what} must be a string like {example!r}")
+    return value.strip()
+
+
+def parse_date(value: Any) -> str:
+    """Strict calendar date shared by every domain: `YYYY-MM-DD`, a real date; the value stays a string.
+
+    Why strict: the worlds compare dates as canonical strings (past-date, overlap, day-off and
+    double-booking rules), so a compact (`20261202`), week (`2026-W50-4`) or ordinal form would slip past
+    every rule while Python's `date.fromisoformat` accepts it. Those forms, impossible dates
+    (`2026-02-30`) and anything else are an invalid call. Far-future years stay valid dates; how far
+    ahead a booking may go is a business rule of the domain, not a format question.
+    """
+    text = _text(value, "a date", "2026-12-02")
+    if not _DATE_TEXT.match(text):
+        raise ValueError(f"a date must be written YYYY-MM-DD, e.g. 2026-12-02; got {text[:40]!r}")
+    try:
+        _dt.date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a calendar date") from None
+    return text
+
+
+def parse_datetime(value: Any) -> str:
+    """Strict local date and time: `YYYY-MM-DDTHH:MM` (a space instead of `T`, and `:SS`, are accepted).
+
+    Normalised to `YYYY-MM-DDTHH:MM` (seconds kept only when not zero), so every world stores and
+    compares one form and the grader, which compares through this type, treats `2026-12-03 09:00` and
+    `2026-12-03T09:00` as the same value. The date must be real and the time in range (hours 00-23,
+    minutes and seconds 00-59); a single-digit hour, a time zone or a compact form is an invalid call.
+    """
+    text = _text(value, "a date and time", "2026-12-03T09:00")
+    match = _DATETIME_TEXT.match(text)
+    if not match:
+        raise ValueError(f"a date and time must be written YYYY-MM-DDTHH:MM, e.g. 2026-12-03T09:00; got {text[:40]!r}")
+    day, hour, minute, second = match.group(1), int(match.group(2)), int(match.group(3)), int(match.group(4) or 0)
+    parse_date(day)
+    if hour > 23 or minute > 59 or second > 59:
+        raise ValueError(f"{text!r} is not a valid time of day (hours 00-23, minutes 00-59)")
+    stamp = f"{day}T{hour:02d}:{minute:02d}"
+    return f"{stamp}:{second:02d}" if second else stamp
+
+
+def parse_clock_time(value: Any) -> str:
+    """A time of day `HH:MM` (00:00-23:59). A single-digit hour (`9:00`) is accepted and normalised to
+    `09:00`: it is the same time, unambiguous, and how people write it; the world stores `09:00`."""
+    text = _text(value, "a time", "09:00")
+    match = _CLOCK_TEXT.match(text)
+    if not match:
+        raise ValueError(f"a time must be written HH:MM, e.g. 09:00; got {text[:40]!r}")
+    hour, minute = int(match.group(1)), int(match.group(2))
+    if hour > 23 or minute > 59:
+        raise ValueError(f"{text!r} is not a valid time of day (hours 00-23, minutes 00-59)")
+    return f"{hour:02d}:{minute:02d}"
+
+
+Date = Annotated[
+    str,
+    BeforeValidator(parse_date),
+    Field(description="Calendar date, YYYY-MM-DD, e.g. 2026-12-02.", json_schema_extra={"format": "date", "pattern": DATE_PATTERN}),
+]
+"""The one date type of every domain's tools (a string in canonical form; add a description with another Field)."""
+
+DateTime = Annotated[
+    str,
+    BeforeValidator(parse_datetime),
+    Field(description="Local date and time, YYYY-MM-DDTHH:MM, e.g. 2026-12-03T09:00.", json_schema_extra={"pattern": DATETIME_PATTERN}),
+]
+"""The one local date-time type (no time zone: every world has one local clock)."""
+
+ClockTime = Annotated[
+    str,
+    BeforeValidator(parse_clock_time),
+    Field(description="Time of day, HH:MM (24-hour), e.g. 09:00.", json_schema_extra={"pattern": CLOCK_PATTERN}),
+]
+"""The one time-of-day type; `9:00` is normalised to `09:00`."""
 
 
 class _FreeTextMarker:

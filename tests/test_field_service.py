@@ -84,8 +84,9 @@ async def test_tools_do_what_they_say() -> None:
         ]
     )
     slots, moved, today, weekend, booked, cancelled, note = (r.structured_content for r in results)
-    # TECH-101 is assigned to APT-7001 and free on 12-02 except its own 10:00 window
-    assert [s["start_time"] for s in slots["slots"]] == ["08:00", "10:00", "12:00", "14:00", "16:00"]
+    # TECH-101 is assigned to APT-7001 and free on 12-02; its own 10:00 window is not a move, so not listed
+    assert [s["start_time"] for s in slots["slots"]] == ["08:00", "12:00", "14:00", "16:00"]
+    assert slots["current_window"] == {"appointment_id": "APT-7001", "date": "2026-12-02", "start_time": "10:00"}
     assert slots["assigned_technician_id"] == "TECH-101"
     assert moved["previous"] == {"date": "2026-12-02", "start_time": "10:00"} and moved["end_time"] == "16:00"
     assert [s["start_time"] for s in today["slots"]] == ["16:00"]  # 15:30 now: earlier windows are past

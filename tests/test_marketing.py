@@ -182,7 +182,7 @@ async def test_full_campaign_in_another_valid_order_passes() -> None:
             GoldCall(tool="set_campaign_segment", args={"campaign_id": REF, "segment_id": "SEG-601"}),
             GoldCall(tool="attach_template", args={"campaign_id": REF, "template_id": "TPL-804"}),
             GoldCall(tool="get_campaign", args={"campaign_id": REF}),
-            GoldCall(tool="schedule_campaign", args={"campaign_id": REF, "send_at": "2026-12-10 10:00"}),
+            GoldCall(tool="schedule_campaign", args={"campaign_id": REF, "send_at": "2026-12-10T10:00"}),
         ]
 
     assert (await _verdict(FULL, other)).strict

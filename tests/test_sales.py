@@ -26,13 +26,13 @@ TOOL_CASES: dict[str, tuple[dict[str, Any], str]] = {
     "list_sequences": ({}, "sequences"),
     "get_opportunity": ({"opportunity_id": "OPP-4004"}, "next_stage"),
     "list_opportunities": ({"owner_rep_id": "REP-01"}, "opportunities"),
-    "qualify_lead": ({"lead_id": "LEAD-1001", "rep_id": "REP-01"}, "status"),
-    "disqualify_lead": ({"lead_id": "LEAD-1006", "rep_id": "REP-01", "reason": "no_need"}, "reason"),
+    "qualify_lead": ({"lead_id": "LEAD-1001"}, "status"),
+    "disqualify_lead": ({"lead_id": "LEAD-1006", "reason": "no_need"}, "reason"),
     "enroll_in_sequence": ({"contact_id": "CON-3001", "sequence_id": "SEQ-01"}, "enrollment_id"),
     "send_email": ({"contact_id": "CON-3005", "subject": "Hi", "body": "Hello"}, "email_id"),
     "log_activity": ({"contact_id": "CON-3003", "kind": "call", "summary": "Spoke"}, "activity_id"),
-    "convert_lead": ({"lead_id": "LEAD-1005", "rep_id": "REP-01", "opportunity_name": "Deal", "amount": "36000"}, "opportunity_id"),
-    "update_opportunity_stage": ({"opportunity_id": "OPP-4001", "rep_id": "REP-01", "stage": "proposal"}, "previous_stage"),
+    "convert_lead": ({"lead_id": "LEAD-1005", "opportunity_name": "Deal", "amount": "36000"}, "opportunity_id"),
+    "update_opportunity_stage": ({"opportunity_id": "OPP-4001", "stage": "proposal"}, "previous_stage"),
 }
 
 
@@ -76,8 +76,8 @@ async def test_tools_do_what_they_say() -> None:
     results, trial = await _run(
         [
             ("score_lead", {"lead_id": "LEAD-1002"}),
-            ("convert_lead", {"lead_id": "LEAD-1009", "rep_id": "REP-01", "opportunity_name": "Summit", "amount": 27500.0}),
-            ("update_opportunity_stage", {"opportunity_id": "OPP-4004", "rep_id": "REP-01", "stage": "closed_lost"}),
+            ("convert_lead", {"lead_id": "LEAD-1009", "opportunity_name": "Summit", "amount": 27500.0}),
+            ("update_opportunity_stage", {"opportunity_id": "OPP-4004", "stage": "closed_lost"}),
             ("get_contact", {"contact_id": "CON-3005"}),
         ]
     )
@@ -94,21 +94,21 @@ async def test_tools_do_what_they_say() -> None:
 GATES: list[tuple[list[tuple[str, dict[str, Any]]], tuple[str, dict[str, Any]], int, str]] = [
     ([], ("enroll_in_sequence", {"contact_id": "CON-3003", "sequence_id": "SEQ-01"}), 403, "Contact has opted out of marketing and sales email; cannot enrol them in a sequence"),
     ([], ("send_email", {"contact_id": "CON-3006", "subject": "s", "body": "b"}), 403, "Contact has opted out of marketing and sales email; cannot email them"),
-    ([], ("convert_lead", {"lead_id": "LEAD-1004", "rep_id": "REP-01", "opportunity_name": "x", "amount": 1000}), 403, "Lead is owned by another rep; only its owner can convert it"),
-    ([], ("qualify_lead", {"lead_id": "LEAD-1004", "rep_id": "REP-01"}), 403, "Lead is owned by another rep; only its owner can qualify it"),
-    ([], ("disqualify_lead", {"lead_id": "LEAD-1004", "rep_id": "REP-03", "reason": "no_need"}), 403, "Lead is owned by another rep; only its owner can disqualify it"),
-    ([], ("qualify_lead", {"lead_id": "LEAD-1002", "rep_id": "REP-01"}), 422, "Lead score is below the qualification threshold"),
-    ([], ("qualify_lead", {"lead_id": "LEAD-1005", "rep_id": "REP-01"}), 409, "Lead is already qualified"),
-    ([], ("convert_lead", {"lead_id": "LEAD-1001", "rep_id": "REP-01", "opportunity_name": "x", "amount": 1000}), 409, "Only qualified leads can be converted; this lead is working"),
-    ([], ("convert_lead", {"lead_id": "LEAD-1005", "rep_id": "REP-01", "opportunity_name": "x", "amount": 0}), 422, "Amount must be positive and at most 10,000,000"),
+    ([], ("convert_lead", {"lead_id": "LEAD-1004", "opportunity_name": "x", "amount": 1000}), 403, "Lead is owned by another rep; only its owner can convert it"),
+    ([], ("qualify_lead", {"lead_id": "LEAD-1004"}), 403, "Lead is owned by another rep; only its owner can qualify it"),
+    ([], ("disqualify_lead", {"lead_id": "LEAD-1004", "reason": "no_need"}), 403, "Lead is owned by another rep; only its owner can disqualify it"),
+    ([], ("qualify_lead", {"lead_id": "LEAD-1002"}), 422, "Lead score is below the qualification threshold"),
+    ([], ("qualify_lead", {"lead_id": "LEAD-1005"}), 409, "Lead is already qualified"),
+    ([], ("convert_lead", {"lead_id": "LEAD-1001", "opportunity_name": "x", "amount": 1000}), 409, "Only qualified leads can be converted; this lead is working"),
+    ([], ("convert_lead", {"lead_id": "LEAD-1005", "opportunity_name": "x", "amount": 0}), 422, "Amount must be positive and at most 10,000,000"),
     ([], ("enroll_in_sequence", {"contact_id": "CON-3005", "sequence_id": "SEQ-02"}), 409, "Contact is already enrolled in this sequence"),
-    ([], ("update_opportunity_stage", {"opportunity_id": "OPP-4004", "rep_id": "REP-01", "stage": "negotiation"}), 422, "Stage changes follow the pipeline order, one stage at a time"),
-    ([], ("update_opportunity_stage", {"opportunity_id": "OPP-4002", "rep_id": "REP-01", "stage": "qualification"}), 422, "Stage changes follow the pipeline order, one stage at a time"),
-    ([], ("update_opportunity_stage", {"opportunity_id": "OPP-4001", "rep_id": "REP-01", "stage": "closed_won"}), 422, "Stage changes follow the pipeline order, one stage at a time"),
-    ([], ("update_opportunity_stage", {"opportunity_id": "OPP-4001", "rep_id": "REP-01", "stage": "qualification"}), 409, "Opportunity is already in qualification"),
-    ([], ("update_opportunity_stage", {"opportunity_id": "OPP-4005", "rep_id": "REP-01", "stage": "closed_lost"}), 409, "Opportunity is closed_won; closed stages are final"),
-    ([], ("update_opportunity_stage", {"opportunity_id": "OPP-4003", "rep_id": "REP-01", "stage": "closed_won"}), 403, "Opportunity is owned by another rep; only its owner can change it"),
-    ([("convert_lead", {"lead_id": "LEAD-1005", "rep_id": "REP-01", "opportunity_name": "x", "amount": 10})], ("convert_lead", {"lead_id": "LEAD-1005", "rep_id": "REP-01", "opportunity_name": "x", "amount": 10}), 409, "Only qualified leads can be converted; this lead is converted"),
+    ([], ("update_opportunity_stage", {"opportunity_id": "OPP-4004", "stage": "negotiation"}), 422, "Stage changes follow the pipeline order, one stage at a time"),
+    ([], ("update_opportunity_stage", {"opportunity_id": "OPP-4002", "stage": "qualification"}), 422, "Stage changes follow the pipeline order, one stage at a time"),
+    ([], ("update_opportunity_stage", {"opportunity_id": "OPP-4001", "stage": "closed_won"}), 422, "Stage changes follow the pipeline order, one stage at a time"),
+    ([], ("update_opportunity_stage", {"opportunity_id": "OPP-4001", "stage": "qualification"}), 409, "Opportunity is already in qualification"),
+    ([], ("update_opportunity_stage", {"opportunity_id": "OPP-4005", "stage": "closed_lost"}), 409, "Opportunity is closed_won; closed stages are final"),
+    ([], ("update_opportunity_stage", {"opportunity_id": "OPP-4003", "stage": "closed_won"}), 403, "Opportunity is owned by another rep; only its owner can change it"),
+    ([("convert_lead", {"lead_id": "LEAD-1005", "opportunity_name": "x", "amount": 10})], ("convert_lead", {"lead_id": "LEAD-1005", "opportunity_name": "x", "amount": 10}), 409, "Only qualified leads can be converted; this lead is converted"),
 ]
 
 
@@ -134,9 +134,9 @@ async def test_gates_refuse_and_change_nothing(setup: list[tuple[str, dict[str, 
         ("get_contact", {"contact_id": "CON-0000"}),
         ("get_opportunity", {"opportunity_id": "OPP-0000"}),
         ("enroll_in_sequence", {"contact_id": "CON-3001", "sequence_id": "SEQ-99"}),
-        ("qualify_lead", {"lead_id": "LEAD-1001", "rep_id": "REP-99"}),
-        ("convert_lead", {"lead_id": "LEAD-1005", "rep_id": "REP-01", "opportunity_name": "x", "amount": 1e12}),
-        ("convert_lead", {"lead_id": "LEAD-1005", "rep_id": "REP-01", "opportunity_name": "x", "amount": 10.005}),
+        ("qualify_lead", {"lead_id": "LEAD-0000"}),
+        ("convert_lead", {"lead_id": "LEAD-1005", "opportunity_name": "x", "amount": 1e12}),
+        ("convert_lead", {"lead_id": "LEAD-1005", "opportunity_name": "x", "amount": 10.005}),
     ],
 )
 async def test_unknown_ids_and_bad_amounts_are_invalid_calls(tool: str, args: dict[str, Any]) -> None:
@@ -170,7 +170,7 @@ def _calls(turn: GoldTurn, *calls: tuple[str, dict[str, Any]]) -> None:
     turn.calls[:] = [GoldCall(tool=t, args=a) for t, a in calls]
 
 
-STEP = {"opportunity_id": "OPP-4004", "rep_id": "REP-01"}
+STEP = {"opportunity_id": "OPP-4004"}
 
 
 async def test_stage_walk_by_another_valid_route_passes() -> None:
@@ -193,7 +193,7 @@ async def test_stage_walk_by_another_valid_route_passes() -> None:
     [
         [("update_opportunity_stage", {**STEP, "stage": "qualification"})],  # stopped early
         [("update_opportunity_stage", {**STEP, "stage": "closed_lost"})],  # the wrong move
-        [("update_opportunity_stage", {"opportunity_id": "OPP-4001", "rep_id": "REP-01", "stage": "proposal"})],  # look-alike deal
+        [("update_opportunity_stage", {"opportunity_id": "OPP-4001", "stage": "proposal"})],  # look-alike deal
     ],
 )
 async def test_stage_walk_mistakes_fail(second_turn: list[tuple[str, dict[str, Any]]]) -> None:
@@ -209,11 +209,16 @@ async def test_opt_out_task_fails_on_an_attempt_and_on_a_stray_write() -> None:
     assert (await _verdict(task, lambda turns: turns[1].calls.insert(0, GoldCall(tool="list_sequences", args={})))).strict
 
 
-async def test_converting_another_reps_lead_by_impersonation_fails() -> None:
-    def impersonate(turns: list[GoldTurn]) -> None:
-        turns[0].calls.append(GoldCall(tool="convert_lead", args={"lead_id": "LEAD-1004", "rep_id": "REP-02", "opportunity_name": "Cedar", "amount": 90000}))
-
-    assert not (await _verdict("sales_convert_other_rep_01", impersonate)).strict
+async def test_converting_another_reps_lead_by_impersonation_is_impossible() -> None:
+    """The acting rep is the session's (world state), so no argument can impersonate the owner; the
+    refused attempt changes nothing and the task's state checks still fail a conversion of LEAD-1004."""
+    results, trial = await _run([
+        ("convert_lead", {"lead_id": "LEAD-1004", "rep_id": "REP-02", "opportunity_name": "Cedar", "amount": 90000}),
+        ("convert_lead", {"lead_id": "LEAD-1004", "opportunity_name": "Cedar", "amount": 90000}),
+    ])
+    assert results[0].is_error  # rep_id is no argument of the tool
+    assert results[1].structured_content == {"refused": True, "status": 403, "reason": "Lead is owned by another rep; only its owner can convert it", "lead_id": "LEAD-1004"}
+    assert trial.final_state() == trial.initial_state
 
 
 @pytest.fixture(scope="module")

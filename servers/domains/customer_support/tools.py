@@ -53,6 +53,12 @@ def _cents(value: float) -> float:
     return round(value + 0.0, 2)
 
 
+def _age_key(case: Case) -> tuple[str, int]:
+    """Which of two cases is older: creation time, then the sequential case number."""
+    number = case.case_id.split("-", 1)[-1]
+    return case.created, int(number) if number.isdigit() else 0
+
+
 def p1_criteria_met(case: Case, customer: Customer) -> bool:
     """The documented urgency criteria for P1: a full service outage for a business or enterprise customer."""
     return case.impact == "outage" and customer.sla_tier in ("business", "enterprise")
@@ -324,7 +330,9 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
         primary_case_id: Annotated[str, Field(description="The case that stays open and keeps the work.")],
     ) -> dict[str, Any]:
         """Merge a duplicate case into the primary case of the same customer. The duplicate becomes status
-        merged and points at the primary; the primary lists the duplicate among its linked cases."""
+        merged and points at the primary; the primary lists the duplicate among its linked cases. The
+        duplicate is the newer case (merging the older into the newer is refused, 422), and merging ends it
+        like a closure: refused when another team owns it (403) or it has an open billing dispute (409)."""
         duplicate = self._case(duplicate_case_id)
         primary = self._case(primary_case_id)
         if duplicate_case_id == primary_case_id:
@@ -334,6 +342,23 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
                           duplicate_case_id=duplicate_case_id, primary_case_id=primary_case_id)
         self._require_active(duplicate)
         self._require_active(primary)
+        if _age_key(duplicate) < _age_key(primary):
+            raise Refusal(
+                422,
+                "The duplicate is the newer case: merge the newer case into the older one",
+                duplicate_case_id=duplicate_case_id,
+                primary_case_id=primary_case_id,
+                older_case_id=duplicate_case_id,
+            )
+        self._require_owned(duplicate)
+        disputes = self._open_disputes(case_id=duplicate_case_id)
+        if disputes:
+            raise Refusal(
+                409,
+                "The duplicate case has an open billing dispute; it cannot be merged until billing resolves the dispute",
+                case_id=duplicate_case_id,
+                dispute_ids=[d.dispute_id for d in disputes],
+            )
         duplicate.status = "merged"
         duplicate.merged_into = primary_case_id
         primary.linked_cases.append(duplicate_case_id)
@@ -419,6 +444,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
         """Credit an invoice, linked to the customer's billing case (422 for another customer's case or a case
         that is not a billing case). The customer must be verified (403). All
         credits on one invoice together may not exceed $100.00 (403: escalate the case to billing instead);
+        not on a case another team owns (403: after escalation billing decides);
         one credit per case and invoice (409); not while the invoice has an open billing dispute (409)."""
         invoice = self._invoice(invoice_id)
         case = self._case(case_id)
@@ -430,6 +456,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
             raise Refusal(422, "Case belongs to another customer than the invoice", case_id=case_id, invoice_id=invoice_id)
         self._require_billing_case(case)
         self._require_active(case)
+        self._require_owned(case)
         if self._open_disputes(invoice_id=invoice_id):
             raise Refusal(409, "Invoice has an open billing dispute; billing will settle it", invoice_id=invoice_id)
         if any(c.invoice_id == invoice_id and c.case_id == case_id for c in self.state.credits.values()):
@@ -461,7 +488,8 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
         reason: Annotated[str, Field(description="What the customer disputes."), FreeText],
     ) -> dict[str, Any]:
         """Open a billing dispute on an invoice for the billing team to investigate, linked to the customer's
-        billing case. The customer must be verified (403); one open dispute per invoice (409). While the dispute is
+        billing case. The customer must be verified (403); not on a case another team owns (403); one open
+        dispute per invoice (409). While the dispute is
         open the case cannot be closed and the invoice cannot be credited."""
         invoice = self._invoice(invoice_id)
         case = self._case(case_id)
@@ -473,6 +501,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
             raise Refusal(422, "Case belongs to another customer than the invoice", case_id=case_id, invoice_id=invoice_id)
         self._require_billing_case(case)
         self._require_active(case)
+        self._require_owned(case)
         existing = self._open_disputes(invoice_id=invoice_id)
         if existing:
             raise Refusal(409, "This invoice already has an open billing dispute", dispute_id=existing[0].dispute_id)

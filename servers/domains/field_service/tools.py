@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import FreeText, IdMinter, Trimmed, InvalidCall, Refusal, ToolEnvironment, tool
+from servers.base import ClockTime, Date, FreeText, IdMinter, InvalidCall, Refusal, ToolEnvironment, Trimmed, tool
 from servers.domains.field_service.world import (
     SLOT_HOURS,
     SLOT_STARTS,
@@ -33,8 +33,7 @@ WorkOrderId = Annotated[str, Field(description="Work order id, e.g. WO-5001.")]
 AppointmentId = Annotated[str, Field(description="Appointment id, e.g. APT-7001.")]
 CustomerId = Annotated[str, Field(description="The id of the customer making the request, e.g. CUST-3001.")]
 TechnicianId = Annotated[str, Field(description="Technician id, e.g. TECH-101.")]
-Date = Annotated[str, Field(description="Calendar date, YYYY-MM-DD, e.g. 2026-12-02.")]
-StartTime = Annotated[str, Field(description="Start of the two-hour window, HH:MM: one of 08:00, 10:00, 12:00, 14:00, 16:00.")]
+StartTime = Annotated[ClockTime, Field(description="Start of the two-hour window, HH:MM: one of 08:00, 10:00, 12:00, 14:00, 16:00.")]
 
 CLOSED = ("completed", "cancelled")
 
@@ -98,6 +97,49 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
             return Refusal(422, "That time slot is in the past", now=f"{self.state.business_date} {self.state.business_time}")
         return None
 
+    def _window(self, date: str, start_time: str, exclude: str | None = None) -> list[Appointment]:
+        """The scheduled appointments of one window (all technicians, assigned or not)."""
+        return [
+            a
+            for a in self.state.appointments.values()
+            if a.status == "scheduled" and a.date == date and a.start_time == start_time and a.appointment_id != exclude
+        ]
+
+    def _staffable(self, date: str, demands: list[tuple[str, str | None]]) -> bool:
+        """Whether one window's appointments can all be staffed: every (skill, technician) demand with a
+        technician needs that technician at work and booked once; the unassigned ones need distinct
+        qualified technicians at work who are not booked in the window (a bipartite matching).
+
+        Why a matching and not "some qualified technician is free": an unassigned appointment still
+        takes a technician when it is dispatched, so two solar jobs cannot share one solar technician."""
+        techs = self.state.technicians
+        busy: set[str] = set()
+        for _, tech_id in demands:
+            if tech_id is None:
+                continue
+            tech = techs.get(tech_id)
+            if tech is None or tech_id in busy or date in tech.days_off:
+                return False
+            busy.add(tech_id)
+        open_skills = [skill for skill, tech_id in demands if tech_id is None]
+        options = [[t.technician_id for t in techs.values() if skill in t.skills and t.technician_id not in busy and date not in t.days_off] for skill in open_skills]
+        matched: dict[str, int] = {}
+
+        def place(i: int, seen: set[str]) -> bool:
+            for tech_id in options[i]:
+                if tech_id in seen:
+                    continue
+                seen.add(tech_id)
+                if tech_id not in matched or place(matched[tech_id], seen):
+                    matched[tech_id] = i
+                    return True
+            return False
+
+        return all(place(i, set()) for i in range(len(open_skills)))
+
+    def _demands(self, appointments: list[Appointment]) -> list[tuple[str, str | None]]:
+        return [(self.state.work_orders[a.work_order_id].required_skill, a.technician_id) for a in appointments]
+
     def _booking(self, technician_id: str, date: str, start_time: str, exclude: str | None = None) -> Appointment | None:
         for apt in self.state.appointments.values():
             if apt.technician_id == technician_id and apt.status == "scheduled" and apt.date == date and apt.start_time == start_time and apt.appointment_id != exclude:
@@ -108,16 +150,23 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
         return date not in tech.days_off and self._booking(tech.technician_id, date, start_time, exclude) is None
 
     def _qualified_free(self, skill: str, date: str, start_time: str, exclude: str | None = None) -> list[str]:
-        return [t.technician_id for t in self.state.technicians.values() if skill in t.skills and self._free(t, date, start_time, exclude)]
+        """Qualified technicians who could take one more job of `skill` in the window while every
+        appointment already in it stays staffed."""
+        others = self._demands(self._window(date, start_time, exclude))
+        return [
+            t.technician_id
+            for t in self.state.technicians.values()
+            if skill in t.skills and self._free(t, date, start_time, exclude) and self._staffable(date, [*others, (skill, t.technician_id)])
+        ]
 
     def _capacity_problem(self, wo: WorkOrder, date: str, start_time: str, technician_id: str | None, exclude: str | None = None) -> Refusal | None:
-        if technician_id is not None:
-            if not self._free(self._technician(technician_id), date, start_time, exclude):
-                return Refusal(409, "The assigned technician is not available in that slot", technician_id=technician_id)
+        """Whether one more appointment for `wo` (with `technician_id`, or unassigned) fits the window."""
+        others = self._demands(self._window(date, start_time, exclude))
+        if self._staffable(date, [*others, (wo.required_skill, technician_id)]):
             return None
-        if not self._qualified_free(wo.required_skill, date, start_time, exclude):
-            return Refusal(409, "No qualified technician is available in that slot", required_skill=wo.required_skill)
-        return None
+        if technician_id is not None:
+            return Refusal(409, "The assigned technician is not available in that slot", technician_id=technician_id)
+        return Refusal(409, "No qualified technician is available in that slot", required_skill=wo.required_skill)
 
     def _audit(self, action: str, record_id: str) -> None:
         self.state.audit_log.append(AuditEntry(action=action, record_id=record_id, at=f"{self.state.business_date} {self.state.business_time}"))
@@ -201,7 +250,9 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
         """List the bookable two-hour windows on one date for a work order. A window is bookable when it is
         in business hours (Mon-Fri, starts 08:00-16:00), not in the past, and - if the work order's
         appointment already has a technician - that technician is free, otherwise at least one technician
-        with the required skill is free. Each window lists the qualified technicians free in it."""
+        with the required skill is free (appointments without a technician count: each needs one). The work
+        order's current appointment window is not listed (it is returned as current_window). Each window
+        lists the qualified technicians free in it."""
         wo = self._work_order(work_order_id)
         day = self._date(date)
         active = self._active_appointment(work_order_id)
@@ -209,12 +260,16 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
         exclude = active.appointment_id if active else None
         slots = []
         for start in SLOT_STARTS:
+            if active is not None and (active.date, active.start_time) == (date, start):
+                continue  # the appointment's own window is not a move (reschedule refuses it, 409)
             if self._slot_problem(date, start) is not None:
                 continue
             if self._capacity_problem(wo, date, start, assigned, exclude) is not None:
                 continue
             slots.append({"start_time": start, "end_time": _end(start), "qualified_technicians_free": self._qualified_free(wo.required_skill, date, start, exclude)})
         result: dict[str, Any] = {"work_order_id": work_order_id, "date": date, "weekday": day.strftime("%A"), "required_skill": wo.required_skill, "assigned_technician_id": assigned, "slots": slots}
+        if active is not None:
+            result["current_window"] = {"appointment_id": active.appointment_id, "date": active.date, "start_time": active.start_time}
         if not slots:
             problem = self._slot_problem(date, "16:00")
             result["note"] = problem.reason if problem else "No bookable window on this date"
@@ -327,7 +382,8 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
     def assign_technician(self, appointment_id: AppointmentId, technician_id: TechnicianId) -> dict[str, Any]:
         """Assign (or reassign) the technician of a scheduled appointment. The technician must have the
         work order's required skill, must not be off that day, and must not already be booked in that
-        window (no double-booking)."""
+        window (no double-booking), nor be the only qualified technician left for another unassigned
+        appointment in that window."""
         apt = self._appointment(appointment_id)
         tech = self._technician(technician_id)
         if apt.status != "scheduled":
@@ -342,6 +398,13 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
         clash = self._booking(technician_id, apt.date, apt.start_time, exclude=appointment_id)
         if clash is not None:
             raise Refusal(409, "Technician is already booked in that window", technician_id=technician_id, conflicting_appointment_id=clash.appointment_id)
+        others = self._demands(self._window(apt.date, apt.start_time, exclude=appointment_id))
+        if not self._staffable(apt.date, [*others, (wo.required_skill, technician_id)]):
+            raise Refusal(
+                409,
+                "Assigning this technician would leave another appointment in that window without a qualified technician",
+                technician_id=technician_id,
+            )
         previous = apt.technician_id
         apt.technician_id = technician_id
         self._audit("assign_technician", appointment_id)

@@ -9,13 +9,12 @@ deleted record) are refused with 409, so a repeated write never changes the worl
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from servers.base import CaseFolded, FreeText, InvalidCall, Refusal, ToolEnvironment, tool
+from servers.base import CaseFolded, DateTime, FreeText, InvalidCall, Refusal, ToolEnvironment, tool
 from servers.domains.itsm.world import (
     AccessApproval,
     AccessGrant,
@@ -43,7 +42,6 @@ RecordId = Annotated[str, Field(description="Governed record id, e.g. REC-6001."
 ResolutionCode = Literal["fixed", "workaround", "hardware_replaced", "user_error", "no_fault_found", "duplicate"]
 OpenStatus = Literal["new", "in_progress", "on_hold"]
 
-_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$")
 CAB_GROUP = "GRP-CAB"
 
 
@@ -233,8 +231,9 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
         assignment_group: Annotated[str | None, Field(description="Support group id to reassign to, e.g. GRP-NET.")] = None,
     ) -> dict[str, Any]:
         """Change an open incident's impact/urgency (priority is recomputed), status, assignment group or
-        assignee. Refused for resolved incidents (409) and when nothing would change (409). Raising an
-        incident to P1 does not page on-call by itself: call page_on_call next."""
+        assignee. Refused for resolved incidents (409), when nothing would change (409), and for lowering a
+        P1 that has not paged on-call yet (422: page first). Raising an incident to P1 does not page on-call
+        by itself: call page_on_call next."""
         incident = self._incident(incident_id)
         if incident.status == "resolved":
             raise Refusal(409, "The incident is already resolved", incident_id=incident_id)
@@ -259,6 +258,9 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
         old = {k: getattr(incident, k) for k in new}
         if new == old:
             raise Refusal(409, "Nothing to change: the incident already has these values", incident_id=incident_id)
+        if old["priority"] == "P1" and new["priority"] != "P1" and not incident.on_call_paged:
+            # Otherwise lowering the impact would be a way around "a P1 must page before it is resolved".
+            raise Refusal(422, "A P1 incident must page on-call before its priority can be lowered", incident_id=incident_id)
         for key, value in new.items():
             setattr(incident, key, value)
         return {"incident_id": incident_id, **new, "previous_priority": old["priority"], "on_call_paged": incident.on_call_paged}
@@ -339,7 +341,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
         ci_id: Annotated[str, Field(description="The configuration item being changed, e.g. CI-3003.")],
         title: Annotated[str, Field(description="What the change does."), FreeText],
         change_type: Annotated[ChangeType, Field(description="standard (pre-approved routine change), normal (needs CAB approval) or emergency (needs emergency CAB approval).")],
-        scheduled_start: Annotated[str, Field(description="Planned start, local time, YYYY-MM-DDTHH:MM, e.g. 2026-12-02T22:00.")],
+        scheduled_start: Annotated[DateTime, Field(description="Planned start, local time, YYYY-MM-DDTHH:MM, e.g. 2026-12-02T22:00.")],
         description: Annotated[str, Field(description="Implementation and back-out plan."), FreeText] = "",
     ) -> dict[str, Any]:
         """Submit a change request. Standard changes are pre-approved (status approved); normal and
@@ -347,8 +349,6 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
         past (422) or another open change is already scheduled on the same item at the same time (409)."""
         self._user(user_id)
         self._ci(ci_id)
-        if not _STAMP.match(scheduled_start):
-            raise InvalidCall("scheduled_start must look like 2026-12-02T22:00.")
         if scheduled_start < self.state.now:
             raise Refusal(422, "The scheduled start is in the past", now=self.state.now)
         for other in self.state.changes.values():

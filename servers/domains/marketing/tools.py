@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import FreeText, InvalidCall, Trimmed, Unordered, Refusal, ToolEnvironment, tool
+from servers.base import DateTime, FreeText, InvalidCall, Refusal, ToolEnvironment, Trimmed, Unordered, tool
 from servers.domains.marketing.world import (
     AuditEntry,
     Campaign,
@@ -197,15 +197,13 @@ class MarketingEnvironment(ToolEnvironment[MarketingState]):
     def schedule_campaign(
         self,
         campaign_id: CampaignId,
-        send_at: Annotated[str, Field(description="When to send, local time 'YYYY-MM-DD HH:MM', e.g. '2026-12-03 09:00'.")],
+        send_at: Annotated[DateTime, Field(description="When to send, local time YYYY-MM-DDTHH:MM, e.g. 2026-12-03T09:00 (a space in place of the T is read the same).")],
     ) -> dict[str, Any]:
         """Schedule a draft campaign. It needs a template and a segment with at least one member, and the
-        send time must be in the future."""
+        send time must be in the future (422). A send time that is not a real YYYY-MM-DDTHH:MM date and time is
+        an invalid call."""
         c = self._campaign(campaign_id)
-        try:
-            when = dt.datetime.strptime(send_at, "%Y-%m-%d %H:%M")
-        except ValueError:
-            raise InvalidCall(f"send_at must be 'YYYY-MM-DD HH:MM', got {send_at!r}.") from None
+        when = dt.datetime.fromisoformat(send_at)  # canonical already: the DateTime argument type checked it
         self._draft(c)
         if c.template_id is None:
             raise Refusal(422, "Campaign has no template; attach one before scheduling", campaign_id=campaign_id)
@@ -217,7 +215,7 @@ class MarketingEnvironment(ToolEnvironment[MarketingState]):
         if when <= now:
             raise Refusal(422, "Send time is in the past", now=f"{self.state.business_date} {self.state.business_time}")
         c.status = "scheduled"
-        c.send_at = when.strftime("%Y-%m-%d %H:%M")
+        c.send_at = when.strftime("%Y-%m-%dT%H:%M")
         self._audit("schedule_campaign", campaign_id)
         return {"campaign_id": campaign_id, "status": "scheduled", "send_at": c.send_at, "audience_size": self.state.segments[c.segment_id].member_count}
 
@@ -289,7 +287,7 @@ def marketing_probes(state: MarketingState) -> list[tuple[str, list[Any]]]:
         if segment is not None:
             probes.append((f"segment on {c.campaign_id}", [call("set_campaign_segment", campaign_id=c.campaign_id, segment_id=segment.segment_id)]))
         if c.template_id and c.segment_id and state.segments[c.segment_id].member_count:
-            probes.append((f"schedule {c.campaign_id}", [call("schedule_campaign", campaign_id=c.campaign_id, send_at="2026-12-20 09:00")]))
+            probes.append((f"schedule {c.campaign_id}", [call("schedule_campaign", campaign_id=c.campaign_id, send_at="2026-12-20T09:00")]))
     for s in state.segments.values():
         newcomer = next((sub.subscriber_id for sub in state.subscribers.values() if sub.subscribed and sub.subscriber_id not in s.members), None)
         if newcomer is not None:

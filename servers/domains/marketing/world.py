@@ -72,7 +72,7 @@ class Campaign(BaseModel):
     status: CampaignStatus = "draft"
     segment_id: str | None = None
     template_id: str | None = None
-    send_at: str | None = Field(default=None, description="Scheduled or actual send time, YYYY-MM-DD HH:MM.")
+    send_at: str | None = Field(default=None, description="Scheduled or actual send time, local, YYYY-MM-DDTHH:MM.")
     metrics: Metrics | None = None
 
 
@@ -140,15 +140,15 @@ def default_marketing_state() -> MarketingState:
         Template(template_id="TPL-804", name="Winter promo", channel="email", subject="Winter savings inside"),
     ]
     campaigns = [
-        Campaign(campaign_id="CMP-5001", name="October Product Update", channel="email", status="sent", segment_id="SEG-601", template_id="TPL-802", send_at="2026-10-15 09:00",
+        Campaign(campaign_id="CMP-5001", name="October Product Update", channel="email", status="sent", segment_id="SEG-601", template_id="TPL-802", send_at="2026-10-15T09:00",
                  metrics=Metrics(sent=4000, delivered=3900, opens=1170, clicks=234, conversions=47, unsubscribes=12, revenue=9400.0, cost=800.0)),
-        Campaign(campaign_id="CMP-5002", name="Black Friday Flash Sale", channel="sms", status="sent", segment_id="SEG-601", template_id="TPL-803", send_at="2026-11-27 08:00",
+        Campaign(campaign_id="CMP-5002", name="Black Friday Flash Sale", channel="sms", status="sent", segment_id="SEG-601", template_id="TPL-803", send_at="2026-11-27T08:00",
                  metrics=Metrics(sent=2500, delivered=2450, opens=0, clicks=196, conversions=61, unsubscribes=30, revenue=12200.0, cost=500.0)),
-        Campaign(campaign_id="CMP-5003", name="November Newsletter", channel="email", status="sent", segment_id="SEG-603", template_id="TPL-802", send_at="2026-11-10 09:00",
+        Campaign(campaign_id="CMP-5003", name="November Newsletter", channel="email", status="sent", segment_id="SEG-603", template_id="TPL-802", send_at="2026-11-10T09:00",
                  metrics=Metrics(sent=4200, delivered=4000, opens=1000, clicks=160, conversions=20, unsubscribes=8, revenue=3000.0, cost=600.0)),
         Campaign(campaign_id="CMP-5004", name="December Webinar Invite", channel="email", segment_id="SEG-602"),
         Campaign(campaign_id="CMP-5005", name="Winter Promo", channel="email"),
-        Campaign(campaign_id="CMP-5006", name="Holiday Greetings", channel="email", status="scheduled", segment_id="SEG-601", template_id="TPL-802", send_at="2026-12-15 10:00"),
+        Campaign(campaign_id="CMP-5006", name="Holiday Greetings", channel="email", status="scheduled", segment_id="SEG-601", template_id="TPL-802", send_at="2026-12-15T10:00"),
         Campaign(campaign_id="CMP-5007", name="Spring Preview", channel="email", segment_id="SEG-603", template_id="TPL-802"),
         Campaign(campaign_id="CMP-5008", name="December Product Update", channel="email", segment_id="SEG-601", template_id="TPL-802"),
     ]

@@ -36,6 +36,11 @@ Amount = Money
 POINTS_PER_DOLLAR = 10
 
 
+def _points(dollars: float) -> int:
+    """Loyalty points for an amount kept: 10 per dollar, rounded down."""
+    return max(0, math.floor(round(dollars * POINTS_PER_DOLLAR, 6)))
+
+
 def _cents(value: float) -> float:
     return round(value + 0.0, 2)
 
@@ -272,16 +277,22 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
 
     @tool("write")
     def award_loyalty_points(self, account_id: AccountId, transaction_id: TransactionId) -> dict[str, Any]:
-        """Award loyalty points for a payment: 10 points per dollar, rounded down, after the receipt is sent."""
+        """Award loyalty points for a payment: 10 points per dollar kept, rounded down, after the receipt is sent.
+        Points are earned on the amount not refunded: a fully refunded payment earns none (409), a partly
+        refunded one earns on the rest; a payment under dispute earns none (409)."""
         account = self._account(account_id)
         payment = self._payment(transaction_id)
         if payment.account_id != account_id:
             raise Refusal(422, "Transaction does not belong to this account", transaction_id=transaction_id)
         if transaction_id in self.state.loyalty_awards:
             raise Refusal(409, "Points were already awarded for this transaction", transaction_id=transaction_id)
+        if payment.status == "refunded":
+            raise Refusal(409, "A fully refunded payment earns no loyalty points", transaction_id=transaction_id)
+        if payment.status == "disputed":
+            raise Refusal(409, "A payment under dispute earns no loyalty points", transaction_id=transaction_id)
         if not any(r.transaction_id == transaction_id for r in self.state.receipts.values()):
             raise Refusal(422, "Send the receipt before awarding loyalty points", transaction_id=transaction_id)
-        points = math.floor(round(payment.amount * POINTS_PER_DOLLAR, 6))
+        points = _points(payment.amount - payment.refunded_amount)
         account.loyalty_points += points
         self.state.loyalty_awards[transaction_id] = LoyaltyAward(transaction_id=transaction_id, account_id=account_id, points=points)
         return {"points_awarded": points, "loyalty_balance": account.loyalty_points}
@@ -321,7 +332,8 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
         amount: Amount,
         reason: Annotated[str, Field(description="Why the refund is issued, e.g. 'duplicate charge'."), FreeText],
     ) -> dict[str, Any]:
-        """Refund all or part of a payment to its original method. The owner must be authenticated."""
+        """Refund all or part of a payment to its original method. The owner must be authenticated. Loyalty
+        points awarded for the payment follow the money: they are reduced to 10 per dollar of what is kept."""
         amount = _cents(amount)
         payment = self._payment(transaction_id)
         account = self.state.accounts[payment.account_id]
@@ -337,7 +349,16 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
             account.balance = _cents(account.balance + amount)
         refund = Refund(refund_id=self.ids.mint("RFND"), transaction_id=transaction_id, amount=amount, reason=reason)
         self.state.refunds[refund.refund_id] = refund
-        return {"refund_id": refund.refund_id, "amount": amount, "payment_status": payment.status, "refunded_to": payment.method}
+        result: dict[str, Any] = {"refund_id": refund.refund_id, "amount": amount, "payment_status": payment.status, "refunded_to": payment.method}
+        award = self.state.loyalty_awards.get(transaction_id)
+        if award is not None:
+            kept = _points(payment.amount - payment.refunded_amount)
+            reversed_points = min(award.points - kept, account.loyalty_points)
+            if reversed_points > 0:
+                award.points -= reversed_points
+                account.loyalty_points -= reversed_points
+                result.update(loyalty_points_reversed=reversed_points, loyalty_balance=account.loyalty_points)
+        return result
 
     @tool("write")
     def file_dispute(

@@ -33,7 +33,6 @@ from servers.domains.sales.world import (
 LeadId = Annotated[str, Field(description="Lead id, e.g. LEAD-1001.")]
 ContactId = Annotated[str, Field(description="Contact id, e.g. CON-3001.")]
 OpportunityId = Annotated[str, Field(description="Opportunity id, e.g. OPP-4001.")]
-RepId = Annotated[str, Field(description="The id of the sales rep making the change (the user), e.g. REP-01.")]
 SequenceId = Annotated[str, Field(description="Outreach sequence id, e.g. SEQ-01.")]
 
 AMOUNT_MAX = 10_000_000.0
@@ -83,13 +82,21 @@ class SalesEnvironment(ToolEnvironment[SalesState]):
     def _audit(self, action: str, record_id: str) -> None:
         self.state.audit_log.append(AuditEntry(action=action, record_id=record_id, at=self.state.business_date))
 
-    def _owned_lead(self, lead_id: str, rep_id: str, verb: str) -> Lead:
+    def _acting_rep(self) -> str:
+        """The rep the assistant acts for: the session's signed-in rep (world state), never an argument,
+        so no call can act as another rep."""
+        rep_id = self.state.session_rep_id
+        if rep_id not in self.state.reps:
+            raise InvalidCall(f"The session's rep {rep_id!r} is not a rep of this CRM.")
+        return rep_id
+
+    def _owned_lead(self, lead_id: str, verb: str) -> tuple[Lead, str]:
         lead = self._lead(lead_id)
-        self._rep(rep_id)
+        rep_id = self._acting_rep()
         if lead.owner_rep_id != rep_id:
-            owner = self.state.reps[lead.owner_rep_id].name
-            raise Refusal(403, f"Lead is owned by another rep; only its owner can {verb} it", lead_id=lead_id, owner_rep_id=lead.owner_rep_id, owner_name=owner)
-        return lead
+            # No owner id in the refusal: it would only invite acting as the owner.
+            raise Refusal(403, f"Lead is owned by another rep; only its owner can {verb} it", lead_id=lead_id)
+        return lead, rep_id
 
     def _lead_view(self, lead: Lead) -> dict[str, Any]:
         contact = self.state.contacts[lead.contact_id]
@@ -170,9 +177,10 @@ class SalesEnvironment(ToolEnvironment[SalesState]):
 
     # ---- lead qualification --------------------------------------------------------------------
     @tool("write")
-    def qualify_lead(self, lead_id: LeadId, rep_id: RepId) -> dict[str, Any]:
-        """Mark a new or working lead as qualified. Only the lead's owner may; the score must be at least 60."""
-        lead = self._owned_lead(lead_id, rep_id, "qualify")
+    def qualify_lead(self, lead_id: LeadId) -> dict[str, Any]:
+        """Mark a new or working lead as qualified. Only the lead's owner (the signed-in rep) may; the score
+        must be at least 60."""
+        lead, _ = self._owned_lead(lead_id, "qualify")
         if lead.status not in ("new", "working"):
             raise Refusal(409, f"Lead is already {lead.status}", lead_id=lead_id)
         if lead.score < QUALIFY_THRESHOLD:
@@ -185,11 +193,11 @@ class SalesEnvironment(ToolEnvironment[SalesState]):
     def disqualify_lead(
         self,
         lead_id: LeadId,
-        rep_id: RepId,
         reason: Annotated[DisqualifyReason, Field(description="no_budget, no_authority, no_need, bad_timing, competitor or unresponsive.")],
     ) -> dict[str, Any]:
-        """Mark a new or working lead as disqualified with a reason code. Only the lead's owner may."""
-        lead = self._owned_lead(lead_id, rep_id, "disqualify")
+        """Mark a new or working lead as disqualified with a reason code. Only the lead's owner (the signed-in
+        rep) may."""
+        lead, _ = self._owned_lead(lead_id, "disqualify")
         if lead.status not in ("new", "working"):
             raise Refusal(409, f"Lead is already {lead.status}", lead_id=lead_id)
         lead.status = "disqualified"
@@ -247,13 +255,12 @@ class SalesEnvironment(ToolEnvironment[SalesState]):
     def convert_lead(
         self,
         lead_id: LeadId,
-        rep_id: RepId,
         opportunity_name: Annotated[str, Field(description="Name of the new opportunity, e.g. 'Orbit Retail eCommerce platform'."), FreeText],
         amount: Annotated[Money, Field(description="Expected deal value in US dollars.")],
     ) -> dict[str, Any]:
         """Convert a qualified lead into an opportunity (stage 'qualification') on the lead's account. Only
-        the lead's owner may convert it."""
-        lead = self._owned_lead(lead_id, rep_id, "convert")
+        the lead's owner (the signed-in rep) may convert it; the opportunity is theirs."""
+        lead, rep_id = self._owned_lead(lead_id, "convert")
         if lead.status != "qualified":
             raise Refusal(409, f"Only qualified leads can be converted; this lead is {lead.status}", lead_id=lead_id)
         if not 0 < amount <= AMOUNT_MAX:
@@ -277,16 +284,14 @@ class SalesEnvironment(ToolEnvironment[SalesState]):
     def update_opportunity_stage(
         self,
         opportunity_id: OpportunityId,
-        rep_id: RepId,
         stage: Annotated[Stage, Field(description="prospecting, qualification, proposal, negotiation, closed_won or closed_lost.")],
     ) -> dict[str, Any]:
         """Move an opportunity to another stage. Stages follow the pipeline order, one step at a time
         (prospecting -> qualification -> proposal -> negotiation -> closed_won); closed_lost is allowed from
-        any open stage; closed stages are final. Only the opportunity's owner may change it."""
+        any open stage; closed stages are final. Only the opportunity's owner (the signed-in rep) may change it."""
         opp = self._opportunity(opportunity_id)
-        self._rep(rep_id)
-        if opp.owner_rep_id != rep_id:
-            raise Refusal(403, "Opportunity is owned by another rep; only its owner can change it", opportunity_id=opportunity_id, owner_rep_id=opp.owner_rep_id)
+        if opp.owner_rep_id != self._acting_rep():
+            raise Refusal(403, "Opportunity is owned by another rep; only its owner can change it", opportunity_id=opportunity_id)
         if opp.stage in ("closed_won", "closed_lost"):
             raise Refusal(409, f"Opportunity is {opp.stage}; closed stages are final", opportunity_id=opportunity_id)
         if stage == opp.stage:
@@ -314,13 +319,16 @@ def sales_probes(state: SalesState) -> list[tuple[str, list[Any]]]:
         return GoldCall(tool=tool, args=args)
 
     probes: list[tuple[str, list[Any]]] = []
+    me = state.session_rep_id  # only the signed-in rep's own records can change
     for lead in state.leads.values():
+        if lead.owner_rep_id != me:
+            continue
         if lead.status in ("new", "working"):
             if lead.score >= QUALIFY_THRESHOLD:
-                probes.append((f"qualify {lead.lead_id}", [call("qualify_lead", lead_id=lead.lead_id, rep_id=lead.owner_rep_id)]))
-            probes.append((f"disqualify {lead.lead_id}", [call("disqualify_lead", lead_id=lead.lead_id, rep_id=lead.owner_rep_id, reason="no_need")]))
+                probes.append((f"qualify {lead.lead_id}", [call("qualify_lead", lead_id=lead.lead_id)]))
+            probes.append((f"disqualify {lead.lead_id}", [call("disqualify_lead", lead_id=lead.lead_id, reason="no_need")]))
         if lead.status == "qualified":
-            probes.append((f"convert {lead.lead_id}", [call("convert_lead", lead_id=lead.lead_id, rep_id=lead.owner_rep_id, opportunity_name="probe", amount=1000)]))
+            probes.append((f"convert {lead.lead_id}", [call("convert_lead", lead_id=lead.lead_id, opportunity_name="probe", amount=1000)]))
     for contact in state.contacts.values():
         probes.append((f"log call {contact.contact_id}", [call("log_activity", contact_id=contact.contact_id, kind="call", summary="probe")]))
         if not contact.opted_out:
@@ -330,7 +338,7 @@ def sales_probes(state: SalesState) -> list[tuple[str, list[Any]]]:
                 probes.append((f"enrol {contact.contact_id}", [call("enroll_in_sequence", contact_id=contact.contact_id, sequence_id=seq)]))
     for opp in state.opportunities.values():
         nxt = _next_stage(opp.stage)
-        if nxt is not None:
-            probes.append((f"advance {opp.opportunity_id}", [call("update_opportunity_stage", opportunity_id=opp.opportunity_id, rep_id=opp.owner_rep_id, stage=nxt)]))
-            probes.append((f"lose {opp.opportunity_id}", [call("update_opportunity_stage", opportunity_id=opp.opportunity_id, rep_id=opp.owner_rep_id, stage="closed_lost")]))
+        if nxt is not None and opp.owner_rep_id == me:
+            probes.append((f"advance {opp.opportunity_id}", [call("update_opportunity_stage", opportunity_id=opp.opportunity_id, stage=nxt)]))
+            probes.append((f"lose {opp.opportunity_id}", [call("update_opportunity_stage", opportunity_id=opp.opportunity_id, stage="closed_lost")]))
     return probes

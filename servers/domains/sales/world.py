@@ -118,6 +118,11 @@ class SalesState(BaseModel):
     activities: dict[str, Activity] = Field(default_factory=dict)
     audit_log: list[AuditEntry] = Field(default_factory=list, description="Every successful change, oldest first.")
     business_date: str = "2026-11-30"
+    session_rep_id: str = Field(
+        default="REP-01",
+        description="The rep signed in to this CRM session: the user the assistant works for. Every ownership "
+        "rule is checked against it, never against an argument; a task names another rep through its initial state.",
+    )
 
 
 def _lead(lid: str, cid: str, aid: str, rep: str, source: str, fit: int, eng: int, intent: int, status: LeadStatus = "new", **kw: object) -> Lead:

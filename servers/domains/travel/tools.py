@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import CaseFolded, FreeText, InvalidCall, Money, Trimmed, UpperCode, Refusal, ToolEnvironment, tool
+from servers.base import CaseFolded, Date, FreeText, InvalidCall, Money, Refusal, ToolEnvironment, Trimmed, UpperCode, tool
 from servers.domains.travel.world import (
     Booking,
     BookingPayment,
@@ -39,6 +39,10 @@ BAG_FEE = 40.0
 MAX_BAGS_PER_PASSENGER = 3
 FREE_CANCELLATION_HOURS = 24
 HOTEL_CHECK_IN_TIME = "15:00"
+MAX_STAY_NIGHTS = 30
+"""The longest hotel stay the desk books (partner hotels' long-stay limit)."""
+HOTEL_BOOKING_HORIZON_DAYS = 365
+"""Partner hotels take reservations at most this many days ahead of check-in."""
 
 FARE_RULES: dict[str, dict[str, Any]] = {
     "basic": {
@@ -65,6 +69,11 @@ def _cents(value: float) -> float:
 
 def _parse(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp)
+
+
+def _person(name: str) -> str:
+    """The identity of a passenger name: case and spacing carry no meaning ("ana  RUIZ" is Ana Ruiz)."""
+    return " ".join(name.split()).casefold()
 
 
 class TravelEnvironment(ToolEnvironment[TravelState]):
@@ -144,6 +153,21 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
     def _hours_since_booking(self, booking: Booking) -> float:
         return (self._now() - _parse(booking.booked_at)).total_seconds() / 3600
 
+    def _seats_left(self, flight: Flight, cabin: str) -> int:
+        """Seats still sellable in a cabin: the free seat labels minus the booked passengers who hold a
+        place in that cabin without a seat assigned yet (a booking takes its places when it is made, seats
+        are chosen later; a cancelled booking or a moved segment no longer holds them)."""
+        held = sum(
+            1
+            for b in self.state.bookings.values()
+            if b.status == "confirmed"
+            for s in b.segments
+            if s.flight_id == flight.flight_id and s.cabin == cabin
+            for seat in s.seats
+            if not seat
+        )
+        return max(0, len(flight.free_seats[cabin]) - held)
+
     def _release_seats(self, segment: Segment) -> None:
         flight = self.state.flights.get(segment.flight_id)
         if flight is None:
@@ -170,8 +194,16 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
             return difference, Refusal(422, "A change must keep the same route", booked_route=f"{old.origin}-{old.destination}", new_route=f"{new.origin}-{new.destination}")
         if new.status != "scheduled":
             return difference, Refusal(422, "The new flight is not open for booking", flight_id=new.flight_id)
-        if len(new.free_seats["economy"]) < n:
-            return difference, Refusal(409, "Not enough seats on the new flight", flight_id=new.flight_id, seats_left=len(new.free_seats["economy"]))
+        if segment.cabin == "business":
+            return difference, Refusal(
+                409,
+                "This flight was upgraded to business with miles; an upgraded flight cannot be changed",
+                flight_id=old.flight_id,
+                cabin="business",
+            )
+        seats_left = self._seats_left(new, "economy")
+        if seats_left < n:
+            return difference, Refusal(409, "Not enough seats on the new flight", flight_id=new.flight_id, seats_left=seats_left)
         return difference, None
 
     # ---- reads ---------------------------------------------------------------------------------
@@ -213,7 +245,7 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
         self,
         origin: Annotated[UpperCode, Field(description="Three-letter airport code, e.g. BOS.")],
         destination: Annotated[UpperCode, Field(description="Three-letter airport code, e.g. ORD.")],
-        date: Annotated[str, Field(description="Departure date, YYYY-MM-DD.")],
+        date: Annotated[Date, Field(description="Departure date, YYYY-MM-DD.")],
     ) -> dict[str, Any]:
         """Find scheduled Aurora Air flights on a route and date, with per-passenger prices by fare class
         (basic, standard, flexible), economy and business seats left, and the miles needed to upgrade."""
@@ -227,8 +259,8 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
                 "departs": f.departs,
                 "arrives": f.arrives,
                 "prices": f.prices,
-                "economy_seats_left": len(f.free_seats["economy"]),
-                "business_seats_left": len(f.free_seats["business"]),
+                "economy_seats_left": self._seats_left(f, "economy"),
+                "business_seats_left": self._seats_left(f, "business"),
                 "upgrade_miles": f.upgrade_miles,
             }
             for f in self.state.flights.values()
@@ -238,8 +270,10 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
 
     @tool("read")
     def get_flight(self, flight_id: FlightId) -> dict[str, Any]:
-        """Look up one flight: schedule, status (scheduled or landed), prices, distance and the free seats by cabin."""
-        return self._flight(flight_id).model_dump(mode="json")
+        """Look up one flight: schedule, status (scheduled or landed), prices, distance, the free seats by
+        cabin (seat labels one can choose) and the seats left to sell by cabin."""
+        flight = self._flight(flight_id)
+        return {**flight.model_dump(mode="json"), "seats_left": {cabin: self._seats_left(flight, cabin) for cabin in flight.free_seats}}
 
     @tool("read")
     def get_fare_rules(self, fare_class: Annotated[FareClass, Field(description="basic, standard or flexible.")]) -> dict[str, Any]:
@@ -258,8 +292,8 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
     def search_hotels(
         self,
         city: Annotated[CaseFolded, Field(description="City name, e.g. Chicago.")],
-        check_in: Annotated[str, Field(description="Check-in date, YYYY-MM-DD.")],
-        check_out: Annotated[str, Field(description="Check-out date, YYYY-MM-DD.")],
+        check_in: Annotated[Date, Field(description="Check-in date, YYYY-MM-DD.")],
+        check_out: Annotated[Date, Field(description="Check-out date, YYYY-MM-DD.")],
     ) -> dict[str, Any]:
         """Find partner hotels in a city with room types, nightly rates, rooms left, and the free-cancellation
         deadline that would apply to a stay with this check-in date."""
@@ -318,7 +352,23 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
         if any(self._flight(s.flight_id).status == "landed" for s in booking.segments):
             return {"allowed": False, "reason": "A flight of this booking has already been flown", "status": 422}
         outcome, amount = self._cancellation_outcome(booking)
-        return {"allowed": True, "booking_id": booking_id, "outcome": outcome, "amount": amount, "hours_since_booking": round(self._hours_since_booking(booking), 1)}
+        quote: dict[str, Any] = {"allowed": True, "booking_id": booking_id, "outcome": outcome, "amount": amount, "hours_since_booking": round(self._hours_since_booking(booking), 1)}
+        miles_back = self._upgrade_miles_spent(booking)
+        if miles_back:
+            quote["upgrade_miles_returned"] = miles_back
+        return quote
+
+    def _upgrade_miles_spent(self, booking: Booking) -> int:
+        """Miles the owner spent on upgrades of this booking's (unflown) flights.
+
+        The desk sells economy only, so a business segment exists only through `redeem_miles_upgrade`,
+        which costs the flight's fixed `upgrade_miles` per passenger; an upgraded flight cannot be changed.
+        The spend is therefore exactly upgrade_miles x passengers for each business segment."""
+        return sum(
+            self._flight(s.flight_id).upgrade_miles * len(booking.passengers)
+            for s in booking.segments
+            if s.cabin == "business" and self._flight(s.flight_id).status != "landed"
+        )
 
     def _cancellation_outcome(self, booking: Booking) -> tuple[str, float]:
         if self._hours_since_booking(booking) <= FREE_CANCELLATION_HOURS:
@@ -341,21 +391,25 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
     ) -> dict[str, Any]:
         """Book economy seats on one flight for one or more passengers and charge the total fare
         (price of the fare class x passengers) to a payment method on the traveller's profile.
-        Seats are unassigned until chosen with change_seat."""
+        Seats are unassigned until chosen with change_seat, but the booking takes its places at once:
+        refused when fewer economy places are left than passengers, or when a passenger (names compared
+        ignoring case and spacing) is already booked on this flight."""
         self._traveller(traveller_id)
         flight = self._flight(flight_id)
         names = [p.strip() for p in passengers]
         if not names or any(not p for p in names) or len(names) > 6:
             raise Refusal(422, "Between one and six named passengers are required")
-        if len(set(names)) != len(names):
+        people = {_person(p) for p in names}
+        if len(people) != len(names):
             raise Refusal(422, "A passenger is listed twice")
         if flight.status != "scheduled":
             raise Refusal(422, "This flight is not open for booking", flight_id=flight_id)
-        if len(flight.free_seats["economy"]) < len(names):
-            raise Refusal(409, "Not enough economy seats left on this flight", flight_id=flight_id, seats_left=len(flight.free_seats["economy"]))
+        seats_left = self._seats_left(flight, "economy")
+        if seats_left < len(names):
+            raise Refusal(409, "Not enough economy seats left on this flight", flight_id=flight_id, seats_left=seats_left)
         for other in self.state.bookings.values():
             if other.status == "confirmed" and any(s.flight_id == flight_id for s in other.segments):
-                clash = sorted(set(names) & set(other.passengers))
+                clash = sorted(p for p in other.passengers if _person(p) in people)
                 if clash:
                     raise Refusal(409, "A passenger is already booked on this flight", flight_id=flight_id, booking_id=other.booking_id, passengers=clash)
         method = self._require_profile_method(traveller_id, payment_method_id)
@@ -388,7 +442,7 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
         """Move a booking from one flight to another on the same route (a date or time change) for all
         passengers. Basic fares are refused. A positive fare difference is charged to a profile payment
         method; a negative one becomes travel credit (standard) or a refund (flexible). Seats are released
-        and must be chosen again."""
+        and must be chosen again. A flight upgraded to business with miles cannot be changed (409)."""
         booking = self._booking(booking_id)
         difference, problem = self._change_quote(booking, flight_id, new_flight_id)
         if problem is not None:
@@ -488,16 +542,22 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
     def cancel_booking(self, booking_id: BookingId, reason: Annotated[str, Field(description="The customer's reason, in a few words."), FreeText] = "") -> dict[str, Any]:
         """Cancel a whole booking. Within 24 hours of booking: full refund to the original payment method.
         After that by fare class: basic gets nothing back, standard gets the amount paid as travel credit,
-        flexible gets a full refund. Bookings with a flown flight cannot be cancelled."""
+        flexible gets a full refund. Bookings with a flown flight cannot be cancelled. Miles spent on
+        upgrades of the booking go back to the owner's miles account."""
         booking = self._booking(booking_id)
         self._require_confirmed(booking)
         if any(self._flight(s.flight_id).status == "landed" for s in booking.segments):
             raise Refusal(422, "A flight of this booking has already been flown", booking_id=booking_id)
         outcome, amount = self._cancellation_outcome(booking)
+        miles_back = self._upgrade_miles_spent(booking)
         for segment in booking.segments:
             self._release_seats(segment)
         booking.status = "cancelled"
         result: dict[str, Any] = {"booking_id": booking_id, "status": "cancelled", "outcome": outcome, "amount": amount}
+        if miles_back:
+            account = self.state.loyalty_accounts[self.state.travellers[booking.traveller_id].loyalty_id]
+            account.miles += miles_back
+            result.update(upgrade_miles_returned=miles_back, miles_balance=account.miles)
         if outcome == "refund":
             refund = Refund(refund_id=self.ids.mint("RF"), booking_id=booking_id, payment_method_id=booking.payment_method_id, amount=amount)
             self.state.refunds[refund.refund_id] = refund
@@ -528,13 +588,14 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
         traveller_id: TravellerId,
         hotel_id: Annotated[str, Field(description="Hotel id from search_hotels, e.g. HTL-201.")],
         room_type: Annotated[str, Field(description="Room type offered by the hotel, e.g. standard, king.")],
-        check_in: Annotated[str, Field(description="Check-in date, YYYY-MM-DD.")],
-        check_out: Annotated[str, Field(description="Check-out date, YYYY-MM-DD.")],
+        check_in: Annotated[Date, Field(description="Check-in date, YYYY-MM-DD.")],
+        check_out: Annotated[Date, Field(description="Check-out date, YYYY-MM-DD.")],
         payment_method_id: PaymentMethodId,
         booking_id: Annotated[str, Field(description="Optional flight booking this stay belongs to, e.g. PNR-K7Q2MA.")] = "",
     ) -> dict[str, Any]:
         """Book one hotel room for a traveller and charge nightly rate x nights to a profile payment method.
-        Optionally link it to one of the traveller's flight bookings."""
+        Optionally link it to one of the traveller's flight bookings. Stays are 1 to 30 nights, with
+        check-in not in the past and at most 365 days ahead (422)."""
         self._traveller(traveller_id)
         hotel = self._hotel(hotel_id)
         room = hotel.room_types.get(room_type)
@@ -545,6 +606,11 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
             raise Refusal(422, "Check-out must be after check-in")
         if check_in < self.state.now[:10]:
             raise Refusal(422, "Check-in cannot be in the past")
+        if nights > MAX_STAY_NIGHTS:
+            raise Refusal(422, f"A hotel stay is at most {MAX_STAY_NIGHTS} nights", nights=nights, max_nights=MAX_STAY_NIGHTS)
+        horizon = (date.fromisoformat(self.state.now[:10]) + timedelta(days=HOTEL_BOOKING_HORIZON_DAYS)).isoformat()
+        if check_in > horizon:
+            raise Refusal(422, f"Hotels take reservations at most {HOTEL_BOOKING_HORIZON_DAYS} days ahead", latest_check_in=horizon)
         if booking_id:
             booking = self._booking(booking_id)
             if booking.traveller_id != traveller_id:
@@ -592,7 +658,8 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
     def redeem_miles_upgrade(self, booking_id: BookingId, flight_id: FlightId) -> dict[str, Any]:
         """Upgrade every passenger of a booking to business on one flight, paid with the booking owner's
         miles (the flight's upgrade_miles per passenger). Refused for basic fares, without enough miles,
-        or without enough free business seats. Business seats are assigned automatically."""
+        or without enough free business seats. Business seats are assigned automatically. An upgraded flight
+        cannot be changed afterwards; cancelling the booking returns the miles of its upgrades."""
         booking = self._booking(booking_id)
         self._require_confirmed(booking)
         segment = self._segment(booking, flight_id)
