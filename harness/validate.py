@@ -18,7 +18,7 @@ from pydantic import TypeAdapter, ValidationError
 from contracts.graph import GraphConfig
 from contracts.schema import Task
 from grader.values import MISSING, args_match, get_path
-from harness.replay import REF
+from harness.release.replay import REF
 from servers.base import ToolEnvironment
 
 

@@ -13,9 +13,9 @@ from contracts.graph import GraphConfig
 from contracts.schema import Task
 from grader.grade import grade_offline
 from grader.verdicts import TrialVerdict
-from harness.batteries import BatteryCase, BatteryReport, CaseResult, all_cases, judge_case
-from harness.mutations import generic_mutations, noop, probe_mutations
-from harness.replay import GatewayReplayer
+from harness.release.batteries import BatteryCase, BatteryReport, CaseResult, all_cases, judge_case
+from harness.release.mutations import generic_mutations, noop, probe_mutations
+from harness.release.replay import GatewayReplayer
 from contracts.evidence import Evidence
 from servers.base import ToolEnvironment
 

@@ -1,6 +1,6 @@
 """Validity batteries: the mistakes agents really make must fail, and valid alternatives must pass.
 
-The falsifiability gate (`harness.mutations`) proves that each *declared* check can fail. These
+The falsifiability gate (`harness.release.mutations`) proves that each *declared* check can fail. These
 batteries prove something stronger about the contract as a whole, generated from each task's gold path,
 its world and its graph (issue "Contracts that catch the mistakes agents really make"):
 
@@ -31,7 +31,7 @@ from typing import Any, Literal
 from contracts.evidence import Evidence
 from contracts.graph import GraphConfig
 from contracts.schema import GoldCall, GoldTurn, Task
-from harness.replay import REF
+from harness.release.replay import REF
 from servers.base import ToolEnvironment, is_free_text
 
 Battery = Literal["behaviour", "equivalence"]
