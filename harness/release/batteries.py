@@ -32,10 +32,12 @@ from contracts.evidence import Evidence
 from contracts.graph import GraphConfig
 from contracts.schema import GoldCall, GoldTurn, Task
 from harness.release.replay import REF
+from harness.release.world import result_facts
 from servers.base import ToolEnvironment, is_free_text
 
-Battery = Literal["behaviour", "equivalence"]
-Outcome = Literal["killed", "missed", "guarded", "passed", "false_failure", "exempt"]
+Battery = Literal["behaviour", "equivalence", "reply", "exploit", "playability"]
+Outcome = Literal["killed", "missed", "guarded", "passed", "false_failure", "exempt", "debt", "inapplicable"]
+MUST_FAIL: frozenset[str] = frozenset({"behaviour", "exploit", "playability"})
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,19 @@ class BatteryCase:
     """Flat indices (in call order) of calls this case adds; they must succeed for the case to apply."""
     fallback: BatteryCase | None = None
     """Tried when this case is guarded (e.g. the same write aimed at the probe's own record)."""
+    must: Literal["fail", "pass"] | None = None
+    """What the case must do strictly; None: by its battery (behaviour and exploit fail, equivalence passes)."""
+    requires: tuple[int, frozenset[str]] | None = None
+    """(flat index, facts): the case only applies when that call succeeded and its result holds every fact
+    (a read substitute that does not return what the task depends on is no substitute)."""
+    replies: tuple[str, ...] | None = None
+    """Reply cases: the gold evidence with these assistant replies (one per turn), no replay."""
+
+    @property
+    def expects(self) -> Literal["fail", "pass"]:
+        if self.must is not None:
+            return self.must
+        return "fail" if self.battery in MUST_FAIL else "pass"
 
 
 @dataclass
@@ -72,7 +87,16 @@ class BatteryReport:
 
     @property
     def failures(self) -> list[CaseResult]:
+        """Misses and false failures the debt ledger does not carry: these fail the gate."""
         return [r for r in self.results if r.outcome in ("missed", "false_failure")]
+
+    @property
+    def debt(self) -> list[CaseResult]:
+        """Misses and false failures the ledger carries (known debt: not a pass, not a gate failure)."""
+        return [r for r in self.results if r.outcome == "debt"]
+
+    stale_debt: list[str] = field(default_factory=list)
+    """Ledger entries of this task that no longer miss: the ratchet must shrink, so they fail the gate."""
 
 
 # ---- trajectory editing ----------------------------------------------------------------------------
@@ -446,7 +470,16 @@ def equivalence_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) ->
 
 
 def all_cases(task: Task, gold: Evidence, env: type[ToolEnvironment], graph: GraphConfig) -> list[BatteryCase]:
-    cases = list(behavioural_cases(task, gold, env, graph)) + list(equivalence_cases(task, gold, env))
+    from harness.release import exploits, replies, widened
+
+    cases = (
+        list(behavioural_cases(task, gold, env, graph))
+        + list(widened.behavioural_cases(task, gold, env))
+        + list(equivalence_cases(task, gold, env))
+        + list(widened.equivalence_cases(task, gold, env))
+        + list(replies.reply_cases(task, gold))
+        + list(exploits.exploit_cases(task, gold, env))
+    )
     seen: set[str] = set()
     unique = []
     for case in cases:  # two edits can land on one id (e.g. two forbidden patterns); keep the first
@@ -459,9 +492,13 @@ def all_cases(task: Task, gold: Evidence, env: type[ToolEnvironment], graph: Gra
 def judge_case(case: BatteryCase, evidence: Evidence, strict: bool) -> Outcome:
     """What a played case means: a behavioural case must fail strictly (unless the world refused what it
     added), an equivalence case must pass strictly."""
-    if case.battery == "equivalence":
-        return "passed" if strict else "false_failure"
     trace = evidence.tool_trace
+    if case.requires is not None:
+        index, facts = case.requires
+        if index >= len(trace) or trace[index].status != "executed" or not facts <= result_facts(trace[index].result):
+            return "inapplicable"
+    if case.expects == "pass":
+        return "passed" if strict else "false_failure"
     if any(index >= len(trace) or trace[index].status != "executed" for index in case.added):
         return "guarded"
     return "missed" if strict else "killed"
