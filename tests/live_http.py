@@ -53,8 +53,8 @@ async def assert_release_proof(domain: str, task_id: str) -> None:
     """The release gate in-process for one task: gold, no-op, mutations and both batteries."""
     from contracts.catalog import get_task
     from contracts.graph import load_graph
-    from harness.release import prove_task
-    from harness.replay import GatewayReplayer
+    from harness.release.gates import prove_task
+    from harness.release.replay import GatewayReplayer
     from servers.registry import environment_class
 
     async with GatewayReplayer(Gateway([domain])) as replayer:

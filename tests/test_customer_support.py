@@ -11,8 +11,8 @@ from fastmcp import Client
 from contracts.catalog import get_task, load_catalog
 from contracts.schema import GoldCall, GoldTurn, Task
 from grader.grade import grade_offline
-from harness.release import prove_task
-from harness.replay import GatewayReplayer
+from harness.release.gates import prove_task
+from harness.release.replay import GatewayReplayer
 from servers.domains.customer_support.tools import CustomerSupportEnvironment
 from servers.gateway import TRIAL_META_KEY, Gateway
 from servers.registry import environment_class

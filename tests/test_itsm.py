@@ -16,8 +16,8 @@ from contracts.schema import GoldCall, GoldTurn
 from grader.grade import grade_offline
 from harness.benchmark_spec import run_release
 from harness.config import ReleaseConfig
-from harness.release import prove_task
-from harness.replay import GatewayReplayer
+from harness.release.gates import prove_task
+from harness.release.replay import GatewayReplayer
 from servers.domains.itsm.tools import ItsmEnvironment
 from servers.domains.itsm.world import PRIORITY_MATRIX, priority_of
 from servers.gateway import TRIAL_META_KEY, Gateway, bind_trial

@@ -14,8 +14,8 @@ from contracts.catalog import get_task, load_catalog
 from contracts.graph import load_graph
 from contracts.schema import GoldCall, GoldTurn, Task
 from grader.grade import grade_offline
-from harness.release import prove_task
-from harness.replay import GatewayReplayer
+from harness.release.gates import prove_task
+from harness.release.replay import GatewayReplayer
 from servers.domains.onboarding.tools import OnboardingEnvironment
 from servers.gateway import TRIAL_META_KEY, Gateway, bind_trial
 from servers.registry import environment_class

@@ -60,6 +60,11 @@ class BatteryCase:
     (a read substitute that does not return what the task depends on is no substitute)."""
     replies: tuple[str, ...] | None = None
     """Reply cases: the gold evidence with these assistant replies (one per turn), no replay."""
+    appended: tuple[GoldCall, ...] | None = None
+    """When the case is the gold path plus these calls at the end of its last turn: played by continuing
+    from the gold path's checkpoint (same evidence as a full replay, a fraction of the cost)."""
+    toolless: bool = False
+    """With `replies`: no tool call at all (the world untouched), as a tool-less exploit."""
 
     @property
     def expects(self) -> Literal["fail", "pass"]:
@@ -95,6 +100,8 @@ class BatteryReport:
         """Misses and false failures the ledger carries (known debt: not a pass, not a gate failure)."""
         return [r for r in self.results if r.outcome == "debt"]
 
+    kills: dict[str, str] = field(default_factory=dict)
+    """Declared check -> the first must-fail case whose verdict failed it (counts towards the kill proof)."""
     stale_debt: list[str] = field(default_factory=list)
     """Ledger entries of this task that no longer miss: the ratchet must shrink, so they fail the gate."""
 
@@ -339,31 +346,10 @@ def behavioural_cases(
                                   f"{call.tool} right after the {gcall.tool} of turn {gpos[0]}, without waiting for the customer's turn {pos[0]}",
                                   _rebuild(turns, per))
 
-    gold_tools = {call.tool for _, call in flat}
+    # The unrequested write of each node tool is superseded by the `collateral` kind (harness.release.widened):
+    # every write tool of the domain, on the records the gold path created and the task's other records.
     probes = env.mutation_probes(task.initial_state)
     values = _gold_values(task)
-    for tool in _write_tools_of(task, graph, env):
-        if tool in gold_tools or tool in (contract.forbidden_actions or []):
-            continue
-        for _, calls in probes:
-            index = next((k for k, c in enumerate(calls) if c.tool == tool), None)
-            if index is None:
-                continue
-            prefix = list(calls[: index + 1])
-            plain = _append(turns, prefix)
-            fallback = BatteryCase(_case_id("behaviour", "unrequested", tool), "behaviour", "unrequested",
-                                   f"an unrequested {tool} (the probe's record)", plain, added=(_total(turns) + index,))
-            target = prefix[-1]
-            override = {k: values[k] for k in target.args if k in values and not _is_ref(target.args[k])}
-            if override and any(override[k] != target.args[k] for k in override):
-                aimed = prefix[:-1] + [target.model_copy(update={"args": {**target.args, **override}})]
-                yield BatteryCase(_case_id("behaviour", "unrequested", tool), "behaviour", "unrequested",
-                                  f"an unrequested {tool} on the task's own records", _append(turns, aimed),
-                                  added=(_total(turns) + index,), fallback=fallback)
-            else:
-                yield fallback
-            break
-
     for tool in contract.forbidden_actions or []:
         args = _example_args(tool, task, probes, env, values)
         yield BatteryCase(_case_id("behaviour", "forbidden", tool), "behaviour", "forbidden",

@@ -115,13 +115,20 @@ def collateral_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> 
         if not chosen:
             yield plain
             continue
+        seen = {repr(sorted(template.args.items()))}
+        made = 0
         for label, record in chosen[:MAX_TARGETS]:
             call = template.model_copy(update={"args": {**template.args, param: record}})
-            if (call.tool, repr(sorted(call.args.items()))) in gold_calls:
-                continue  # the same call again is the repeat kind
+            key = repr(sorted(call.args.items()))
+            if (call.tool, key) in gold_calls or key in seen:
+                continue  # the same call again is the repeat kind; the same target twice is one case
+            seen.add(key)
+            made += 1
             yield BatteryCase(_case_id("behaviour", "collateral", f"{tool}->{label}"), "behaviour", "collateral",
                               f"an unrequested {tool}({param}={record!r})", _append(turns, [*sequence[:-1], call]),
                               added=added, fallback=plain)
+        if not made and (template.tool, repr(sorted(template.args.items()))) not in gold_calls:
+            yield plain
 
 
 def _consents(task: Task) -> list[Any]:
