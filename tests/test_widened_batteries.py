@@ -100,20 +100,27 @@ def test_premature_with_consent_adds_the_upfront_authorisation_variant() -> None
 
 
 async def test_a_required_read_with_an_equivalent_tool_is_a_false_failure() -> None:
-    """get_account_balance is required by name; a substitute read that returns the same balance and points
-    must pass, so the contract fails the gate until it names the alternative."""
-    task = get_task("payments_balance_inquiry_01")
-    _, report = await report_of(task)
-    substitutions = [r for r in report.results if r.kind == "read_substitution"]
-    assert substitutions, "no substitute read was found for get_account_balance"
-    assert all(r.outcome == "false_failure" for r in substitutions)
-    alternatives = task.contract.model_dump(exclude_none=True)
-    others = sorted({r.case_id.split("->")[1].split("@")[0] for r in substitutions})
-    alternatives["expected_actions"] = [{"tool": "get_account_balance", "alternatives": others}]
-    alternatives["expected_params"] = []
-    alternatives.pop("expected_params")
-    _, fixed = await report_of(variant(task.id, alternatives))
-    assert all(r.outcome == "passed" for r in fixed.results if r.kind == "read_substitution")
+    """retail_status_cancelled_01 requires `get_order_status` by name; `get_order_details` on the same order
+    returns the same `status` field with the same value on the real world, so an agent that used it is
+    failed wrongly: a false failure until the contract names the alternative. A read whose result only
+    echoes what it was given is no substitute (list_cases -> get_case(the case id list_cases found))."""
+    task_id = "retail_status_cancelled_01"
+    retail = environment_class("retail")
+
+    async def substitutions(contract: dict[str, Any]) -> dict[str, str]:
+        task = variant(task_id, contract)
+        async with GatewayReplayer(Gateway(["retail"])) as replayer:
+            gold = await replayer.play(task, task.gold, strict_refs=True)
+            report = await run_batteries(replayer, task, gold, retail, load_graph("retail"))
+        return {r.case_id: r.outcome for r in report.results if r.kind == "read_substitution"}
+
+    case = "equivalence/read_substitution/get_order_status->get_order_details@0.0"
+    base = get_task(task_id).contract.model_dump(exclude_none=True)
+    assert (await substitutions(base))[case] == "false_failure"
+    fixed = copy.deepcopy(base)
+    fixed["expected_actions"] = [{"tool": "get_order_status", "alternatives": ["get_order_details", "list_customer_orders"]}]
+    fixed.pop("expected_params")
+    assert (await substitutions(fixed))[case] == "passed"
 
 
 async def test_debt_turns_known_misses_into_debt_and_stale_debt_fails() -> None:
@@ -165,8 +172,9 @@ async def test_world_targets_and_relied_facts() -> None:
     balance = get_task("payments_balance_inquiry_01")
     async with GatewayReplayer(Gateway(["payments"])) as replayer:
         evidence = await replayer.play(balance, balance.gold, strict_refs=True)
-    assert {"640.2", "310"} <= relied_facts(evidence, 0) | {"640.2"}
-    assert "310" in relied_facts(evidence, 0)
+    facts = relied_facts(evidence, 0)
+    assert "balance=640.2" in facts and "loyalty_points=310" in facts  # numbers under their field names
+    assert not any(f.endswith("=ACC-1005") for f in facts)  # the read's own argument is no fact it found
 
 
 def test_playability_flags_a_turn_that_needs_two_nodes() -> None:

@@ -481,7 +481,8 @@ def judge_case(case: BatteryCase, evidence: Evidence, strict: bool) -> Outcome:
     trace = evidence.tool_trace
     if case.requires is not None:
         index, facts = case.requires
-        if index >= len(trace) or trace[index].status != "executed" or not facts <= result_facts(trace[index].result):
+        # what the substitute returned beyond what it was given (an echoed argument is no fact it found)
+        if index >= len(trace) or trace[index].status != "executed" or not facts <= result_facts(trace[index].result, trace[index].arguments):
             return "inapplicable"
     if case.expects == "pass":
         return "passed" if strict else "false_failure"

@@ -211,25 +211,49 @@ def _meaningful(value: Any) -> bool:
     return isinstance(value, (int, float)) and abs(value) >= 2
 
 
+def keyed_leaves(value: Any, key: str = "") -> Iterator[tuple[str, Any]]:
+    """(field name, scalar) for every scalar in a result (list items keep their field's name)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from keyed_leaves(v, str(k))
+    elif isinstance(value, list):
+        for v in value:
+            yield from keyed_leaves(v, key)
+    elif isinstance(value, (str, int, float, bool)):
+        yield key, value
+
+
 def relied_facts(gold: Evidence, index: int) -> frozenset[str]:
-    """Values of the result of trace call `index` that a later call's arguments or a reply from its turn
-    on repeat: the facts the task depends on from that read (as strings, for comparison)."""
+    """The facts the task depends on from trace call `index`, as `field=value`: every value of its result
+    that a later call's arguments or a reply from its turn on repeat, and every number and boolean it
+    returned (a decision such as `eligible: false`, a figure a ranking or total is built from). A
+    substitute read must return each under the same field name: a list of plans that mentions "starter"
+    does not say which plan the account has."""
     record = gold.tool_trace[index]
-    mine = {_fact(v) for v in leaves(record.result) if _meaningful(v)}
-    mine -= {_fact(v) for v in leaves(record.arguments)}
+    given = {_fact(v) for v in leaves(record.arguments)}
     used: set[str] = set()
     for later in gold.tool_trace[index + 1:]:
         used |= {_fact(v) for v in leaves(later.arguments)}
     replies = " ".join(m.content for m in gold.conversation if m.role == "assistant" and m.turn >= record.turn).lower()
-    out = {f for f in mine if f in used or f.lower() in replies}
+    out: set[str] = set()
+    for key, value in keyed_leaves(record.result):
+        text = _fact(value)
+        if text in given:
+            continue
+        if isinstance(value, bool) or (isinstance(value, (int, float)) and key) or (_meaningful(value) and (text in used or text.lower() in replies)):
+            out.add(f"{key}={text}")
     return frozenset(out)
 
 
 def _fact(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
 
 
-def result_facts(result: Any) -> set[str]:
-    return {_fact(v) for v in leaves(result)}
+def result_facts(result: Any, arguments: Any = None) -> set[str]:
+    """`field=value` facts of a result, without those that only echo the call's own arguments."""
+    given = {_fact(v) for v in leaves(arguments)} if arguments is not None else set()
+    return {f"{k}={_fact(v)}" for k, v in keyed_leaves(result) if _fact(v) not in given}
