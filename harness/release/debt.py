@@ -32,6 +32,11 @@ def load_debt(domain: str, directory: Path = DEBT_DIR) -> dict[str, list[str]]:
     return {k: list(v) for k, v in data.items()}
 
 
+def known_debt(domain: str, task_id: str) -> list[str]:
+    """The ledger's cases for one task (what a per-task proof may still miss without failing)."""
+    return load_debt(domain).get(task_id, [])
+
+
 def render_debt(domain: str, ledger: Mapping[str, list[str]]) -> str:
     header = (
         f"# Battery debt of {domain}: generated cases its contracts still miss (written by\n"
