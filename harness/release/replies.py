@@ -114,9 +114,8 @@ def reply_cases(task: Task, gold: Evidence) -> Iterator[BatteryCase]:
             if other is None:
                 continue
             wrong = list(replies)
-            for alt in sorted(group, key=len, reverse=True):
-                alt_kind = shape(alt)
-                wrong = [_pattern(alt).sub(other if alt_kind == shape(phrase) else other, r) for r in wrong]
+            for alt in sorted(group, key=len, reverse=True):  # every spelling of the fact the reply may use
+                wrong = [_pattern(alt).sub(other, r) for r in wrong]
             if wrong == replies:
                 continue
             yield BatteryCase(_case_id("reply", "reply_wrong_value", f"criterion{k}"), "reply", "reply_wrong_value",

@@ -25,6 +25,7 @@ Equivalence (must pass strictly):
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -266,7 +267,7 @@ def argument_form_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) 
             if isinstance(value, list) and len(value) >= 2 and len(set(map(repr, value))) > 1 and is_unordered(annotation):
                 edits.setdefault("permuted", []).append((pos, key, list(reversed(value))))
             default = param_default(env, call.tool, key)
-            if not is_ref(value) and value is not None and default is not None and default == value and default is not inspect_empty():
+            if not is_ref(value) and value is not None and default is not _NO_DEFAULT and default is not None and default == value:
                 edits.setdefault("default", []).append((pos, key, _OMIT))
     for form, changes in edits.items():
         per = _per_turn(turns)
@@ -283,12 +284,7 @@ def argument_form_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) 
 
 
 _OMIT = object()
-
-
-def inspect_empty() -> Any:
-    import inspect
-
-    return inspect.Parameter.empty
+_NO_DEFAULT = inspect.Parameter.empty
 
 
 def customer_order_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> Iterator[BatteryCase]:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import inspect
 import re
-import typing
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -186,9 +186,10 @@ def is_unordered(annotation: Any) -> bool:
 
 
 def param_default(env: type[ToolEnvironment], tool: str, name: str) -> Any:
+    """The tool's declared default of a parameter (`inspect.Parameter.empty` when it has none)."""
     signature, _ = env.tool_signature(tool)
     parameter = signature.parameters.get(name)
-    return parameter.default if parameter is not None else typing.cast(Any, None)
+    return parameter.default if parameter is not None else inspect.Parameter.empty
 
 
 # ---- facts a read contributes --------------------------------------------------------------------------
