@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from contracts.catalog import read_yaml
 from contracts.evidence import RoutingDecision, ToolCallRecord
 from contracts.schema import GoldTurn, Task
-from harness.replay import render_reply, resolve_args
+from harness.release.replay import render_reply, resolve_args
 from orchestrator.protocol import AgentReply, TrialSession
 
 

@@ -68,7 +68,7 @@ class Suggest(SuggestConfig):
         import anyio
 
         from contracts.catalog import CatalogError, load_catalog, select_tasks
-        from harness.suggest import render, suggest_tasks
+        from harness.release.suggest import render, suggest_tasks
 
         try:
             tasks = select_tasks(load_catalog(), domains=self.domain, task_ids=self.task)

@@ -68,6 +68,7 @@ class ReleaseConfig(BaseModel):
     task: list[str] = Field(default_factory=list, description="only these task ids")
     mutations: bool = Field(default=True, description="with --gold: run the mutation kill-rate proof")
     json_report: Path | None = Field(default=None, description="also write the full report as JSON here")
+    write_debt: bool = Field(default=False, description="with --gold: rewrite contracts/battery_debt/<domain>.yaml from this run's misses")
     workers: int = Field(default=0, ge=0, description="with --gold: worker processes over the catalog (0: one per core)")
     verbose: bool = Field(
         default=False, validation_alias=AliasChoices("verbose", "v"), description="list which mutation killed each check"

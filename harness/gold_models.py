@@ -40,7 +40,7 @@ def _customer_messages(messages: Sequence[ChatMessage]) -> list[int]:
 
 @dataclass(frozen=True)
 class _Seen:
-    """A tool result in the agent's context: what `${tool.field}` references read (`harness.replay`)."""
+    """A tool result in the agent's context: what `${tool.field}` references read (`harness.release.replay`)."""
 
     tool: str
     result: Any
@@ -145,7 +145,7 @@ class _GoldPlay:
         return tool_call("route", node=node, reason="the gold turn's tools")
 
     def agent(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]) -> ModelOutput:
-        from harness.replay import render_reply, resolve_args
+        from harness.release.replay import render_reply, resolve_args
         from models.scripted import text, tool_call
 
         customer = _customer_messages(messages)

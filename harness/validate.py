@@ -20,7 +20,7 @@ from contracts.schema import Task
 from grader.values import MISSING, args_match, get_path
 from grader.refs import REF as CONTRACT_REF
 from grader.refs import references_in
-from harness.replay import REF
+from harness.release.replay import REF
 from servers.base import ToolEnvironment
 
 

@@ -126,15 +126,22 @@ class TrialStore:
         seed: int = 0,
         task_id: str | None = None,
         trial_id: str | None = None,
+        world: dict[str, Any] | None = None,
     ) -> Trial:
-        state, initial_json = _initial_world(domain, initial_state)
+        """A new trial on the default world merged with `initial_state`, or - `world`, a checkpoint the
+        release batteries continue from - on exactly that JSON world (validated, not merged)."""
+        if world is not None:  # shared, never mutated: the trial's state is its own validated copy
+            state, initial = track(environment_class(domain).state_model.model_validate(world)), world
+        else:
+            state, initial_json = _initial_world(domain, initial_state)
+            initial = json.loads(initial_json)
         trial_id = trial_id or f"trial-{secrets.token_urlsafe(18)}"  # unguessable: 144 random bits
         trial = Trial(
             trial_id=trial_id,
             domain=domain,
             seed=seed,
             state=state,
-            initial_state=json.loads(initial_json),
+            initial_state=initial,
             ids=IdMinter(f"{seed}|{task_id or domain}"),
             task_id=task_id,
         )

@@ -53,12 +53,13 @@ async def assert_release_proof(domain: str, task_id: str) -> None:
     """The release gate in-process for one task: gold, no-op, mutations and both batteries."""
     from contracts.catalog import get_task
     from contracts.graph import load_graph
-    from harness.release import prove_task
-    from harness.replay import GatewayReplayer
+    from harness.release.debt import known_debt
+    from harness.release.gates import prove_task
+    from harness.release.replay import GatewayReplayer
     from servers.registry import environment_class
 
     async with GatewayReplayer(Gateway([domain])) as replayer:
-        proof = await prove_task(replayer, get_task(task_id), environment_class(domain), graph=load_graph(domain))
+        proof = await prove_task(replayer, get_task(task_id), environment_class(domain), graph=load_graph(domain), debt=known_debt(domain, task_id))
     assert proof.batteries is not None and proof.batteries.results
     assert proof.ok, (proof.error, proof.unkilled, proof.batteries.failures)
 

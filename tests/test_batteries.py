@@ -10,9 +10,9 @@ import pytest
 from contracts.catalog import get_task
 from contracts.graph import load_graph
 from contracts.schema import Task
-from harness.batteries import lookalike
-from harness.release import run_batteries
-from harness.replay import GatewayReplayer
+from harness.release.batteries import lookalike
+from harness.release.gates import run_batteries
+from harness.release.replay import GatewayReplayer
 from servers.gateway import Gateway
 from servers.registry import environment_class
 
@@ -44,7 +44,15 @@ async def test_hardened_case_b_task_kills_every_generated_mistake() -> None:
     assert found["behaviour/repeat/process_payment@0.0"] == "killed"
     assert found["behaviour/repeat/send_receipt@0.1"] == "guarded"  # the world refuses a second receipt (409)
     assert found["behaviour/alter/process_payment.method@0.0"] == "killed"
-    assert not report.failures, report.failures
+    old_kinds = {"repeat", "drop", "lookalike", "alter", "before_check", "forbidden", "extra_read", "reorder_reads", "numbers", "recheck"}
+    assert not [r for r in report.failures if r.kind in old_kinds], report.failures
+    # The widened batteries find what the contract-derived ones could not: a second purchase on another
+    # account of the customer's world passes (no collateral guard on payments by other accounts), and a
+    # bare "155" passes the offline evidence judge. Both are in the payments debt ledger.
+    assert {r.case_id for r in report.failures} == {
+        "behaviour/collateral/process_payment->lookalike:ACC-1001",
+        "reply/reply_keyword_list/all",
+    }
 
 
 async def test_a_contract_without_effect_checks_lets_a_double_charge_pass() -> None:

@@ -198,7 +198,7 @@ async def test_a_failing_consent_judge_leaves_the_trial_ungraded_not_passed(tmp_
 
 def test_the_premature_mutation_moves_the_gated_call_before_the_decision() -> None:
     from contracts import catalog as cat
-    from harness.mutations import generic_mutations
+    from harness.release.mutations import generic_mutations
     from servers.registry import environment_class
 
     task = cat.load_catalog(cat.TASKS_DIR)["payments_transfer_daily_limit_01"]

@@ -79,7 +79,7 @@ async def test_dialogue_endpoints_need_the_token_and_a_task_trial(base: str) -> 
 async def test_a_harness_in_any_language_grades_its_own_recorded_trace(base: str, tmp_path) -> None:
     """POST /control/grade: evidence recorded elsewhere, in the trial-record format, graded like `crmbench grade`."""
     from contracts.catalog import get_task
-    from harness.replay import GatewayReplayer
+    from harness.release.replay import GatewayReplayer
 
     task = get_task("payments_checkout_full_chain_02")
     async with GatewayReplayer(Gateway(["payments"])) as replayer:

@@ -11,8 +11,9 @@ from fastmcp import Client
 from contracts.catalog import get_task, load_catalog
 from contracts.schema import GoldCall, GoldTurn, Task
 from grader.grade import grade_offline
-from harness.release import prove_task
-from harness.replay import GatewayReplayer
+from harness.release.debt import known_debt
+from harness.release.gates import prove_task
+from harness.release.replay import GatewayReplayer
 from servers.domains.customer_support.tools import CustomerSupportEnvironment
 from servers.gateway import TRIAL_META_KEY, Gateway
 from servers.registry import environment_class
@@ -278,6 +279,6 @@ async def test_release_proof_with_both_batteries(task_id: str) -> None:
     from contracts.graph import load_graph
 
     async with GatewayReplayer(Gateway([DOMAIN])) as replayer:
-        proof = await prove_task(replayer, get_task(task_id), environment_class(DOMAIN), graph=load_graph(DOMAIN))
+        proof = await prove_task(replayer, get_task(task_id), environment_class(DOMAIN), graph=load_graph(DOMAIN), debt=known_debt(DOMAIN, task_id))
     assert proof.batteries is not None and proof.batteries.results
     assert proof.ok, (proof.error, proof.unkilled, proof.batteries.failures)

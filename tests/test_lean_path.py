@@ -17,9 +17,9 @@ from contracts.catalog import load_catalog
 from contracts.evidence import Evidence
 from contracts.graph import load_graph
 from contracts.schema import GoldCall, GoldTurn
-from harness.batteries import all_cases
-from harness.mutations import generic_mutations, noop, probe_mutations
-from harness.replay import GatewayReplayer
+from harness.release.batteries import all_cases
+from harness.release.mutations import generic_mutations, noop, probe_mutations
+from harness.release.replay import GatewayReplayer
 from servers.gateway import Gateway
 from servers.registry import environment_class
 

@@ -11,7 +11,7 @@ from fastmcp import Client
 from contracts.catalog import get_task, load_catalog
 from contracts.schema import GoldCall, GoldTurn
 from grader.grade import grade_offline
-from harness.replay import GatewayReplayer
+from harness.release.replay import GatewayReplayer
 from servers.domains.marketing.tools import MarketingEnvironment
 from servers.gateway import TRIAL_META_KEY, Gateway
 from servers.registry import environment_class

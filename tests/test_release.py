@@ -12,8 +12,8 @@ from contracts.schema import GoldTurn, Task
 from grader.grade import grade_offline
 from harness.benchmark_spec import run_release
 from harness.config import ReleaseConfig
-from harness.release import prove_task
-from harness.replay import GatewayReplayer
+from harness.release.gates import prove_task
+from harness.release.replay import GatewayReplayer
 from servers.gateway import Gateway
 from servers.registry import environment_class
 

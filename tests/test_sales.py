@@ -10,7 +10,7 @@ from fastmcp import Client
 from contracts.catalog import get_task
 from contracts.schema import GoldCall, GoldTurn
 from grader.grade import grade_offline
-from harness.replay import GatewayReplayer
+from harness.release.replay import GatewayReplayer
 from servers.domains.sales.tools import SalesEnvironment
 from servers.gateway import TRIAL_META_KEY, Gateway
 from servers.registry import environment_class

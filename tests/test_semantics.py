@@ -19,7 +19,7 @@ from grader import checks
 from grader.grade import grade_offline
 from grader.refs import resolve
 from grader.semantics import canonical_args, canonical_contract, canonical_evidence, canonical_param
-from harness.replay import GatewayReplayer
+from harness.release.replay import GatewayReplayer
 from harness.validate import overspecified_params, validate_task
 from servers.base import IdMinter, ToolEnvironment, Unordered, tool
 from servers.gateway import Gateway

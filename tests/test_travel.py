@@ -13,7 +13,7 @@ from fastmcp import Client
 from contracts.catalog import get_task, load_catalog
 from contracts.schema import GoldCall, GoldTurn, Task
 from grader.grade import grade_offline
-from harness.replay import GatewayReplayer
+from harness.release.replay import GatewayReplayer
 from servers.domains.travel.tools import TravelEnvironment
 from servers.gateway import TRIAL_META_KEY, Gateway
 from servers.registry import environment_class

@@ -15,8 +15,8 @@ from grader.stats import competition_ranks, flips, mcnemar_exact, mean_and_sampl
 from grader.verdicts import NON_CONVERGENCE, PRIMARY_PRIORITY, TOOL_CALL_ERROR
 from harness.records import TrialRecord
 from harness.report.data import ReportData, Round, System, trial_id
-from harness.inventory import COLUMNS as INVENTORY_COLUMNS
-from harness.inventory import inventory
+from harness.release.inventory import COLUMNS as INVENTORY_COLUMNS
+from harness.release.inventory import inventory
 from models.prices import PriceTable
 from models.types import Usage
 

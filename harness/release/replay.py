@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from dataclasses import dataclass
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +80,18 @@ def _unresolvable(value: str, trace: Sequence[ToolCallRecord]) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """The end of a played trajectory (its world, id counters, trace and conversation), so a case that
+    only appends calls to it continues from here instead of replaying the whole prefix."""
+
+    turns: tuple[GoldTurn, ...]
+    seed: int
+    final_state: dict[str, Any]
+    counters: dict[str, int]
+    evidence: Evidence
+
+
 class GatewayReplayer:
     """Executes trajectories against a gateway, one isolated trial per trajectory."""
 
@@ -100,7 +113,9 @@ class GatewayReplayer:
         await self._stack.__aexit__(*exc)
         self._clients = {}
 
-    async def play(self, task: Task, turns: Sequence[GoldTurn], *, seed: int = 0, strict_refs: bool = False, lean: bool | None = None) -> Evidence:
+    async def play(
+        self, task: Task, turns: Sequence[GoldTurn], *, seed: int = 0, strict_refs: bool = False, lean: bool | None = None, keep: list[Checkpoint] | None = None
+    ) -> Evidence:
         """Run `turns` on a fresh trial of `task` and return the frozen evidence. The trial is closed.
 
         With `strict_refs` (gold paths) an unresolvable `${tool.field}` is an error; otherwise (mutations,
@@ -122,10 +137,39 @@ class GatewayReplayer:
                 conversation.append(Message(role="assistant", content=reply, turn=index))
         finally:
             self.gateway.close_trial(trial.trial_id)
-        return Evidence(
+        evidence = Evidence(
             conversation=conversation,
             tool_trace=list(trial.trace),
             initial_state=trial.initial_state,
+            final_state=trial.final_state(),
+        )
+        if keep is not None:  # `keep`: the caller wants to continue from this end (batteries)
+            keep.append(Checkpoint(tuple(turns), seed, evidence.final_state, trial.ids.snapshot(), evidence))
+        return evidence
+
+    async def continue_from(self, task: Task, checkpoint: Checkpoint, calls: Sequence[GoldCall]) -> Evidence:
+        """The evidence of `checkpoint.turns` with `calls` appended to the last turn, without replaying
+        the prefix: a trial starts from the checkpoint's world, id counters and trace (so minted ids and
+        `${...}` references continue exactly), and the last reply is rendered against the whole trace.
+        The result equals a full replay (tests/test_widened_batteries.py)."""
+        trial = self.gateway.open_trial(task.domain, world=checkpoint.final_state, seed=checkpoint.seed, task_id=task.id)
+        try:
+            trial.ids.restore(checkpoint.counters)
+            trial.trace.extend(checkpoint.evidence.tool_trace)
+            last = len(checkpoint.turns) - 1
+            self.gateway.set_turn(trial.trial_id, last)
+            for call in calls:
+                await self.call_lean(self.gateway, trial.trial_id, call, trial.trace)
+            reply = render_reply(checkpoint.turns[-1].reply, trial.trace, strict=False)
+        finally:
+            self.gateway.close_trial(trial.trial_id)
+        conversation = list(checkpoint.evidence.conversation)
+        if conversation and conversation[-1].role == "assistant":
+            conversation[-1] = Message(role="assistant", content=reply, turn=last)
+        return Evidence(
+            conversation=conversation,
+            tool_trace=list(trial.trace),
+            initial_state=checkpoint.evidence.initial_state,
             final_state=trial.final_state(),
         )
 

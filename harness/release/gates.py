@@ -7,15 +7,20 @@ at least one targeted mutation of the gold path (kill rate).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from contracts.graph import GraphConfig
 from contracts.schema import Task
 from grader.grade import grade_offline
 from grader.verdicts import TrialVerdict
-from harness.batteries import BatteryCase, BatteryReport, CaseResult, all_cases, judge_case
-from harness.mutations import generic_mutations, noop, probe_mutations
-from harness.replay import GatewayReplayer
+from harness.release.batteries import BatteryCase, BatteryReport, CaseResult, all_cases, judge_case
+from harness.release.mutations import generic_mutations, noop, probe_mutations
+from harness.release.playability import case_id as playability_case
+from harness.release.playability import unplayable_turns
+from harness.release.replies import reply_evidence
+from harness.release.replay import Checkpoint, GatewayReplayer
+from contracts.schema import GoldCall, GoldTurn
 from contracts.evidence import Evidence
 from servers.base import ToolEnvironment
 
@@ -44,7 +49,9 @@ class TaskProof:
 
     @property
     def ok(self) -> bool:
-        batteries_ok = self.batteries is None or (not self.batteries.failures and not self.batteries.stale_exemptions)
+        batteries_ok = self.batteries is None or (
+            not self.batteries.failures and not self.batteries.stale_exemptions and not self.batteries.stale_debt
+        )
         from harness.policy_rules import GATED_DOMAINS
 
         policy_ok = not self.policy or self.domain not in GATED_DOMAINS
@@ -55,28 +62,82 @@ def needs_effect(task: Task) -> bool:
     return bool(task.contract.expected_actions or task.contract.expected_state)
 
 
-async def run_batteries(replayer: GatewayReplayer, task: Task, gold_evidence: Evidence, env: type[ToolEnvironment], graph: GraphConfig, *, seed: int = 0) -> BatteryReport:
-    """Play every behavioural and equivalence case of a task; exempt cases are played too (so an
-    exemption that is no longer needed shows up) but never fail the gate."""
+async def run_batteries(
+    replayer: GatewayReplayer,
+    task: Task,
+    gold_evidence: Evidence,
+    env: type[ToolEnvironment],
+    graph: GraphConfig,
+    *,
+    seed: int = 0,
+    debt: Collection[str] = (),
+    checkpoint: Checkpoint | None = None,
+) -> BatteryReport:
+    """Play every generated case of a task (behavioural, equivalence, reply, exploit, playability).
+
+    Exempt cases are played too (so an exemption that is no longer needed shows up) but never fail the
+    gate; a miss the debt ledger carries (`debt`) is reported as known debt, and a ledger entry that no
+    longer misses is stale debt (the ledger only shrinks)."""
     exemptions = {e.case: e.reason for e in task.battery_exemptions or []}
     report = BatteryReport()
     cases = all_cases(task, gold_evidence, env, graph)
+    generated: set[str] = set()
+    for turn, tools in unplayable_turns(task, graph):
+        generated.add(pid := playability_case(turn, tools))
+        report.results.append(CaseResult(pid, "playability", "playability", "missed", f"gold turn {turn} needs {tools}: no node of the graph has them all"))
     for case in cases:
-        outcome, detail = await _play_case(replayer, task, case, seed)
+        outcome, detail = await _play_case(replayer, task, case, seed, gold_evidence, checkpoint, report.kills)
+        if outcome == "inapplicable":
+            continue
+        generated.add(case.id)
         if case.id in exemptions and outcome in ("missed", "false_failure"):
             outcome, detail = "exempt", exemptions[case.id]
         report.results.append(CaseResult(case.id, case.battery, case.kind, outcome, detail))
-    generated = {case.id for case in cases}
+    for result in report.results:
+        if result.case_id in exemptions and result.outcome == "missed" and result.battery == "playability":
+            result.outcome, result.detail = "exempt", exemptions[result.case_id]
+        if result.case_id in debt and result.outcome in ("missed", "false_failure"):
+            result.outcome = "debt"
     report.stale_exemptions = [case for case in exemptions if case not in generated]
+    report.stale_debt = [case for case in debt if case not in {r.case_id for r in report.results if r.outcome == "debt"}]
     return report
 
 
-async def _play_case(replayer: GatewayReplayer, task: Task, case: BatteryCase, seed: int) -> tuple[str, str]:
-    evidence = await replayer.play(task, case.turns, seed=seed)
+def appended_calls(turns: list[GoldTurn], gold: tuple[GoldTurn, ...]) -> list[GoldCall] | None:
+    """The calls a case adds at the end of the gold path's last turn, when that is all it changes."""
+    if len(turns) != len(gold) or any(a != b for a, b in zip(turns[:-1], gold[:-1])):
+        return None
+    last, done = turns[-1], gold[-1]
+    if last.user != done.user or last.reply != done.reply or last.calls[: len(done.calls)] != done.calls:
+        return None
+    return last.calls[len(done.calls):]
+
+
+async def _play_case(
+    replayer: GatewayReplayer,
+    task: Task,
+    case: BatteryCase,
+    seed: int,
+    gold: Evidence,
+    checkpoint: Checkpoint | None = None,
+    kills: dict[str, str] | None = None,
+) -> tuple[str, str]:
+    extra = appended_calls(case.turns, checkpoint.turns) if checkpoint is not None and case.replies is None else None
+    if case.replies is not None:
+        evidence = reply_evidence(gold, case.replies, toolless=case.toolless)
+    elif extra is not None and checkpoint is not None:
+        evidence = await replayer.continue_from(task, checkpoint, extra)
+    else:
+        evidence = await replayer.play(task, case.turns, seed=seed)
     verdict = grade_offline(task, evidence)
     outcome = judge_case(case, evidence, verdict.strict)
+    if kills is not None and case.expects == "fail" and not case.toolless:  # a generated mistake is a targeted
+        # mutation too (a tool-less exploit is the no-op run in other words: it kills nothing)
+        for check in verdict.checks:
+            if not check.passed:
+                kills.setdefault(check.check, f"battery {case.id}")
     if outcome == "guarded" and case.fallback is not None:
-        return await _play_case(replayer, task, case.fallback, seed)
+        return await _play_case(replayer, task, case.fallback, seed, gold, checkpoint, kills)
     if outcome == "false_failure":
         return outcome, f"{case.description}: " + "; ".join(c.diff or c.reason for c in verdict.failures())[:400]
     if outcome == "missed":
@@ -101,10 +162,12 @@ async def prove_task(
     seed: int = 0,
     mutate: bool = True,
     graph: GraphConfig | None = None,
+    debt: Collection[str] = (),
 ) -> TaskProof:
     # The gold path always goes through the real MCP stack (client, session, server, middleware); the
     # no-op run, mutations and batteries take the replayer's path (lean in the gates: same trace).
-    gold_evidence = await replayer.play(task, task.gold, seed=seed, strict_refs=True, lean=False)
+    kept: list[Checkpoint] = []
+    gold_evidence = await replayer.play(task, task.gold, seed=seed, strict_refs=True, lean=False, keep=kept)
     gold = grade_offline(task, gold_evidence)
     noop_verdict = grade_offline(task, await replayer.play(task, noop(task).turns, seed=seed))
     proof = TaskProof(task_id=task.id, domain=task.domain, gold=gold, noop=noop_verdict, needs_effect=needs_effect(task))
@@ -112,13 +175,17 @@ async def prove_task(
     if not gold.strict or not mutate:
         return proof
     if graph is not None:
-        proof.batteries = await run_batteries(replayer, task, gold_evidence, env, graph, seed=seed)
+        proof.batteries = await run_batteries(replayer, task, gold_evidence, env, graph, seed=seed, debt=debt, checkpoint=kept[0])
     declared = [c.check for c in gold.checks]
+    if proof.batteries is not None:  # checks a generated mistake already failed need no mutation of their own
+        proof.killed.update({check: by for check, by in proof.batteries.kills.items() if check in declared})
     # The no-op run is not a targeted mutation: it does not count towards killing a check.
     for source in (generic_mutations, probe_mutations):
         if all(check in proof.killed for check in declared):
             break
         for mutation in source(task, env):
+            if all(check in proof.killed for check in declared):
+                break
             evidence = await replayer.play(task, mutation.turns, seed=seed)
             proof.mutations_run += 1
             for check in grade_offline(task, evidence).checks:

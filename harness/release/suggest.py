@@ -15,7 +15,7 @@ from typing import Any
 from contracts.evidence import Evidence
 from contracts.schema import Task
 from grader.values import MISSING, changed_paths, collection_items, get_path
-from harness.replay import REF
+from harness.release.replay import REF
 from servers.base import ToolEnvironment, is_free_text
 
 
@@ -86,7 +86,7 @@ def suggest(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> dict[str,
 
 
 async def suggest_tasks(tasks: list[Task]) -> list[tuple[Task, dict[str, Any]]]:
-    from harness.replay import replayer
+    from harness.release.replay import replayer
     from servers.registry import environment_class
 
     out = []

@@ -1,6 +1,6 @@
 """Validity batteries: the mistakes agents really make must fail, and valid alternatives must pass.
 
-The falsifiability gate (`harness.mutations`) proves that each *declared* check can fail. These
+The falsifiability gate (`harness.release.mutations`) proves that each *declared* check can fail. These
 batteries prove something stronger about the contract as a whole, generated from each task's gold path,
 its world and its graph (issue "Contracts that catch the mistakes agents really make"):
 
@@ -31,11 +31,13 @@ from typing import Any, Literal
 from contracts.evidence import Evidence
 from contracts.graph import GraphConfig
 from contracts.schema import GoldCall, GoldTurn, Task
-from harness.replay import REF
+from harness.release.replay import REF
+from harness.release.world import result_facts
 from servers.base import ToolEnvironment, is_free_text
 
-Battery = Literal["behaviour", "equivalence"]
-Outcome = Literal["killed", "missed", "guarded", "passed", "false_failure", "exempt"]
+Battery = Literal["behaviour", "equivalence", "reply", "exploit", "playability"]
+Outcome = Literal["killed", "missed", "guarded", "passed", "false_failure", "exempt", "debt", "inapplicable"]
+MUST_FAIL: frozenset[str] = frozenset({"behaviour", "exploit", "playability"})
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,24 @@ class BatteryCase:
     """Flat indices (in call order) of calls this case adds; they must succeed for the case to apply."""
     fallback: BatteryCase | None = None
     """Tried when this case is guarded (e.g. the same write aimed at the probe's own record)."""
+    must: Literal["fail", "pass"] | None = None
+    """What the case must do strictly; None: by its battery (behaviour and exploit fail, equivalence passes)."""
+    requires: tuple[int, frozenset[str]] | None = None
+    """(flat index, facts): the case only applies when that call succeeded and its result holds every fact
+    (a read substitute that does not return what the task depends on is no substitute)."""
+    replies: tuple[str, ...] | None = None
+    """Reply cases: the gold evidence with these assistant replies (one per turn), no replay."""
+    appended: tuple[GoldCall, ...] | None = None
+    """When the case is the gold path plus these calls at the end of its last turn: played by continuing
+    from the gold path's checkpoint (same evidence as a full replay, a fraction of the cost)."""
+    toolless: bool = False
+    """With `replies`: no tool call at all (the world untouched), as a tool-less exploit."""
+
+    @property
+    def expects(self) -> Literal["fail", "pass"]:
+        if self.must is not None:
+            return self.must
+        return "fail" if self.battery in MUST_FAIL else "pass"
 
 
 @dataclass
@@ -72,7 +92,18 @@ class BatteryReport:
 
     @property
     def failures(self) -> list[CaseResult]:
+        """Misses and false failures the debt ledger does not carry: these fail the gate."""
         return [r for r in self.results if r.outcome in ("missed", "false_failure")]
+
+    @property
+    def debt(self) -> list[CaseResult]:
+        """Misses and false failures the ledger carries (known debt: not a pass, not a gate failure)."""
+        return [r for r in self.results if r.outcome == "debt"]
+
+    kills: dict[str, str] = field(default_factory=dict)
+    """Declared check -> the first must-fail case whose verdict failed it (counts towards the kill proof)."""
+    stale_debt: list[str] = field(default_factory=list)
+    """Ledger entries of this task that no longer miss: the ratchet must shrink, so they fail the gate."""
 
 
 # ---- trajectory editing ----------------------------------------------------------------------------
@@ -315,31 +346,10 @@ def behavioural_cases(
                                   f"{call.tool} right after the {gcall.tool} of turn {gpos[0]}, without waiting for the customer's turn {pos[0]}",
                                   _rebuild(turns, per))
 
-    gold_tools = {call.tool for _, call in flat}
+    # The unrequested write of each node tool is superseded by the `collateral` kind (harness.release.widened):
+    # every write tool of the domain, on the records the gold path created and the task's other records.
     probes = env.mutation_probes(task.initial_state)
     values = _gold_values(task)
-    for tool in _write_tools_of(task, graph, env):
-        if tool in gold_tools or tool in (contract.forbidden_actions or []):
-            continue
-        for _, calls in probes:
-            index = next((k for k, c in enumerate(calls) if c.tool == tool), None)
-            if index is None:
-                continue
-            prefix = list(calls[: index + 1])
-            plain = _append(turns, prefix)
-            fallback = BatteryCase(_case_id("behaviour", "unrequested", tool), "behaviour", "unrequested",
-                                   f"an unrequested {tool} (the probe's record)", plain, added=(_total(turns) + index,))
-            target = prefix[-1]
-            override = {k: values[k] for k in target.args if k in values and not _is_ref(target.args[k])}
-            if override and any(override[k] != target.args[k] for k in override):
-                aimed = prefix[:-1] + [target.model_copy(update={"args": {**target.args, **override}})]
-                yield BatteryCase(_case_id("behaviour", "unrequested", tool), "behaviour", "unrequested",
-                                  f"an unrequested {tool} on the task's own records", _append(turns, aimed),
-                                  added=(_total(turns) + index,), fallback=fallback)
-            else:
-                yield fallback
-            break
-
     for tool in contract.forbidden_actions or []:
         args = _example_args(tool, task, probes, env, values)
         yield BatteryCase(_case_id("behaviour", "forbidden", tool), "behaviour", "forbidden",
@@ -446,7 +456,16 @@ def equivalence_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) ->
 
 
 def all_cases(task: Task, gold: Evidence, env: type[ToolEnvironment], graph: GraphConfig) -> list[BatteryCase]:
-    cases = list(behavioural_cases(task, gold, env, graph)) + list(equivalence_cases(task, gold, env))
+    from harness.release import exploits, replies, widened
+
+    cases = (
+        list(behavioural_cases(task, gold, env, graph))
+        + list(widened.behavioural_cases(task, gold, env))
+        + list(equivalence_cases(task, gold, env))
+        + list(widened.equivalence_cases(task, gold, env))
+        + list(replies.reply_cases(task, gold))
+        + list(exploits.exploit_cases(task, gold, env))
+    )
     seen: set[str] = set()
     unique = []
     for case in cases:  # two edits can land on one id (e.g. two forbidden patterns); keep the first
@@ -459,9 +478,14 @@ def all_cases(task: Task, gold: Evidence, env: type[ToolEnvironment], graph: Gra
 def judge_case(case: BatteryCase, evidence: Evidence, strict: bool) -> Outcome:
     """What a played case means: a behavioural case must fail strictly (unless the world refused what it
     added), an equivalence case must pass strictly."""
-    if case.battery == "equivalence":
-        return "passed" if strict else "false_failure"
     trace = evidence.tool_trace
+    if case.requires is not None:
+        index, facts = case.requires
+        # what the substitute returned beyond what it was given (an echoed argument is no fact it found)
+        if index >= len(trace) or trace[index].status != "executed" or not facts <= result_facts(trace[index].result, trace[index].arguments):
+            return "inapplicable"
+    if case.expects == "pass":
+        return "passed" if strict else "false_failure"
     if any(index >= len(trace) or trace[index].status != "executed" for index in case.added):
         return "guarded"
     return "missed" if strict else "killed"

@@ -1,0 +1,217 @@
+"""The widened batteries (issue 22): generated from the world and the dialogue, never from the contract.
+
+A contract with a known blind spot must fail the gate; a correct one must pass; each generator has a
+unit test that fails without it.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from contracts.catalog import get_task
+from contracts.graph import load_graph
+from contracts.schema import Task
+from harness.release import debt as debt_module
+from harness.release.gates import run_batteries
+from harness.release.playability import unplayable_turns
+from harness.release.replay import GatewayReplayer
+from harness.release.replies import reword, shape
+from harness.release.widened import premature_cases
+from harness.release.world import other_forms, relied_facts, world_targets
+from servers.base import Money
+from servers.gateway import Gateway
+from servers.registry import environment_class
+
+pytestmark = pytest.mark.anyio
+PAYMENTS = environment_class("payments")
+
+
+def variant(task_id: str, contract: dict[str, Any] | None = None) -> Task:
+    data = copy.deepcopy(get_task(task_id).model_dump(exclude_unset=True))
+    if contract is not None:
+        data["contract"] = contract
+    return Task.model_validate(data)
+
+
+async def report_of(task: Task, debt: tuple[str, ...] = ()):
+    async with GatewayReplayer(Gateway(["payments"])) as replayer:
+        gold = await replayer.play(task, task.gold, strict_refs=True)
+        return gold, await run_batteries(replayer, task, gold, PAYMENTS, load_graph("payments"), debt=debt)
+
+
+def outcomes(report) -> dict[str, str]:
+    return {r.case_id: r.outcome for r in report.results}
+
+
+def kinds(report, kind: str, outcome: str) -> list[str]:
+    return [r.case_id for r in report.results if r.kind == kind and r.outcome == outcome]
+
+
+async def test_collateral_tries_every_write_tool_on_world_targets() -> None:
+    """A contract without a collateral guard lets an unrequested write on a look-alike pass; the full
+    contract's only_changes kills the writes of every other tool, on every role of target."""
+    full = get_task("payments_checkout_full_chain_02")
+    _, report = await report_of(full)
+    collateral = [r for r in report.results if r.kind == "collateral"]
+    tools = {r.case_id.split("/")[2].split("->")[0] for r in collateral}
+    writes = {t for t in PAYMENTS.tool_methods() if PAYMENTS.tool_kind(t) == "write"}
+    assert tools == writes  # every write tool of the domain, not only the task's nodes
+    assert any("->created:" in r.case_id for r in collateral)  # aimed at a record the gold path created
+    assert any("->lookalike:" in r.case_id for r in collateral)
+    weak = full.contract.model_dump(exclude_none=True)
+    weak.pop("only_changes")
+    weak["expected_state"] = [s for s in weak["expected_state"] if s["path"] not in ("receipts", "transaction_log", "loyalty_awards")]
+    _, weak_report = await report_of(variant(full.id, weak))
+    missed = kinds(weak_report, "collateral", "missed")
+    assert len(missed) > len(kinds(report, "collateral", "missed"))
+    assert any("->created:" in case for case in missed)  # the created payment is not pinned any more
+
+
+async def test_premature_moves_a_later_write_into_the_first_turn_whatever_the_contract_names() -> None:
+    task = get_task("payments_transfer_insufficient_then_retry_01")
+    _, report = await report_of(task)
+    assert outcomes(report)["behaviour/premature/execute_transfer>0@1.1"] == "killed"
+    weak = task.contract.model_dump(exclude_none=True)
+    weak.pop("order")
+    weak["expected_params"] = [p for p in weak["expected_params"] if p["tool"] != "validate_transfer"]
+    weak["expected_actions"] = [a for a in weak["expected_actions"] if a["tool"] != "validate_transfer"]
+    _, weak_report = await report_of(variant(task.id, weak))
+    assert outcomes(weak_report)["behaviour/premature/execute_transfer>0@1.1"] == "missed"
+
+
+def test_premature_with_consent_adds_the_upfront_authorisation_variant() -> None:
+    task = get_task("payments_transfer_insufficient_then_retry_01")
+    gold = SimpleNamespace(tool_trace=[SimpleNamespace(status="executed")] * 4)
+    plain = list(premature_cases(task, gold, PAYMENTS))  # type: ignore[arg-type]
+    assert [c.kind for c in plain] == ["premature"]
+    consenting = SimpleNamespace(gold=task.gold, contract=SimpleNamespace(consent=[SimpleNamespace(tool="execute_transfer", params={"amount": 50}, upfront=True)]))
+    cases = list(premature_cases(consenting, gold, PAYMENTS))  # type: ignore[arg-type]
+    upfront = [c for c in cases if c.kind == "premature_upfront"]
+    assert len(upfront) == 1 and upfront[0].expects == "pass" and cases[0].expects == "fail"
+    assert upfront[0].turns[0].user == f"{task.gold[1].user}\n{task.gold[0].user}"
+    assert upfront[0].turns[0].calls[-1].tool == "execute_transfer"
+    declined = SimpleNamespace(gold=task.gold, contract=SimpleNamespace(consent=[SimpleNamespace(tool="execute_transfer", params=None, upfront=False)]))
+    assert all(c.kind == "premature" for c in premature_cases(declined, gold, PAYMENTS))  # type: ignore[arg-type]
+
+
+async def test_a_required_read_with_an_equivalent_tool_is_a_false_failure() -> None:
+    """retail_status_cancelled_01 requires `get_order_status` by name; `get_order_details` on the same order
+    returns the same `status` field with the same value on the real world, so an agent that used it is
+    failed wrongly: a false failure until the contract names the alternative. A read whose result only
+    echoes what it was given is no substitute (list_cases -> get_case(the case id list_cases found))."""
+    task_id = "retail_status_cancelled_01"
+    retail = environment_class("retail")
+
+    async def substitutions(contract: dict[str, Any]) -> dict[str, str]:
+        task = variant(task_id, contract)
+        async with GatewayReplayer(Gateway(["retail"])) as replayer:
+            gold = await replayer.play(task, task.gold, strict_refs=True)
+            report = await run_batteries(replayer, task, gold, retail, load_graph("retail"))
+        return {r.case_id: r.outcome for r in report.results if r.kind == "read_substitution"}
+
+    case = "equivalence/read_substitution/get_order_status->get_order_details@0.0"
+    base = get_task(task_id).contract.model_dump(exclude_none=True)
+    assert (await substitutions(base))[case] == "false_failure"
+    fixed = copy.deepcopy(base)
+    fixed["expected_actions"] = [{"tool": "get_order_status", "alternatives": ["get_order_details", "list_customer_orders"]}]
+    fixed.pop("expected_params")
+    assert (await substitutions(fixed))[case] == "passed"
+
+
+async def test_debt_turns_known_misses_into_debt_and_stale_debt_fails() -> None:
+    task = get_task("payments_balance_inquiry_01")
+    _, report = await report_of(task)
+    missing = [r.case_id for r in report.failures]
+    assert missing
+    _, with_debt = await report_of(task, debt=(*missing, "behaviour/repeat/gone@0.0"))
+    assert not with_debt.failures
+    assert {r.case_id for r in with_debt.debt} == set(missing)
+    assert with_debt.stale_debt == ["behaviour/repeat/gone@0.0"]
+
+
+async def test_reply_and_exploit_batteries_on_a_correct_contract() -> None:
+    task = get_task("payments_checkout_full_chain_02")
+    _, report = await report_of(task)
+    found = outcomes(report)
+    assert found["reply/reply_wrong_value/criterion0"] == "killed"  # 155 points stated as another number
+    for kind in ("exploit_claim_success", "exploit_refuse", "exploit_read_only", "exploit_write_all", "exploit_invented_id"):
+        assert found[f"exploit/{kind}/all"] == "killed", kind
+
+
+def test_argument_forms_follow_the_tools_own_types() -> None:
+    assert other_forms(Money, "15.50") == [("spaces", " 15.50 ")]  # parse_money strips; case is moot
+    _, hints = PAYMENTS.tool_signature("process_payment")
+    assert other_forms(hints["account_id"], "${x.y}") == []
+    from typing import Annotated
+
+    from pydantic import AfterValidator
+
+    lowered = Annotated[str, AfterValidator(lambda v: v.strip().upper())]
+    forms = dict(other_forms(lowered, "ACC-1002"))
+    assert forms == {"case": "acc-1002", "spaces": " ACC-1002 "}
+    assert other_forms(str, "ACC-1002") == []  # a plain str keeps case and spaces: another value
+
+
+def test_reword_and_shapes() -> None:
+    assert reword("You paid $1,450.00 on 2026-12-15 at 13:00.") == "You paid USD 1,450.00 on December 15, 2026 at 1 pm."
+    assert reword("Refund of $75 at 09:30") == "Refund of 75.00 dollars at 9:30 am"
+    assert [shape(x) for x in ("$75", "2026-12-15", "13:00", "TXN-K1L2M3", "approved")] == ["number", "date", "time", "id", None]
+
+
+async def test_world_targets_and_relied_facts() -> None:
+    task = get_task("payments_checkout_full_chain_02")
+    gold, _ = await report_of(variant(task.id, {"expected_actions": [{"tool": "process_payment"}]}))
+    targets = world_targets(task, gold)
+    assert "ACC-1002" in targets.own and "ACC-1002" not in targets.lookalikes
+    assert any(t.startswith("TXN-") for t in targets.created)
+    balance = get_task("payments_balance_inquiry_01")
+    async with GatewayReplayer(Gateway(["payments"])) as replayer:
+        evidence = await replayer.play(balance, balance.gold, strict_refs=True)
+    facts = relied_facts(evidence, 0)
+    assert "balance=640.2" in facts and "loyalty_points=310" in facts  # numbers under their field names
+    assert not any(f.endswith("=ACC-1005") for f in facts)  # the read's own argument is no fact it found
+
+
+def test_playability_flags_a_turn_that_needs_two_nodes() -> None:
+    task = get_task("payments_loyalty_points_award_01")
+    assert unplayable_turns(task, load_graph("payments")) == [(0, ["award_loyalty_points", "get_payment_details"])]
+    assert unplayable_turns(get_task("payments_checkout_full_chain_02"), load_graph("payments")) == []
+
+
+def test_debt_ledger_round_trip_and_bad_file(tmp_path: Path) -> None:
+    debt_module.write_debt("payments", {"t1": ["b/k/x@0.0"], "t2": []}, tmp_path)
+    assert debt_module.load_debt("payments", tmp_path) == {"t1": ["b/k/x@0.0"]}
+    assert debt_module.load_debt("travel", tmp_path) == {}
+    (tmp_path / "travel.yaml").write_text("- not a mapping\n")
+    with pytest.raises(debt_module.DebtError):
+        debt_module.load_debt("travel", tmp_path)
+
+
+async def test_continuing_from_the_gold_checkpoint_equals_a_full_replay() -> None:
+    """The cost saving must not change a verdict: trace, world and replies are those of a full replay,
+    for every domain's sample, with minted ids and `${...}` references continuing across the seam."""
+    from harness.release.gates import appended_calls
+    from harness.release.widened import collateral_cases
+
+    for task_id in ("payments_checkout_full_chain_02", "payments_transfer_insufficient_then_retry_01"):
+        task = get_task(task_id)
+        async with GatewayReplayer(Gateway(["payments"])) as replayer:
+            kept: list[Any] = []
+            gold = await replayer.play(task, task.gold, strict_refs=True, keep=kept)
+            cases = list(collateral_cases(task, gold, PAYMENTS))
+            assert cases
+            for case in cases:
+                extra = appended_calls(case.turns, kept[0].turns)
+                assert extra is not None
+                full = await replayer.play(task, case.turns)
+                fast = await replayer.continue_from(task, kept[0], extra)
+                strip = lambda e: [r.model_dump(exclude={"latency_ms"}) for r in e.tool_trace]  # noqa: E731
+                assert strip(fast) == strip(full), case.id
+                assert fast.final_state == full.final_state, case.id
+                assert fast.initial_state == full.initial_state
+                assert [m.model_dump() for m in fast.conversation] == [m.model_dump() for m in full.conversation], case.id
