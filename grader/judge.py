@@ -172,13 +172,26 @@ def _grammar_words(unit: str, phrases: tuple[str, ...]) -> list[str]:
     return _words(text)
 
 
+MONTH_DAY_YEAR = re.compile(
+    r"\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?),(\s*\d{4})\b", re.I
+)
+ITEM_SEPARATOR = re.compile(r"(?<!\d),|,(?!\d)|[;|\u2022]")
+"""Commas, semicolons, pipes and bullets separate items; the comma of a thousands separator ("1,450")
+does not, nor the comma of a written date ("December 15, 2026" is one item, as "2026-12-15" is)."""
+
+
+def list_items(unit: str) -> list[str]:
+    """The separated items of a unit (see ITEM_SEPARATOR)."""
+    return [i for i in ITEM_SEPARATOR.split(MONTH_DAY_YEAR.sub(r"\1\2", unit)) if i.strip()]
+
+
 def unit_is_list(unit: str, phrases: tuple[str, ...] = ()) -> bool:
     """A sentence with no grammar: many words but almost no function words, a string of short
     comma/semicolon/pipe-separated items without function words, or (however short) three or more
     separated items with no function word, no `label:` and mostly no label-value pair ("1340, done,
     confirmed" is a list; "basic $109, standard $169, flexible $239" pairs labels with values)."""
     words = _grammar_words(unit, phrases)
-    items = [i for i in re.split(r"[,;|\u2022]", unit) if i.strip()]
+    items = list_items(unit)
     if len(items) >= 3 and not LABEL_COLON.search(unit) and not any(w in FUNCTION_WORDS for w in words):
         pairs = sum(bool(find_values(i)) and bool(re.search(r"[a-z]{2,}", re.sub(r"[A-Za-z]*-?\d\S*", "", i).lower())) for i in items)
         if pairs < len(items) / 2:

@@ -202,3 +202,13 @@ def test_one_reply_of_every_evidence_phrase_of_a_domain_passes_no_task() -> None
             all(c.passed for c in judge_.judge_sync(t.contract.reply_criteria, form).criteria) for t in tasks for form in forms  # type: ignore[arg-type]
         )
     assert len(passed) == 9 and not any(passed.values()), passed
+
+
+def test_a_written_date_or_a_thousands_comma_does_not_make_a_sentence_a_keyword_list() -> None:
+    """Found by the reply_reworded battery: "December 15, 2026" and "$1,450" add commas, not items."""
+    from grader.judge import list_items, unit_is_list
+
+    reworded = "Booked: BK-1, AU211 ORD to BOS on December 15, 2026, standard fare, 179.00 dollars on PM-8842, seat 12A."
+    assert len(list_items(reworded)) == 5
+    assert not unit_is_list(reworded, ("179.00",))
+    assert unit_is_list("1340, done, confirmed")

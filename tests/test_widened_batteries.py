@@ -78,6 +78,7 @@ async def test_premature_moves_a_later_write_into_the_first_turn_whatever_the_co
     assert outcomes(report)["behaviour/premature/execute_transfer>0@1.1"] == "killed"
     weak = task.contract.model_dump(exclude_none=True)
     weak.pop("order")
+    weak.pop("consent", None)  # the consent check (issue 30) would catch it too: the weak contract has neither
     weak["expected_params"] = [p for p in weak["expected_params"] if p["tool"] != "validate_transfer"]
     weak["expected_actions"] = [a for a in weak["expected_actions"] if a["tool"] != "validate_transfer"]
     _, weak_report = await report_of(variant(task.id, weak))
@@ -87,7 +88,8 @@ async def test_premature_moves_a_later_write_into_the_first_turn_whatever_the_co
 def test_premature_with_consent_adds_the_upfront_authorisation_variant() -> None:
     task = get_task("payments_transfer_insufficient_then_retry_01")
     gold = SimpleNamespace(tool_trace=[SimpleNamespace(status="executed")] * 4)
-    plain = list(premature_cases(task, gold, PAYMENTS))  # type: ignore[arg-type]
+    unconsented = SimpleNamespace(gold=task.gold, contract=SimpleNamespace(consent=None))  # the task itself now declares consent
+    plain = list(premature_cases(unconsented, gold, PAYMENTS))  # type: ignore[arg-type]
     assert [c.kind for c in plain] == ["premature"]
     consenting = SimpleNamespace(gold=task.gold, contract=SimpleNamespace(consent=[SimpleNamespace(tool="execute_transfer", params={"amount": 50}, upfront=True)]))
     cases = list(premature_cases(consenting, gold, PAYMENTS))  # type: ignore[arg-type]
