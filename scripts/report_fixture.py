@@ -32,6 +32,7 @@ from grader.verdicts import NON_CONVERGENCE, PRIMARY_PRIORITY, CheckVerdict, Tri
 from harness.records import TrialKey, TrialRecord  # noqa: E402
 from harness.report.build import build_report  # noqa: E402
 from harness.rundir import RunDirectory  # noqa: E402
+from models.prices import DEFAULT_PRICE_TABLE, PriceTable  # noqa: E402
 from models.types import Usage  # noqa: E402
 
 DOMAINS = {"payments": 70, "retail": 66, "support": 60, "onboarding": 58, "billing": 64, "logistics": 62, "lending": 59, "insurance": 56, "travel": 60}
@@ -84,10 +85,16 @@ def record(task: Task, agent: str, model: str | None, round_index: int, rng: ran
     components = declared(task)
     p = skill + DOMAIN_EFFECT[task.domain] + DIFFICULTY_EFFECT[task.difficulty]
     roll = rng.random()
-    usage = {"agent": Usage(prompt_tokens=rng.randint(6_000, 30_000), completion_tokens=rng.randint(300, 2_000), calls=rng.randint(2, 8))}
+    usage = {"agent": Usage(prompt_tokens=rng.randint(6_000, 30_000), completion_tokens=rng.randint(300, 2_000), calls=rng.randint(2, 8)),
+             # every model role, so the report prices the whole run: the user simulator and the judge are a real share of it
+             "user": Usage(prompt_tokens=rng.randint(3_000, 12_000), completion_tokens=rng.randint(100, 600), calls=rng.randint(1, 4)),
+             "judge": Usage(prompt_tokens=rng.randint(2_000, 6_000), completion_tokens=rng.randint(50, 300), calls=1)}
+    if agent == "graph":
+        usage["router"] = Usage(prompt_tokens=rng.randint(1_000, 4_000), completion_tokens=rng.randint(10, 60), calls=rng.randint(1, 4))
     base: dict[str, Any] = {
         "record_format": 2, "key": key, "domain": task.domain, "difficulty": task.difficulty, "capabilities": task.capabilities, "agent": agent,
-        "usage": usage, "models": {"agent": model} if model else {}, "user_turns": rng.randint(1, 4), "wall_s": rng.uniform(5, 60),
+        "usage": usage, "models": {**({"agent": model} if model else {}), **({"router": model} if model and agent == "graph" else {}),
+                                   "user": "openai:gpt-5-mini", "judge": "openai:gpt-5-mini"}, "user_turns": rng.randint(1, 4), "wall_s": rng.uniform(5, 60),
     }
     account = f"ACC-{1000 + rng.randrange(900)}"
     initial = {"accounts": {account: {"balance": 500, "status": "active", "loyalty_points": 100}}}
@@ -149,7 +156,8 @@ def manifest(agent: str, model: str | None, lock: dict[str, Any], started: str, 
     return {"benchmark": lock["benchmark"], "dataset_version": lock["version"], "dataset_lock_sha256": lock["catalog_sha256"],
             "git": {"commit": "0123456789abcdef", "dirty": False}, "config": config, "config_hash": hashlib.sha256(json.dumps([plan, config]).encode()).hexdigest()[:16],
             "plan": plan, "models": {k: v for k, v in {"agent": model, "router": plan["router_model"], "user": plan["user_model"], "judge": plan["judge_model"]}.items() if v},
-            "tasks_selected": tasks, "rounds": rounds, "started_at": started}
+            "tasks_selected": tasks, "rounds": rounds, "started_at": started,
+            "price_table": PriceTable.load(DEFAULT_PRICE_TABLE).model_dump(mode="json")}
 
 
 def write_world(root: Path, catalog: dict[str, Task], lock: dict[str, Any]) -> list[Path]:

@@ -10,7 +10,7 @@ from grader.stats import flips, mcnemar_exact, rate
 from harness.report.data import System, load_runs
 from harness.report.gate import GateResult, gate, pair_rounds
 from harness.rundir import RunDirectory
-from harness.report.tables import COMPONENTS, Table, ci, pct
+from harness.report.tables import Table, ci, components_in, pct
 
 
 @dataclass
@@ -83,7 +83,7 @@ def compare_runs(run_a: Path, run_b: Path) -> Comparison:
     both = sorted(t for t in set(outcome_a) & set(outcome_b) if outcome_a[t] is not None and outcome_b[t] is not None)
     changed = flips(outcome_a, outcome_b)
     components: dict[str, tuple[list[str], list[str]]] = {}
-    for component in COMPONENTS:
+    for component in components_in([a.records[t] for t in both] + [b.records[t] for t in both]):
         ca = {t: a.records[t].verdict.components.get(component) for t in both if a.records[t].verdict}
         cb = {t: b.records[t].verdict.components.get(component) for t in both if b.records[t].verdict}
         moved = flips(ca, cb)
