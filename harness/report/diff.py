@@ -6,13 +6,14 @@ Within a turn, calls are aligned on the tool names (difflib's longest matching b
 lookup does not shift every later call out of line; two aligned calls are the same when tool, arguments
 and (where both have one) status agree. Whether a call writes is the tool's own kind in its domain's
 world (`@tool(kind=...)`), never a list kept here. The gold path's `${tool.field}` references are
-resolved against the other trial's results, as the oracle would have resolved them in that world; an
-unresolvable reference stays as written (and so differs).
+resolved against the other trial's results, call by call, as the oracle would have resolved them in that
+world; an unresolvable reference stays as written (and so differs).
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -221,6 +222,7 @@ def _turn(side: Side, index: int) -> Turn:
     return side.turns[index] if index < len(side.turns) else Turn()
 
 
+@functools.cache
 def _writes(domain: str) -> dict[str, bool]:
     """Tool → is a write, from the domain's world (no such domain: empty, every call unknown)."""
     from servers.registry import UnknownDomain, environment_class
@@ -249,20 +251,27 @@ def side_of_record(name: str, record: TrialRecord, path: Path | None = None) -> 
 
 
 def side_of_gold(task: Task, against: TrialRecord | None) -> Side:
-    """The task's gold path, references resolved against `against`'s results up to the same turn."""
+    """The task's gold path, its `${tool.field}` references resolved as the oracle would have resolved them
+    in `against`'s world: each gold call takes as its result that of the trial's next unused executed call
+    of the same tool in the same turn, and later references read those results in order."""
     kinds = _writes(task.domain)
-    trace: list[ToolCallRecord] = list(against.tool_trace) if against else []
+    trace: list[ToolCallRecord] = sorted(against.tool_trace, key=lambda c: c.seq) if against else []
+    played: list[ToolCallRecord] = []
+    used: set[int] = set()
     turns = []
     for index, gold in enumerate(task.gold):
-        seen = [c for c in trace if c.turn <= index]
         calls = []
         for call in gold.calls:
             arguments = {}
             for key, value in call.args.items():
                 try:
-                    arguments[key] = interpolate(value, seen)
+                    arguments[key] = interpolate(value, played)
                 except UnresolvedReference:
                     arguments[key] = value
+            twin = next((c for c in trace if c.turn == index and c.tool == call.tool and c.status == "executed" and c.seq not in used), None)
+            if twin is not None:
+                used.add(twin.seq)
+                played.append(twin)
             calls.append(Call(index, call.tool, arguments, None, None, kinds.get(call.tool)))
         turns.append(Turn(user=gold.user, reply=gold.reply, calls=calls))
     return Side("gold path", True, turns)

@@ -349,8 +349,18 @@ def frontier_points(data: ReportData, prices: PriceTable) -> tuple[list[tuple[Sy
             unpriced.append(s)
         else:
             points.append((s, per_trial, 100 * strict))
-    frontier = [p for p in points if not any(q[1] <= p[1] and q[2] >= p[2] and (q[1] < p[1] or q[2] > p[2]) for q in points)]
-    return points, [p[0] for p in sorted(frontier, key=lambda p: p[1])], unpriced
+    on = set(pareto_frontier({s.label: (x, y) for s, x, y in points}))
+    frontier = sorted((p for p in points if p[0].label in on), key=lambda p: p[1])
+    return points, [p[0] for p in frontier], unpriced
+
+
+def pareto_frontier(points: dict[str, tuple[float, float]]) -> list[str]:
+    """Keys of the (cost, accuracy) points no other point dominates (at most as costly and at least as
+    accurate, strictly better in one), cheapest first."""
+    def dominated(c: float, a: float) -> bool:
+        return any(oc <= c and oa >= a and (oc < c or oa > a) for oc, oa in points.values())
+
+    return sorted((k for k, (c, a) in points.items() if not dominated(c, a)), key=lambda k: points[k])
 
 
 def cost_frontier(data: ReportData, prices: PriceTable) -> bytes:
