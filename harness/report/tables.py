@@ -562,16 +562,21 @@ def cost_table(data: ReportData, prices: PriceTable) -> Table:
                 cells.append("-")
             else:
                 cells.append(f"{money(rc.cost)} ({rc.model or 'no model'})")
-        rows.append([s.name, *cells, money(costs.total), money(costs.per(scored), 5), money(costs.per(passes), 5), s.price_source])
+        total = costs.total
+        others = sum(r.cost or 0.0 for r in costs.used if r.role not in ("agent", "router"))
+        share = "n/a" if not total else f"{100 * others / total:.1f}%"
+        rows.append([s.name, *cells, money(total), share, money(costs.per(scored), 5), money(costs.per(passes), 5), s.price_source])
     return Table(
         "costs",
         "Full cost of round 1 per model role (cache-neutral)",
-        ["system", *roles, "total", "per scored trial", "per success", "price table"],
+        ["system", *roles, "total", "share not the agent's", "per scored trial", "per success", "price table"],
         rows,
         [
             "Every role at its own model's price: prompt tokens × input rate + completion tokens × output rate (cache-neutral, spec B.1).",
             "n/a = the role made calls with a model the price table does not list (self-hosted, unknown): the total is then n/a, never a partial sum "
             "or 0. '-' = the role made no model call (e.g. an offline stand-in).",
+            "Share not the agent's: the part of the total spent on roles other than the agent under test (agent + router), "
+            "i.e. the user simulator and the judge: the cost an agent-only figure leaves out.",
             "Price table: the run's own (recorded in its manifest at run time), unless --price-table overrides it.",
             *data.mark_notes(),
         ],
