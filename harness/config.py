@@ -175,7 +175,7 @@ class CompareConfig(BaseModel):
 class PlanConfig(BaseModel):
     """Plan a paired comparison: how many rounds (or tasks) detect a given drop against a baseline run."""
 
-    baseline: Path = Field(description="baseline run directory (ideally with several rounds)")
+    baseline: list[Path] = Field(description="baseline run directory (ideally with several rounds; repeat for a system run in pieces)")
     delta: float = Field(default=0.05, gt=0, lt=1, description="the drop in strict success to detect (0.05 = 5 points)")
     alpha: float = Field(default=0.05, gt=0, lt=1, description="false-alarm rate of the regression gate")
     power: float = Field(default=0.8, gt=0, lt=1, description="probability of detecting the drop")

@@ -154,12 +154,12 @@ def test_plan_refuses_what_it_cannot_plan_and_warns_on_one_round() -> None:
 # ---- the commands on run directories ------------------------------------------------------------
 
 
-def _write_run(path: Path, outcomes: list[dict[str, bool | None]], started: str) -> Path:
+def _write_run(path: Path, outcomes: list[dict[str, bool | None]], started: str, agent: str = "script") -> Path:
     catalog = load_catalog()
     directory = RunDirectory(path)
     path.mkdir(parents=True)
     manifest = {"dataset_version": "t", "dataset_lock_sha256": "0" * 64, "started_at": started, "config_hash": started,
-                "plan": {"agent": "script", "agent_kind": "script"}, "config": {}}
+                "plan": {"agent": agent, "agent_kind": "plugin"}, "config": {}}
     (path / "manifest.json").write_text(json.dumps(manifest))
     for r, round_outcomes in enumerate(outcomes):
         for task_id, ok in round_outcomes.items():
@@ -173,7 +173,7 @@ def _write_run(path: Path, outcomes: list[dict[str, bool | None]], started: str)
 def test_compare_gate_and_plan_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     tasks = sorted(t for t, task in load_catalog().items() if task.domain == "payments")[:40]
     good = _write_run(tmp_path / "a", [{t: i % 5 != 0 for i, t in enumerate(tasks)} for _ in range(3)], "2026-01-01")
-    bad = _write_run(tmp_path / "b", [{t: i % 5 != 0 and i % 2 == 0 for i, t in enumerate(tasks)} for _ in range(3)], "2026-01-02")
+    bad = _write_run(tmp_path / "b", [{t: i % 5 != 0 and i % 2 == 0 for i, t in enumerate(tasks)} for _ in range(3)], "2026-01-02", agent="worse")
     with pytest.raises(SystemExit) as exit_:
         main(["compare", str(good), str(bad), "--gate"])
     assert exit_.value.code == 1
@@ -182,7 +182,11 @@ def test_compare_gate_and_plan_commands(tmp_path: Path, capsys: pytest.CaptureFi
     main(["compare", str(good), str(good), "--gate"])  # no difference: exit 0
     assert "Regression gate: pass" in capsys.readouterr().out
     main(["plan", "--baseline", str(good), "--delta", "0.1"])
-    assert "rounds needed" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "rounds needed" in out and "round-to-round flips: 0.0% of tasks between consecutive rounds; the model expects 0.0%" in out
+    with pytest.raises(SystemExit) as exit_:
+        main(["plan", "--baseline", str(good), "--baseline", str(bad)])  # two systems are not one baseline
+    assert exit_.value.code == 2 and "not one" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_:
         main(["plan", "--baseline", str(good), "--delta", "0.9"])
     assert exit_.value.code == 2 and "not smaller" in capsys.readouterr().err

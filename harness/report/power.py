@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.stats import paired_power, pairs_needed, proportional_drop_pairs, task_success_counts
-from harness.report.data import load_runs
+from harness.report.data import ReportInputError, load_runs
 
 ROUNDS_SHOWN = (1, 2, 3, 4, 5, 8, 10)
 MAX_ROUNDS = 1000
@@ -39,6 +39,10 @@ class PowerPlan:
     tasks_needed: list[tuple[int, int | None]]
     excluded: int = 0
     """Tasks with no scored round in the baseline (all ⊥): left out."""
+    expected_discordance: float | None = None
+    """Share of tasks the model expects to flip between two rounds of the baseline itself: mean of 2·p(1 - p)."""
+    observed_discordance: float | None = None
+    """Share of tasks that did flip between consecutive rounds of the baseline (scored in both)."""
     warnings: list[str] = field(default_factory=list)
 
     def render(self) -> str:
@@ -47,6 +51,8 @@ class PowerPlan:
             "",
             f"baseline: {self.tasks} tasks with a scored round, {self.rounds} round(s), mean per-task success {100 * self.strict:.2f}%, "
             f"{self.flaky} task(s) both passed and failed across rounds" + (f"; {self.excluded} task(s) never scored, left out" if self.excluded else ""),
+            *([f"round-to-round flips: {100 * self.observed_discordance:.1f}% of tasks between consecutive rounds; the model expects "
+               f"{100 * (self.expected_discordance or 0):.1f}%"] if self.observed_discordance is not None else []),
             f"test: the regression gate's overall test (one-sided exact McNemar on paired (task, round) trials at alpha/2 = {self.alpha / 2:g}); "
             f"target power {100 * self.power:g}%",
             "",
@@ -107,13 +113,23 @@ def plan_from_counts(name: str, counts: list[tuple[int, int]], rounds: int, *, d
         tasks_needed=[(r, None if needed is None else math.ceil(needed / r)) for r in (1, 2, 3, 5)],
         excluded=len(counts) - len(scored),
         warnings=warnings,
+        expected_discordance=math.fsum(2 * c * (n - c) / (n * (n - 1)) if n >= 2 else 0.0 for c, n in scored) / len(scored),
     )
 
 
-def plan_from_run(baseline: Path, *, delta: float = 0.05, alpha: float = 0.05, power: float = 0.8) -> PowerPlan:
-    data = load_runs([baseline])
+def plan_from_run(baseline: Path | list[Path], *, delta: float = 0.05, alpha: float = 0.05, power: float = 0.8) -> PowerPlan:
+    """From one run directory, or several of one system (each adds its rounds)."""
+    paths = [baseline] if isinstance(baseline, Path) else list(baseline)
+    data = load_runs(paths)
+    if len(data.systems) != 1:
+        raise ReportInputError(f"--baseline: the runs are {len(data.systems)} systems ({', '.join(s.label for s in data.systems)}), not one; "
+                               "plan against one system's runs")
     [system] = data.systems
+    baseline = paths[0] if len(paths) == 1 else Path(", ".join(str(p) for p in paths))
     tasks = sorted({t for r in system.rounds for t in r.records})
     outcomes = {t: [r.outcome(t) for r in system.rounds] for t in tasks}
     counts = list(task_success_counts(outcomes).values())
-    return plan_from_counts(f"{system.label} ({baseline})", counts, len(system.rounds), delta=delta, alpha=alpha, power=power)
+    plan = plan_from_counts(f"{system.label} ({baseline})", counts, len(system.rounds), delta=delta, alpha=alpha, power=power)
+    both = [(a, b) for rounds in outcomes.values() for a, b in zip(rounds, rounds[1:]) if a is not None and b is not None]
+    plan.observed_discordance = sum(a != b for a, b in both) / len(both) if both else None
+    return plan
