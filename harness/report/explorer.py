@@ -6,7 +6,8 @@ trial of the same task (turn by turn, call by call: the first divergence and the
 tables link into it with `#trial=ID`.
 
 Still one file and no server: every trial is embedded as gzip-compressed JSON (base64) that the page
-inflates with the browser's DecompressionStream, so 16 systems × 3 rounds × 555 tasks stay a few MB.
+inflates with the browser's DecompressionStream, so 16 systems × 3 rounds × 555 tasks stay about 7 MB (the
+diffs of failed trials are about 1.4 MB of it).
 Long strings are cut (the run directory keeps everything)."""
 
 from __future__ import annotations
