@@ -178,7 +178,8 @@ class Compare(CompareConfig):
 
         try:
             comparison = compare_runs(self.run_a, self.run_b)
-            gate_text = None
+            gate_text = result = None
+            name_a = name_b = ""
             if self.gate:
                 from harness.report.compare import gate_runs
                 from harness.report.gate import render
@@ -191,7 +192,7 @@ class Compare(CompareConfig):
         print(text)
         if self.out:
             write_atomic(self.out, text)
-        if self.gate and result.failed:
+        if result is not None and result.failed:
             print(f"regression gate FAILED: {name_b} is significantly worse than {name_a}", file=sys.stderr)
             raise SystemExit(EXIT_GATE)
 
