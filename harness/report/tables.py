@@ -525,7 +525,9 @@ def neighbour_comparisons(data: ReportData) -> Table | None:
         if detectable is None:
             detect = "n/a (no discordant pair)" if both and not discordant else "n/a"
         else:
-            detect = f"{100 * detectable:.1f} pp" + (" (observed gap is smaller)" if gap is not None and abs(gap) < detectable else "")
+            p_value = mcnemar_exact(len(moved["gained"]), len(moved["lost"]))
+            unresolved = gap is not None and abs(gap) < detectable and p_value >= 0.05
+            detect = f"{100 * detectable:.1f} pp" + (" (the observed gap is below it: not separable)" if unresolved else "")
         rows.append([
             a.name, b.name, len(both),
             rate_cell(sum(bool(oa[t]) for t in both), len(both)), rate_cell(sum(bool(ob[t]) for t in both), len(both)),
@@ -541,8 +543,9 @@ def neighbour_comparisons(data: ReportData) -> Table | None:
         ["Over the tasks scored by both in round 1 only (⊥ and missing left out); exact McNemar, two-sided, on the discordant pairs. "
          "A small p says the neighbours differ by more than task-level noise; in the HTML each task opens B's trial.",
          "Smallest detectable gap: the true difference in strict success that this test over these paired tasks would detect with 80% power at "
-         "alpha = 0.05, given the pair's observed share of discordant tasks (Connor's paired-binomial power). A gap below it is not evidence of "
-         "equality: more rounds or tasks are needed (crmbench plan).", *data.mark_notes()],
+         "alpha = 0.05, given the pair's observed share of discordant tasks (Connor's paired-binomial power). 'not separable': the gap is "
+         "not significant and below what the data could detect, which is not evidence of equality: more rounds or tasks are needed "
+         "(crmbench plan).", *data.mark_notes()],
         links,
     )
 
