@@ -11,7 +11,7 @@ from typing import NoReturn
 from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSubCommand, SettingsConfigDict, SettingsError
 
-from harness.config import CompareConfig, GradeConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, SuggestConfig, TasksConfig
+from harness.config import CompareConfig, DiffConfig, GradeConfig, PlanConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, SuggestConfig, TasksConfig
 
 
 def quiet_fastmcp() -> None:
@@ -178,12 +178,55 @@ class Compare(CompareConfig):
 
         try:
             comparison = compare_runs(self.run_a, self.run_b)
-        except ReportInputError as exc:
+            gate_text = result = None
+            name_a = name_b = ""
+            if self.gate:
+                from harness.report.compare import gate_runs
+                from harness.report.gate import render
+
+                result, name_a, name_b = gate_runs(self.run_a, self.run_b, alpha=self.alpha, max_drop=self.max_drop)
+                gate_text = render(result, name_a, name_b, self.run_a, self.run_b)
+        except (ReportInputError, ValueError) as exc:
             fail(str(exc))
-        text = "\n".join(to_markdown(t) for t in comparison.tables())
+        text = "\n".join(to_markdown(t) for t in comparison.tables()) + (f"\n{gate_text}" if gate_text else "")
         print(text)
         if self.out:
             write_atomic(self.out, text)
+        if result is not None and result.failed:
+            print(f"regression gate FAILED: {name_b} is significantly worse than {name_a}", file=sys.stderr)
+            raise SystemExit(EXIT_GATE)
+
+
+class Plan(PlanConfig):
+    __doc__ = PlanConfig.__doc__
+
+    def cli_cmd(self) -> None:
+        from harness.report.data import ReportInputError
+        from harness.report.power import plan_from_run
+
+        try:
+            plan = plan_from_run(self.baseline, delta=self.delta, alpha=self.alpha, power=self.power)
+        except (ReportInputError, ValueError) as exc:
+            fail(str(exc))
+        print(plan.render())
+
+
+class Diff(DiffConfig):
+    __doc__ = DiffConfig.__doc__
+    runs: CliPositionalArg[list[Path]] = Field(default_factory=list, description="RUN_A [RUN_B] (with --gold: RUN_A only)")
+
+    def cli_cmd(self) -> None:
+        from harness.report.diff import DiffInputError, diff_runs
+
+        if len(self.runs) not in (1, 2):
+            fail("give RUN_A RUN_B, or RUN_A --gold")
+        if len(self.runs) == 1 and not self.gold:
+            fail("one run given: add --gold to compare it with the task's gold path, or give a second run")
+        try:
+            diff = diff_runs(self.runs[0], self.runs[1] if len(self.runs) == 2 else None, self.task, round_number=self.round, gold=self.gold)
+        except DiffInputError as exc:
+            fail(str(exc))
+        print(diff.render())
 
 
 class JudgeCheck(BaseSettings):
@@ -217,6 +260,8 @@ class Crmbench(BaseSettings):
     run: CliSubCommand[Run]
     report: CliSubCommand[Report]
     compare: CliSubCommand[Compare]
+    plan: CliSubCommand[Plan]
+    diff: CliSubCommand[Diff]
     grade: CliSubCommand[Grade]
     serve: CliSubCommand[Serve]
     stdio: CliSubCommand[Stdio]
@@ -230,6 +275,8 @@ class Crmbench(BaseSettings):
 
 
 EXIT_USAGE = 2
+EXIT_GATE = 1
+"""`compare --gate`: B is significantly worse (a result, not a usage error)."""
 
 
 def fail(message: str) -> NoReturn:

@@ -174,3 +174,23 @@ class CompareConfig(BaseModel):
     run_a: Path = Field(description="baseline run directory")
     run_b: Path = Field(description="run directory to compare against the baseline")
     out: Path | None = Field(default=None, description="also write the comparison as Markdown here")
+    gate: bool = Field(default=False, description="regression gate: exit 1 when B is significantly worse than A (exact McNemar, overall and per domain)")
+    max_drop: float = Field(default=0.02, ge=0, lt=1, description="with --gate: the drop in strict success (0.02 = 2 points) tolerated even when significant")
+    alpha: float = Field(default=0.05, gt=0, lt=1, description="with --gate: the gate's false-alarm rate (overall and domains together)")
+
+
+class PlanConfig(BaseModel):
+    """Plan a paired comparison: how many rounds (or tasks) detect a given drop against a baseline run."""
+
+    baseline: list[Path] = Field(description="baseline run directory (ideally with several rounds; repeat for a system run in pieces)")
+    delta: float = Field(default=0.05, gt=0, lt=1, description="the drop in strict success to detect (0.05 = 5 points)")
+    alpha: float = Field(default=0.05, gt=0, lt=1, description="false-alarm rate of the regression gate")
+    power: float = Field(default=0.8, gt=0, lt=1, description="probability of detecting the drop")
+
+
+class DiffConfig(BaseModel):
+    """Line up two trials of a task turn by turn and call by call: the first divergence and the first wrong write."""
+
+    task: str = Field(description="task id")
+    round: int = Field(default=1, ge=1, description="round (from 1) of each run")
+    gold: bool = Field(default=False, description="compare RUN_A's trial against the task's gold path instead of a second run")

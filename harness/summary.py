@@ -1,6 +1,7 @@
 """The end-of-run summary table (Markdown), following the spec's reporting rules (A.3): strict accuracy
 over scored trials, infrastructure failures (⊥) excluded from the denominator but shown, domain macro
-average, cache-neutral cost of the agent model only."""
+average, and the cache-neutral cost of every model role (agent, router, user simulator, judge) priced from the
+run's price table, per role, in total and per success (an unpriced role makes the total n/a, never 0)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from harness.plan import Plan
 from harness.records import TrialRecord
-from models.prices import PriceTable, format_cost
+from models.prices import PriceTable, format_cost, price_roles
 from models.types import Usage
 
 
@@ -104,17 +105,25 @@ def summarise(records: list[TrialRecord], plan: Plan, prices: PriceTable) -> str
     for r in records:
         for role, u in r.usage.items():
             usage[role] = usage.get(role, Usage()) + u
+    models = {**plan.models(), **{role: m for r in records for role, m in r.models.items()}}
+    costs = price_roles(usage, {role: m for role, m in models.items() if role in usage}, prices)
     if usage:
-        lines += ["", "| role | model | calls | failed attempts | prompt tokens | completion tokens |", "|---|---|---|---|---|---|"]
-        models = plan.models()
-        for role, u in sorted(usage.items()):
-            lines.append(f"| {role} | {models.get(role, '-')} | {u.calls} | {u.failed_calls} | {u.prompt_tokens} | {u.completion_tokens} |")
-    agent_cost = None
-    if plan.agent_model:
-        agent_usage = usage.get("agent", Usage()) + usage.get("router", Usage()) if plan.router_model == plan.agent_model else usage.get("agent", Usage())
-        agent_cost = prices.cost(plan.agent_model, agent_usage)
+        lines += ["", "| role | model | calls | failed attempts | prompt tokens | completion tokens | cost |", "|---|---|---|---|---|---|---|"]
+        for role, c in costs.roles.items():
+            u = c.usage
+            lines.append(f"| {role} | {c.model or '-'} | {u.calls} | {u.failed_calls} | {u.prompt_tokens} | {u.completion_tokens} | {format_cost(c.cost)} |")
+    agent_roles = [c for c in costs.used if c.role in ("agent", "router")]
+    agent_cost = None if not agent_roles or any(c.cost is None for c in agent_roles) else sum(c.cost or 0.0 for c in agent_roles)
     per_success = None if agent_cost is None or not passes_all else agent_cost / passes_all
-    lines += ["", f"estimated agent cost (cache-neutral): {format_cost(agent_cost)}; per success: {format_cost(per_success)}"]
+    lines += [
+        "",
+        f"estimated agent cost (cache-neutral): {format_cost(agent_cost)}; per success: {format_cost(per_success)}",
+        f"estimated full cost, every role (cache-neutral, the run's price table): {format_cost(costs.total)}; per success: {format_cost(costs.per(passes_all))}"
+        + ("; by role: " + ", ".join(f"{c.role} {format_cost(c.cost)}" for c in costs.used) if costs.used else ""),
+    ]
+    if costs.unpriced:
+        unpriced = ", ".join(f"{r} ({costs.roles[r].model or 'no model'})" for r in costs.unpriced)
+        lines.append(f"unpriced role(s): {unpriced}: the full cost is n/a, not a partial sum")
     return "\n".join(lines) + "\n"
 
 

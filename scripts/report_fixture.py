@@ -32,6 +32,7 @@ from grader.verdicts import NON_CONVERGENCE, PRIMARY_PRIORITY, CheckVerdict, Tri
 from harness.records import TrialKey, TrialRecord  # noqa: E402
 from harness.report.build import build_report  # noqa: E402
 from harness.rundir import RunDirectory  # noqa: E402
+from models.prices import DEFAULT_PRICE_TABLE, PriceTable  # noqa: E402
 from models.types import Usage  # noqa: E402
 
 DOMAINS = {"payments": 70, "retail": 66, "support": 60, "onboarding": 58, "billing": 64, "logistics": 62, "lending": 59, "insurance": 56, "travel": 60}
@@ -79,22 +80,33 @@ def declared(task: Task) -> list[str]:
     return out or ["action"]
 
 
+def payment(account: str, amount: float) -> dict[str, Any]:
+    return {"account_id": account, "amount": amount, "method": "account_balance", "merchant": "Synthetic Store"}
+
+
 def record(task: Task, agent: str, model: str | None, round_index: int, rng: random.Random, skill: float, judge_flaky: bool = False) -> TrialRecord:
     key = TrialKey(task_id=task.id, round=round_index, seed=rng.randrange(2**31))
     components = declared(task)
     p = skill + DOMAIN_EFFECT[task.domain] + DIFFICULTY_EFFECT[task.difficulty]
     roll = rng.random()
-    usage = {"agent": Usage(prompt_tokens=rng.randint(6_000, 30_000), completion_tokens=rng.randint(300, 2_000), calls=rng.randint(2, 8))}
+    usage = {"agent": Usage(prompt_tokens=rng.randint(6_000, 30_000), completion_tokens=rng.randint(300, 2_000), calls=rng.randint(2, 8)),
+             # every model role, so the report prices the whole run: the user simulator and the judge are a real share of it
+             "user": Usage(prompt_tokens=rng.randint(3_000, 12_000), completion_tokens=rng.randint(100, 600), calls=rng.randint(1, 4)),
+             "judge": Usage(prompt_tokens=rng.randint(2_000, 6_000), completion_tokens=rng.randint(50, 300), calls=1)}
+    if agent == "graph":
+        usage["router"] = Usage(prompt_tokens=rng.randint(1_000, 4_000), completion_tokens=rng.randint(10, 60), calls=rng.randint(1, 4))
     base: dict[str, Any] = {
         "record_format": 2, "key": key, "domain": task.domain, "difficulty": task.difficulty, "capabilities": task.capabilities, "agent": agent,
-        "usage": usage, "models": {"agent": model} if model else {}, "user_turns": rng.randint(1, 4), "wall_s": rng.uniform(5, 60),
+        "usage": usage, "models": {**({"agent": model} if model else {}), **({"router": model} if model and agent == "graph" else {}),
+                                   "user": "openai:gpt-5-mini", "judge": "openai:gpt-5-mini"}, "user_turns": rng.randint(1, 4), "wall_s": rng.uniform(5, 60),
     }
-    account = f"ACC-{1000 + rng.randrange(900)}"
+    rng.randrange(900)  # keeps the draws (and so every outcome) as they were before the account was tied to the task
+    account = f"ACC-{1000 + int(hashlib.sha256(task.id.encode()).hexdigest(), 16) % 900}"  # the same in every trial of a task: diffs line up
     initial = {"accounts": {account: {"balance": 500, "status": "active", "loyalty_points": 100}}}
     conversation = [Message(role="user", content=task.instruction, turn=0),
                     Message(role="assistant", content=f"I looked at {account} and took care of it.", turn=0)]
     routing = [RoutingDecision(turn=0, node=task.domain.split(":")[0] + "_expert", reason="request matches the node's tools")]
-    tools = [ToolCallRecord(seq=0, turn=0, tool="get_account", arguments={"account_id": account}, status="executed", result={"id": account, "balance": 500})]
+    tools = [ToolCallRecord(seq=0, turn=0, tool="get_account_balance", arguments={"account_id": account}, status="executed", result={"id": account, "balance": 500})]
     if rng.random() < 0.004:
         return TrialRecord(**base, status="infra_error", strict=None, failure_class="infra:provider_timeout", error="provider timed out after 3 retries",
                            conversation=conversation[:1], routing=routing, initial_state=initial)
@@ -102,7 +114,7 @@ def record(task: Task, agent: str, model: str | None, round_index: int, rng: ran
         final = {"accounts": {account: {"balance": 450, "status": "active", "loyalty_points": 110}}}
         checks = [CheckVerdict(component=c, check=f"{c}[0]", passed=True, reason=f"{c} as declared") for c in components]
         verdict = TrialVerdict(task_id=task.id, checks=checks, components=dict.fromkeys(components, True), strict=True, primary_failure=None)
-        tools.append(ToolCallRecord(seq=1, turn=0, tool="update_account", arguments={"account_id": account, "amount": -50}, status="executed", result={"ok": True}))
+        tools.append(ToolCallRecord(seq=1, turn=0, tool="process_payment", arguments=payment(account, 50.0), status="executed", result={"transaction_id": "TXN-1"}))
         return TrialRecord(**base, status="scored", strict=True, verdict=verdict, conversation=conversation, routing=routing, tool_trace=tools,
                            initial_state=initial, final_state=final)
     final = {"accounts": {account: {"balance": 400, "status": "active", "loyalty_points": 100}}}
@@ -122,6 +134,7 @@ def record(task: Task, agent: str, model: str | None, round_index: int, rng: ran
         ungraded = "judge failed after 3 retries (rate limited)"
         failing["reply"] = False if "reply" in failing else failing.get("action", True)
     else:
+        tools.append(ToolCallRecord(seq=1, turn=0, tool="process_payment", arguments=payment(account, 100.0), status="executed", result={"transaction_id": "TXN-1"}))
         choices = [c for c in components]
         first = rng.choices(choices, weights=[WEIGHTS[c] for c in choices])[0]
         failing[first] = False
@@ -149,7 +162,8 @@ def manifest(agent: str, model: str | None, lock: dict[str, Any], started: str, 
     return {"benchmark": lock["benchmark"], "dataset_version": lock["version"], "dataset_lock_sha256": lock["catalog_sha256"],
             "git": {"commit": "0123456789abcdef", "dirty": False}, "config": config, "config_hash": hashlib.sha256(json.dumps([plan, config]).encode()).hexdigest()[:16],
             "plan": plan, "models": {k: v for k, v in {"agent": model, "router": plan["router_model"], "user": plan["user_model"], "judge": plan["judge_model"]}.items() if v},
-            "tasks_selected": tasks, "rounds": rounds, "started_at": started}
+            "tasks_selected": tasks, "rounds": rounds, "started_at": started,
+            "price_table": PriceTable.load(DEFAULT_PRICE_TABLE).model_dump(mode="json")}
 
 
 def write_world(root: Path, catalog: dict[str, Task], lock: dict[str, Any]) -> list[Path]:
@@ -194,6 +208,21 @@ def main() -> None:
         screenshots(report.html_path, args.screenshots, report.figures)
 
 
+DIFF_SHOT = """(function(){
+  var pane = document.getElementById('trial'), shot = document.createElement('div');
+  shot.id = 'diff-shot'; shot.style.cssText = 'position:absolute;left:0;top:0;width:1150px;background:#fff;padding:8px;z-index:9';
+  var title = pane.querySelector('h3').cloneNode(true); shot.appendChild(title);
+  var take = false;
+  Array.prototype.forEach.call(pane.children, function (node) {
+    if (node.tagName === 'H4') { take = node.textContent.indexOf('Diff against') === 0; }
+    if (take) { shot.appendChild(node.cloneNode(true)); }
+  });
+  var box = document.createElement('div'); box.id = 'trial'; box.appendChild(shot);
+  box.style.cssText = 'border:0;max-height:none;overflow:visible';
+  document.body.appendChild(box); window.scrollTo(0, 0);
+})()"""
+
+
 def screenshots(html_path: Path, target: Path, figures: dict[str, bytes]) -> None:
     from harness.report.headless import Page, find_chromium
 
@@ -207,6 +236,8 @@ def screenshots(html_path: Path, target: Path, figures: dict[str, bytes]) -> Non
         page.goto(html_path.resolve().as_uri())
         page.wait_for("document.getElementById('explorer').getAttribute('data-ready')")
         page.screenshot(target / "leaderboard.png", selector="#leaderboard")
+        for key in ("costs", "pass_k", "neighbours"):
+            page.screenshot(target / f"{key}.png", selector=f"#{key}")
         page.screenshot(target / "provenance.png", selector="#provenance")
         page.evaluate("(function(){var f=document.querySelector('#explorer-filters');"
                       "var s=f.querySelector('[name=outcome]'); s.value='fail'; s.dispatchEvent(new Event('input',{bubbles:true}));"
@@ -215,6 +246,14 @@ def screenshots(html_path: Path, target: Path, figures: dict[str, bytes]) -> Non
         page.wait_for("document.getElementById('trial').getAttribute('data-trial')")
         page.evaluate("document.getElementById('explorer').scrollIntoView()")
         page.screenshot(target / "explorer.png", selector="#explorer")
+        # a failed payments trial's diffs (against the gold path and a passing trial), copied out of the scrolling pane
+        page.evaluate("(function(){var f=document.querySelector('#explorer-filters');"
+                      "var d=f.querySelector('[name=domain]'); d.value='payments'; d.dispatchEvent(new Event('input',{bubbles:true}));"
+                      "var l=f.querySelector('[name=label]'); l.value='params'; l.dispatchEvent(new Event('input',{bubbles:true}));})()")
+        page.evaluate("document.querySelector('#explorer-rows tr').click()")
+        page.wait_for("document.getElementById('trial').innerText.indexOf('Diff against') >= 0")
+        page.evaluate(DIFF_SHOT)
+        page.screenshot(target / "explorer_diff.png", selector="#diff-shot")
         if page.errors:
             raise SystemExit(f"the page reported errors: {page.errors}")
     print(f"screenshots in {target}")

@@ -93,12 +93,12 @@ def table(report, key: str):  # type: ignore[no-untyped-def]
 def test_every_section_is_written(report) -> None:  # type: ignore[no-untyped-def]
     keys = {t.key for t in report.tables}
     assert {"leaderboard", "coverage", "per_domain", "difficulty", "failure_composition", "components", "policy",
-            "metric_standings", "metric_ranks", "multi_round", "spearman", "rank_stability", "flips",
+            "metric_standings", "metric_ranks", "multi_round", "spearman", "rank_stability", "flips", "pass_k", "costs",
             "contract_inventory", "graph_inventory", "composition"} <= keys
     for key in keys:
         for ext in ("md", "csv", "json"):
             assert (report.out / "tables" / f"{key}.{ext}").stat().st_size > 0
-    assert len(report.figures) == 8
+    assert len(report.figures) == 10 and {"figC_pass_k", "fig_cost_frontier"} <= set(report.figures)
     for name, png in report.figures.items():
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and (report.out / "figures" / f"{name}.png").exists()
     assert [c.role for c in report.cards] == ["success", "graded failure", "timeout"]
@@ -140,7 +140,7 @@ def test_policy_split_and_negative_compliance(report) -> None:  # type: ignore[n
 def test_multi_round_statistics(report) -> None:  # type: ignore[no-untyped-def]
     rows = {r[0]: r for r in table(report, "multi_round").rows}
     n = len(load_catalog())
-    assert rows["oracle"][1:] == [2, f"{n}/{n}", f"{n}/{n}", "100.00%", "0.00 pp", f"100.00% ({n}/{n})"]
+    assert rows["oracle"][1:] == [2, f"{n}/{n}", f"{n}/{n}", "100.00%", "0.00 pp", f"100.00% ({n} tasks)"]
     assert rows["script †"][1] == 1 and rows["script †"][-2] == "n/a"  # one round: no sample std
     assert [r[0] for r in table(report, "multi_round").rows][0] == "oracle"  # sorted by mean
     flips = {(r[0], r[1]): r for r in table(report, "flips").rows}
@@ -431,7 +431,7 @@ def test_explorer_filters_open_trials_and_links_in_headless_chromium(report) -> 
         opened = page.wait_for("document.getElementById('trial').getAttribute('data-trial')")
         assert opened.endswith("-r1-commerce_returns_01")
         text = page.evaluate("document.getElementById('trial').innerText")
-        for heading in ("Verdicts", "Conversation", "Routing", "Tool calls", "Final-state diff", "non_convergence"):
+        for heading in ("Verdicts", "Diff against gold path", "first divergence", "Conversation", "Routing", "Tool calls", "Final-state diff", "non_convergence"):
             assert heading in text, heading
         assert "FAIL" in text and "reply" in text
         link = page.evaluate("document.querySelector('#neighbours a[data-trial]').getAttribute('data-trial')")
@@ -466,3 +466,30 @@ def test_a_demo_card_chooses_system_and_round(small: dict[str, Path], tmp_path: 
     assert (second.system, second.record.key.round) == ("oracle", 0)
     with pytest.raises(KeyError, match="no system named"):
         build_report([small["noop"]], tmp_path / "out2", card_tasks=[f"{task}@nobody"], **_two_domains())
+
+
+def test_pass_k_table_every_k_and_common_k(report) -> None:  # type: ignore[no-untyped-def]
+    pass_k = table(report, "pass_k")
+    n = len(load_catalog())
+    assert pass_k.columns[:4] == ["system", "rounds", "pass^1 (common)", "pass^2"]  # the script run has one round: common k = 1
+    rows = {r[0]: r for r in pass_k.rows}
+    assert rows["oracle"][2:4] == [f"100.00% ({n} tasks)", f"100.00% ({n} tasks)"]
+    assert rows["noop"][3] == f"0.00% ({n} tasks)"
+    assert rows["script †"][3] == "-"  # no second round: not at k = 2, never 0
+
+
+def test_costs_are_per_role_and_never_zero_when_unmeasured(report) -> None:  # type: ignore[no-untyped-def]
+    costs = table(report, "costs")
+    row = next(r for r in costs.rows if r[0] == "oracle")
+    assert row[costs.columns.index("total")] == "n/a"  # offline: no model call, so no cost was measured (not $0)
+    leaderboard = table(report, "leaderboard")
+    assert next(r for r in leaderboard.rows if r[1] == "oracle")[leaderboard.columns.index("full cost")] == "n/a"
+
+
+def test_neighbours_say_the_smallest_detectable_gap(report) -> None:  # type: ignore[no-untyped-def]
+    neighbours = table(report, "neighbours")
+    col = neighbours.columns.index("smallest detectable gap (80% power)")
+    oracle_noop = next(r for r in neighbours.rows if r[0] == "oracle")
+    # every one of the N = 555 tasks discordant (psi = 1): N·d - 1 = 1.96·sqrt(N) + 0.84·sqrt(N(1 - d²)) gives d = 0.120
+    # (each pair is ±1, so the paired test is no better than an unpaired one here); the observed gap (100 points) is larger
+    assert oracle_noop[col] == "12.0 pp"

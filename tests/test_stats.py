@@ -7,6 +7,7 @@ the implementation against independent arithmetic rather than against itself.
 from __future__ import annotations
 
 import math
+import statistics
 
 import pytest
 
@@ -339,3 +340,144 @@ def test_wilson_interval_edges_and_symmetry() -> None:
         wilson_interval(11, 10, z=3.0)
     with pytest.raises(ValueError):
         wilson_interval(-1, 10)
+
+
+# --- pass^k at every k: the unbiased estimator C(c, k) / C(n, k) --------------------------------
+
+from fractions import Fraction  # noqa: E402
+
+from grader.stats import (  # noqa: E402
+    PassKPoint,
+    holm,
+    mcnemar_one_sided,
+    minimum_detectable_gap,
+    pass_hat_k_curve,
+    pass_hat_k_unbiased,
+    pairs_needed,
+    paired_power,
+    proportional_drop_pairs,
+)
+
+
+def test_pass_hat_k_unbiased_hand_values() -> None:
+    # 2 of 3 rounds: k=1 -> C(2,1)/C(3,1) = 2/3; k=2 -> C(2,2)/C(3,2) = 1/3; k=3 -> C(2,3)/C(3,3) = 0
+    assert pass_hat_k_unbiased(2, 3, 1) == pytest.approx(2 / 3, abs=1e-15)
+    assert pass_hat_k_unbiased(2, 3, 2) == pytest.approx(1 / 3, abs=1e-15)
+    assert pass_hat_k_unbiased(2, 3, 3) == 0.0
+    # 3 of 4: k=2 -> 3/6; k=3 -> 1/4; not (3/4)^k, which is biased for k >= 2
+    assert pass_hat_k_unbiased(3, 4, 2) == 0.5
+    assert pass_hat_k_unbiased(3, 4, 3) == 0.25
+    assert pass_hat_k_unbiased(3, 4, 2) != pytest.approx((3 / 4) ** 2)
+    assert pass_hat_k_unbiased(5, 5, 5) == 1.0
+    assert pass_hat_k_unbiased(1, 2, 3) is None  # fewer scored rounds than k: no estimate
+    with pytest.raises(ValueError):
+        pass_hat_k_unbiased(4, 3, 1)
+    with pytest.raises(ValueError):
+        pass_hat_k_unbiased(1, 3, 0)
+
+
+def test_pass_hat_k_unbiased_has_expectation_p_to_the_k() -> None:
+    # E over c ~ Binomial(n, p) of C(c, k)/C(n, k) is exactly p^k (computed in fractions, no rounding)
+    p = Fraction(3, 7)
+    for n in range(1, 7):
+        for k in range(1, n + 1):
+            pmf = [Fraction(math.comb(n, c)) * p**c * (1 - p) ** (n - c) for c in range(n + 1)]
+            assert sum(m * Fraction(math.comb(c, k), math.comb(n, k)) for c, m in enumerate(pmf)) == p**k  # the closed form
+            estimates = [pass_hat_k_unbiased(c, n, k) for c in range(n + 1)]
+            assert math.fsum(float(m) * e for m, e in zip(pmf, estimates, strict=True) if e is not None) == pytest.approx(float(p**k), abs=1e-12)
+            # the plug-in (c/n)^k is biased: its expectation is not p^k once k >= 2
+            if k >= 2:
+                assert math.fsum(float(m) * (c / n) ** k for c, m in enumerate(pmf)) != pytest.approx(float(p**k), abs=1e-6)
+
+
+def test_pass_hat_k_curve_bottom_lowers_n_instead_of_dropping_the_task() -> None:
+    outcomes: dict[str, list[bool | None]] = {
+        "easy": [True, True, True],  # n=3, c=3
+        "flaky": [True, False, True],  # n=3, c=2
+        "outage": [False, None, None],  # two ⊥ rounds: n=1, c=0 -- a hard task hit by an outage
+    }
+    curve = pass_hat_k_curve(outcomes)
+    # k=1: (1 + 2/3 + 0)/3 = 5/9 over all three tasks
+    assert curve[0] == PassKPoint(k=1, value=pytest.approx(5 / 9), tasks=3, excluded=0)  # type: ignore[arg-type]
+    # k=2: "outage" has n=1 < 2: excluded and counted; (1 + 1/3)/2 = 2/3
+    assert curve[1].value == pytest.approx(2 / 3) and (curve[1].tasks, curve[1].excluded) == (2, 1)
+    # k=3: (1 + 0)/2
+    assert curve[2].value == pytest.approx(0.5) and curve[2].tasks == 2
+    # the old rule (only tasks scored in every round) would also have removed "outage" at k=1
+    assert pass_hat_k(outcomes)[1] == 2
+    # one ⊥ round of an otherwise passing task: its n is 2, so it still counts at k=2 (the old rule dropped it)
+    curve = pass_hat_k_curve({"a": [True, None, True], "b": [False, False, False]})
+    assert curve[1].value == pytest.approx(0.5) and curve[1].tasks == 2
+    assert curve[2].value == 0.0 and (curve[2].tasks, curve[2].excluded) == (1, 1)
+
+
+def test_pass_hat_k_curve_systems_with_different_round_counts_and_edges() -> None:
+    # tasks listing different numbers of rounds are fine (a system run in pieces); max_k cuts the curve
+    curve = pass_hat_k_curve({"a": [True, True], "b": [True, True, False, True]}, max_k=3)
+    assert [p.k for p in curve] == [1, 2, 3]
+    # k=1: (1 + 3/4)/2; k=2: (1 + C(3,2)/C(4,2) = 1/2)/2; k=3: only b: C(3,3)/C(4,3) = 1/4
+    assert curve[0].value == pytest.approx(7 / 8)
+    assert curve[1].value == pytest.approx(3 / 4)
+    assert curve[2].value == pytest.approx(1 / 4) and curve[2].excluded == 1
+    assert pass_hat_k_curve({}) == []
+    assert pass_hat_k_curve({"a": [None, None]}) == [PassKPoint(1, None, 0, 1), PassKPoint(2, None, 0, 1)]
+
+
+# --- one-sided McNemar and Holm -----------------------------------------------------------------
+
+
+def test_mcnemar_one_sided_hand_values() -> None:
+    assert mcnemar_one_sided(0, 0) == 1.0
+    assert mcnemar_one_sided(5, 0) == 1 / 32  # all five discordant pairs lost: 0.5^5
+    assert mcnemar_one_sided(8, 2) == pytest.approx((45 + 10 + 1) / 1024, abs=1e-15)  # P(X >= 8), X ~ Bin(10, 1/2)
+    assert mcnemar_one_sided(2, 8) == pytest.approx(1013 / 1024, abs=1e-15)  # the other direction: no evidence B is worse
+    # the two-sided test doubles the smaller tail
+    assert mcnemar_exact(2, 8) == pytest.approx(2 * mcnemar_one_sided(8, 2), abs=1e-15)
+    assert 0 < mcnemar_one_sided(1100, 900) < 1e-5
+
+
+def test_holm_step_down_hand_example() -> None:
+    # sorted: a 0.01·3 = 0.03; c 0.03·2 = 0.06; b 0.04·1 = 0.04 -> monotone max 0.06
+    assert holm({"a": 0.01, "b": 0.04, "c": 0.03}) == pytest.approx({"a": 0.03, "b": 0.06, "c": 0.06})
+    assert holm({"a": 0.6, "b": 0.9}) == {"a": 1.0, "b": 1.0}
+    assert holm({}) == {}
+    with pytest.raises(ValueError):
+        holm({"a": 1.5})
+
+
+# --- power --------------------------------------------------------------------------------------
+
+
+def test_proportional_drop_pairs_hand_example() -> None:
+    # p = [1, 1/2], mean 3/4, delta 1/4 -> lambda = 2/3. Unbiased variance: 2 of 2 -> 0; 1 of 2 -> 1·1/(2·1) = 1/2.
+    # a = (1 - λ)p + λv, b = λv: task 1 (1/3, 0); task 2 (1/6 + 1/3, 1/3) = (1/2, 1/3)
+    (a1, b1), (a2, b2) = proportional_drop_pairs([(2, 2), (1, 2)], 0.25)
+    assert (a1, b1) == (pytest.approx(1 / 3), 0.0)
+    assert (a2, b2) == (pytest.approx(1 / 2), pytest.approx(1 / 3))
+    # the mean of a - b is the drop
+    assert ((a1 - b1) + (a2 - b2)) / 2 == pytest.approx(0.25)
+    # null: a == b for every task
+    assert all(a == b for a, b in proportional_drop_pairs([(2, 3), (0, 3), (3, 3)], 0.0))
+    with pytest.raises(ValueError, match="not possible"):
+        proportional_drop_pairs([(1, 4)], 0.5)
+
+
+def test_paired_power_grows_with_rounds_and_pairs_needed_is_the_threshold() -> None:
+    pairs = proportional_drop_pairs([(3, 3)] * 50 + [(0, 3)] * 20 + [(2, 3)] * 30, 0.10)
+    powers = [paired_power(pairs, r, 0.025) for r in range(1, 6)]
+    assert powers == sorted(powers) and powers[0] < 0.8 < powers[-1]
+    needed = pairs_needed(pairs, 0.025, 0.8)
+    assert needed is not None
+    assert paired_power(pairs, needed / 100, 0.025) >= 0.8 > paired_power(pairs, (needed - 1) / 100, 0.025)
+    assert pairs_needed(proportional_drop_pairs([(1, 2)] * 10, 0.0), 0.025, 0.8) is None  # no drop: never detectable
+
+
+def test_minimum_detectable_gap_solves_connors_equation() -> None:
+    n, psi = 555, 0.12
+    delta = minimum_detectable_gap(n, psi)
+    assert delta is not None
+    za, zb = statistics.NormalDist().inv_cdf(0.975), statistics.NormalDist().inv_cdf(0.8)
+    assert n * delta - 1 == pytest.approx(za * math.sqrt(n * psi) + zb * math.sqrt(n * (psi - delta**2)), abs=1e-6)
+    assert minimum_detectable_gap(4 * n, psi) < delta  # more pairs, smaller detectable gap  # type: ignore[operator]
+    assert minimum_detectable_gap(0, psi) is None and minimum_detectable_gap(n, 0.0) is None
+    assert minimum_detectable_gap(5, 0.2) is None  # 5 pairs with 1 discordant expected: nothing is detectable

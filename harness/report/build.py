@@ -107,6 +107,20 @@ def render_html(data: ReportData, tables: list[Table], figures: dict[str, bytes]
 """
 
 
+def assign_prices(data: ReportData, override: PriceTable | None) -> None:
+    """Each system is priced from its run's own price table (the manifest's, as the run recorded it), unless
+    --price-table overrides every system; a run without one (older runs) uses the default table, and says so."""
+    for s in data.systems:
+        if override is not None:
+            s.prices, s.price_source = override, "--price-table"
+            continue
+        table = s.manifest.get("price_table")
+        try:
+            s.prices, s.price_source = (PriceTable.model_validate(table), "the run's manifest") if table else (None, "default table (the run recorded none)")
+        except ValueError:
+            s.prices, s.price_source = None, "default table (the run's table does not validate)"
+
+
 def build_report(
     run_dirs: list[Path],
     out: Path,
@@ -122,6 +136,7 @@ def build_report(
     cards = choose_cards(data, card_tasks or [])  # a bad --card fails before seconds of tables and figures
     header = provenance(data)
     prices = PriceTable.load(price_table or DEFAULT_PRICE_TABLE)
+    assign_prices(data, prices if price_table else None)
     tables = all_tables(data, prices)
     figures = all_figures(data, prices)
     for table in tables:

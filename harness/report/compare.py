@@ -7,8 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.stats import flips, mcnemar_exact, rate
-from harness.report.data import load_runs
-from harness.report.tables import COMPONENTS, Table, ci, pct
+from harness.report.data import System, load_runs
+from harness.report.gate import GateResult, gate, pair_rounds
+from harness.rundir import RunDirectory
+from harness.report.tables import Table, ci, components_in, pct
 
 
 @dataclass
@@ -81,7 +83,7 @@ def compare_runs(run_a: Path, run_b: Path) -> Comparison:
     both = sorted(t for t in set(outcome_a) & set(outcome_b) if outcome_a[t] is not None and outcome_b[t] is not None)
     changed = flips(outcome_a, outcome_b)
     components: dict[str, tuple[list[str], list[str]]] = {}
-    for component in COMPONENTS:
+    for component in components_in([a.records[t] for t in both] + [b.records[t] for t in both]):
         ca = {t: a.records[t].verdict.components.get(component) for t in both if a.records[t].verdict}
         cb = {t: b.records[t].verdict.components.get(component) for t in both if b.records[t].verdict}
         moved = flips(ca, cb)
@@ -112,3 +114,22 @@ def compare_runs(run_a: Path, run_b: Path) -> Comparison:
         scored_b=sum(v is not None for v in outcome_b.values()),
         components=components,
     )
+
+
+def gate_runs(run_a: Path, run_b: Path, *, alpha: float = 0.05, max_drop: float = 0.02) -> tuple[GateResult, str, str]:
+    """The regression gate (harness.report.gate) over every round both runs hold: round r of A against
+    round r of B, ⊥ or missing on either side dropped on both; each pair keeps the paths of its records."""
+    a_data = load_runs([run_a], {run_a: f"A:{run_a.name}"})
+    b_data = load_runs([run_b], {run_b: f"B:{run_b.name}"})
+    a, b = a_data.systems[0], b_data.systems[0]
+    domains = {t: r.domain for s in (a, b) for rnd in s.rounds for t, r in rnd.records.items()}
+
+    def outcomes(system: System) -> list[dict[str, bool | None]]:
+        return [{t: rnd.outcome(t) for t in rnd.records} for rnd in system.rounds]
+
+    def paths(system: System) -> list[dict[str, Path]]:
+        return [{t: RunDirectory(rnd.source).trial_path(r.domain, r.key) for t, r in rnd.records.items()} for rnd in system.rounds]
+
+    pairs, dropped = pair_rounds(outcomes(a), outcomes(b), domains, (paths(a), paths(b)))
+    dropped += sum(len(r.records) for r in (a.rounds if len(a.rounds) > len(b.rounds) else b.rounds)[min(len(a.rounds), len(b.rounds)):])
+    return gate(pairs, alpha=alpha, max_drop=max_drop, dropped=dropped), a.label, b.label

@@ -104,6 +104,9 @@ class System:
     """Why this system is marked as mixed (allow_mixed): runs of different identity or catalog."""
     colour: str = "#1f77b4"
     rank_order: int = 0
+    prices: Any = None
+    """The PriceTable its costs use: the run's own (manifest), or --price-table; None: the report's default."""
+    price_source: str = "default table"
 
     @property
     def first(self) -> Round:

@@ -1,10 +1,13 @@
 """The per-trial explorer of the HTML report: an index of system × round × task with filters (system,
 round, domain, capability, difficulty, outcome, failure label, task search), where each row opens the
 trial: conversation, routing, tool calls with arguments and results, the final-state diff and every
-verdict with its reason. Flip tables link into it with `#trial=ID`.
+verdict with its reason; a failed trial also shows its diff against the gold path and against a passing
+trial of the same task (turn by turn, call by call: the first divergence and the first wrong write). Flip
+tables link into it with `#trial=ID`.
 
 Still one file and no server: every trial is embedded as gzip-compressed JSON (base64) that the page
-inflates with the browser's DecompressionStream, so 16 systems × 3 rounds × 555 tasks stay a few MB.
+inflates with the browser's DecompressionStream, so 16 systems × 3 rounds × 555 tasks stay about 7 MB (the
+diffs of failed trials are about 1.4 MB of it).
 Long strings are cut (the run directory keeps everything)."""
 
 from __future__ import annotations
@@ -71,9 +74,31 @@ def _detail(record: TrialRecord) -> dict[str, Any]:
     }
 
 
+def trial_diffs(data: ReportData, record: TrialRecord, passing: tuple[str, str, TrialRecord] | None) -> list[dict[str, Any]]:
+    """For a failed trial: its diff against the task's gold path, and against a passing trial of the same
+    task (the first on the leaderboard), both from harness.report.diff (the same as `crmbench diff`)."""
+    from harness.report.diff import diff_sides, side_of_gold, side_of_record
+
+    out = []
+    this = side_of_record("this trial", record)
+    task = data.task(record.key.task_id)
+    if task is not None:
+        out.append({"against": "gold path", "anchor": None, **diff_sides(record.key.task_id, this, side_of_gold(task, record)).payload()})
+    if passing is not None:
+        label, anchor, other = passing
+        out.append({"against": label, "anchor": anchor, **diff_sides(record.key.task_id, this, side_of_record(label, other)).payload()})
+    return out
+
+
 def explorer_payload(data: ReportData) -> dict[str, Any]:
     rows: list[list[Any]] = []
     details: dict[str, Any] = {}
+    passing: dict[str, tuple[str, str, TrialRecord]] = {}
+    for s in data.systems:
+        for number, round_ in enumerate(s.rounds, start=1):
+            for task_id, record in round_.records.items():
+                if record.status == "scored" and record.strict and task_id not in passing:
+                    passing[task_id] = (f"{s.label} round {number}", trial_id(s, number, task_id), record)
     for s in data.systems:
         for number, round_ in enumerate(s.rounds, start=1):
             for task_id in sorted(round_.records):
@@ -82,6 +107,8 @@ def explorer_payload(data: ReportData) -> dict[str, Any]:
                 rows.append([ident, s.label, number, task_id, record.domain, record.capabilities, record.difficulty, outcome(record),
                              primary_label(record) or "", len(record.tool_trace)])
                 details[ident] = _detail(record)
+                if record.status == "scored" and not record.strict:
+                    details[ident]["diffs"] = trial_diffs(data, record, passing.get(task_id))
     return {"columns": ["id", "system", "round", "task", "domain", "capabilities", "difficulty", "outcome", "label", "tools"], "rows": rows, "details": details}
 
 
@@ -101,6 +128,7 @@ STYLE = """
 #explorer .o-pass{color:#1a7f37;font-weight:600} #explorer .o-fail{color:#b42318;font-weight:600}
 #explorer .o-infra,#explorer .o-ungraded{color:#8a5a00;font-weight:600}
 #trial{border:1px solid #bbb;border-radius:6px;padding:.5rem 1rem;max-height:70vh;overflow:auto}
+#trial tr.diff td{background:#fff8e1}
 #trial code{white-space:pre-wrap;word-break:break-word} #trial tr td:first-child code{white-space:nowrap;word-break:normal}
 """
 
@@ -204,6 +232,17 @@ SCRIPT = r"""
         d.verdicts.map(function (v) { return [v[0] ? 'PASS' : 'FAIL', v[1], v[2], v[3], v[4], v[5]]; }),
         function (r) { return r[0] === 'PASS' ? 'pass' : 'fail'; });
     } else { pane.appendChild(el('p', null, 'no verdict')); }
+    (d.diffs || []).forEach(function (x) {
+      section(pane, 'Diff against ' + x.against);
+      var p = el('p', {'class': 'note diff-summary'});
+      p.appendChild(document.createTextNode('first divergence: ' + (x.first || 'none') + '. first wrong write: ' +
+        (x.failing ? (x.wrong || 'none: every write matches') : 'not named (no pass/fail pair)') + '.'));
+      if (x.anchor) { p.appendChild(document.createTextNode(' ')); p.appendChild(el('a', {href: '#trial=' + x.anchor}, 'open that trial')); }
+      pane.appendChild(p);
+      table(pane, ['turn', '', 'this trial', x.against, 'difference'],
+        x.rows.map(function (r) { return [r[0], r[1], r[2], r[3], r[4] + (r[5] ? ' [write]' : '')]; }),
+        function (r) { return r[1] === '=' ? '' : (r[4].indexOf('[write]') >= 0 ? 'fail' : 'diff'); });
+    });
     section(pane, 'Conversation');
     d.conversation.forEach(function (m) { var p = el('p', {'class': m[0]}); p.appendChild(el('b', null, m[0] + ' (turn ' + m[1] + '): ')); p.appendChild(document.createTextNode(m[2])); pane.appendChild(p); });
     section(pane, 'Routing');

@@ -17,7 +17,6 @@ from grader.stats import competition_ranks, rate
 from harness.report.data import ReportData, System
 from harness.report.tables import (
     BOTTOM,
-    COMPONENTS,
     COMPOSITION_LABELS,
     DIFFICULTIES,
     UNGRADED,
@@ -25,6 +24,9 @@ from harness.report.tables import (
     composition_counts,
     difficulty_rate,
     metric_values,
+    pass_k_curves,
+    report_components,
+    round_costs,
     strict_counts,
 )
 from grader.verdicts import NON_CONVERGENCE, TOOL_CALL_ERROR
@@ -163,7 +165,7 @@ def component_matrix_values(data: ReportData) -> list[list[float | None]]:
     matrix = []
     for s in data.systems:
         row: list[float | None] = []
-        for component in COMPONENTS:
+        for component in report_components(data):
             verdicts = [r.verdict.components[component] for r in s.first.scored() if r.verdict and component in r.verdict.components]
             value = rate(sum(verdicts), len(verdicts))
             row.append(None if value is None else 100 * value)
@@ -176,11 +178,12 @@ def component_heatmap(data: ReportData) -> bytes:
     import matplotlib
 
     matrix = component_matrix_values(data)
+    components = report_components(data)
     cmap = matplotlib.colormaps["viridis"].with_extremes(bad="#dddddd")
     masked = [[float("nan") if v is None else v for v in row] for row in matrix]
-    fig, ax = plt.subplots(figsize=(1.0 * len(COMPONENTS) + 3, 0.32 * len(data.systems) + 1.6))
+    fig, ax = plt.subplots(figsize=(1.0 * len(components) + 3, 0.32 * len(data.systems) + 1.6))
     image = ax.imshow(masked, cmap=cmap, vmin=0, vmax=100, aspect="auto")
-    ax.set_xticks(range(len(COMPONENTS)), COMPONENTS, rotation=30, fontsize=8)
+    ax.set_xticks(range(len(components)), components, rotation=30, fontsize=8)
     ax.set_yticks(range(len(data.systems)), [_tick(s) for s in data.systems], fontsize=7)
     for i, row in enumerate(matrix):
         for j, value in enumerate(row):
@@ -310,6 +313,89 @@ def round_rates(data: ReportData) -> bytes:
     return _png(fig)
 
 
+def pass_k_figure(data: ReportData) -> bytes:
+    """pass^k against k, one curve per system (its colour), each to its own number of rounds; the common k
+    (the most rounds every system has) is marked, since only there are all systems on one footing."""
+    plt = _plt()
+    curves = pass_k_curves(data)
+    top = max(len(s.rounds) for s in data.systems)
+    common = min(len(s.rounds) for s in data.systems)
+    fig, ax = plt.subplots(figsize=(8.5, 0.2 * len(data.systems) + 3.6))
+    for s in data.systems:
+        points = curves[s.label]
+        ax.plot([p.k for p in points], [float("nan") if p.value is None else 100 * p.value for p in points], marker="o", color=s.colour,
+                label=_tick(s), linewidth=1.4, markersize=4)
+    ax.axvline(common, color="#999", linestyle="--", linewidth=0.9)
+    ax.text(common, 1.0, f" common k = {common}", transform=ax.get_xaxis_transform(), fontsize=7, color="#555", va="bottom")
+    ax.set_xticks(range(1, top + 1))
+    ax.set_xlim(0.8, top + 0.2)
+    ax.set_xlabel("k (rounds that must all succeed)")
+    ax.set_ylabel("pass^k (%)")
+    ax.set_title("pass^k for every k (unbiased C(c,k)/C(n,k) over each task's scored rounds)", fontsize=10, pad=14)
+    ax.grid(alpha=0.25)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    return _png(fig)
+
+
+def frontier_points(data: ReportData, prices: PriceTable) -> tuple[list[tuple[System, float, float]], list[System], list[System]]:
+    """(system, full cost per scored trial in $, strict %) for priced systems; the Pareto frontier (no other
+    system is at most as expensive and at least as accurate, and strictly better in one); the unpriced."""
+    points, unpriced = [], []
+    for s in data.systems:
+        passes, scored = strict_counts(list(s.first.records.values()))
+        per_trial = round_costs(s, s.first, prices).per(scored)
+        strict = rate(passes, scored)
+        if per_trial is None or strict is None:
+            unpriced.append(s)
+        else:
+            points.append((s, per_trial, 100 * strict))
+    on = set(pareto_frontier({s.label: (x, y) for s, x, y in points}))
+    frontier = sorted((p for p in points if p[0].label in on), key=lambda p: p[1])
+    return points, [p[0] for p in frontier], unpriced
+
+
+def pareto_frontier(points: dict[str, tuple[float, float]]) -> list[str]:
+    """Keys of the (cost, accuracy) points no other point dominates (at most as costly and at least as
+    accurate, strictly better in one), cheapest first."""
+    def dominated(c: float, a: float) -> bool:
+        return any(oc <= c and oa >= a and (oc < c or oa > a) for oc, oa in points.values())
+
+    return sorted((k for k, (c, a) in points.items() if not dominated(c, a)), key=lambda k: points[k])
+
+
+def cost_frontier(data: ReportData, prices: PriceTable) -> bytes:
+    """Cost against accuracy: full cost (every role) per scored trial on a log axis against strict success,
+    each system numbered by its leaderboard position; the cost-accuracy frontier joined; unpriced listed."""
+    plt = _plt()
+    points, frontier, unpriced = frontier_points(data, prices)
+    fig, ax = plt.subplots(figsize=(8.5, 5.6))
+    for s, x, y in points:
+        on = s in frontier
+        ax.plot([x], [y], "o", color=s.colour, markersize=11 if on else 8, markeredgecolor="black", markeredgewidth=1.0 if on else 0.4, gid=s.label)
+        ax.annotate(str(s.rank_order), (x, y), ha="center", va="center", fontsize=6, color="white" if _dark(s.colour) else "black")
+    if len(frontier) > 1:
+        xs = {s.label: (x, y) for s, x, y in points}
+        ax.plot([xs[s.label][0] for s in frontier], [xs[s.label][1] for s in frontier], color="#444", linewidth=1, linestyle="--", zorder=0)
+    if points and all(x > 0 for _, x, _ in points):
+        ax.set_xscale("log")
+    ax.set_xlabel("full cost per scored trial ($, every model role, round 1)")
+    ax.set_ylabel("strict success (%)")
+    ax.grid(alpha=0.25, which="both")
+    if not points:
+        ax.text(0.5, 0.5, "no system is fully priced", ha="center", va="center", transform=ax.transAxes)
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], marker="o", linestyle="", color=s.colour, markeredgecolor="black", markeredgewidth=0.4,
+                      label=f"{s.rank_order}. {_short(s.name, 30)}" + (" *" if s in frontier else "")) for s, _, _ in sorted(points, key=lambda p: p[0].rank_order)]
+    if handles:
+        ax.legend(handles=handles, fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False, title="* on the frontier", title_fontsize=7)
+    note = ("n/a (unpriced, not drawn): " + ", ".join(f"#{s.rank_order}" for s in unpriced)) if unpriced else ""
+    ax.set_title("Cost vs accuracy (dashed: the frontier, where no system is cheaper and at least as accurate)", fontsize=10)
+    if note:
+        ax.text(0.0, -0.14, note, transform=ax.transAxes, fontsize=7, color="#666")
+    return _png(fig)
+
+
 def composition_sunburst(data: ReportData) -> bytes:
     """Figure 11 as nested rings: domain (inner), first capability (middle), difficulty (outer)."""
     from collections import Counter
@@ -349,5 +435,7 @@ def all_figures(data: ReportData, prices: PriceTable) -> dict[str, bytes]:
         "fig15_metric_standings": metric_standings(data, prices),
         "fig16_ranks": rank_bumps(data, prices),
         "figC_rounds": round_rates(data),
+        "figC_pass_k": pass_k_figure(data),
+        "fig_cost_frontier": cost_frontier(data, prices),
         "fig11_composition": composition_sunburst(data),
     }

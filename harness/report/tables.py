@@ -11,18 +11,42 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from grader.stats import competition_ranks, flips, mcnemar_exact, mean_and_sample_std, pass_hat_k, rate, spearman, tie_groups, wilson_interval
+from grader.stats import (
+    PassKPoint,
+    competition_ranks,
+    flips,
+    mcnemar_exact,
+    mean_and_sample_std,
+    minimum_detectable_gap,
+    pass_hat_k_curve,
+    rate,
+    spearman,
+    tie_groups,
+    wilson_interval,
+)
 from grader.verdicts import NON_CONVERGENCE, PRIMARY_PRIORITY, TOOL_CALL_ERROR
 from harness.records import TrialRecord
 from harness.report.data import ReportData, Round, System, trial_id
 from harness.release.inventory import COLUMNS as INVENTORY_COLUMNS
 from harness.release.inventory import inventory
-from models.prices import PriceTable
+from models.prices import ROLE_ORDER, CostBreakdown, PriceTable, price_roles
 from models.types import Usage
 
 DIFFICULTIES = ("easy", "medium", "hard")
 FAILURE_LABELS = (NON_CONVERGENCE, *PRIMARY_PRIORITY, TOOL_CALL_ERROR)
 COMPONENTS = ("action", "params", "order", "state", "reply", "forbidden", "collateral", "consent")
+"""The display order of the components known today; any other component a verdict records (e.g. a new
+one added to the grader) follows them, taken from the verdicts themselves (`components_in`)."""
+
+
+def components_in(records: list[TrialRecord]) -> list[str]:
+    """Every component the verdicts of these records name: the known ones in display order, then the rest."""
+    seen = {c for r in records if r.verdict for c in r.verdict.components}
+    return [c for c in COMPONENTS if c in seen] + sorted(seen - set(COMPONENTS)) or list(COMPONENTS)
+
+
+def report_components(data: ReportData) -> list[str]:
+    return components_in([r for s in data.systems for r in s.first.records.values()])
 
 
 @dataclass
@@ -65,6 +89,10 @@ def difficulty_rate(round_: Round, difficulty: str) -> tuple[int, int]:
     return strict_counts([r for r in round_.records.values() if r.difficulty == difficulty])
 
 
+def system_prices(system: System, prices: PriceTable) -> PriceTable:
+    return system.prices if system.prices is not None else prices
+
+
 def agent_cost(system: System, round_: Round, prices: PriceTable) -> float | None:
     """Cache-neutral cost of the agent under test only (agent + router roles; never user or judge)."""
     if not system.agent_model:
@@ -73,7 +101,26 @@ def agent_cost(system: System, round_: Round, prices: PriceTable) -> float | Non
     for r in round_.records.values():
         for role in ("agent", "router"):
             usage = usage + r.usage.get(role, Usage())
-    return prices.cost(system.agent_model, usage)
+    return system_prices(system, prices).cost(system.agent_model, usage)
+
+
+def round_costs(system: System, round_: Round, prices: PriceTable) -> CostBreakdown:
+    """Every model role of a round priced with its own model (the records' models, else the manifest's)."""
+    usage: dict[str, Usage] = {}
+    models: dict[str, str] = dict(system.manifest.get("models") or {})
+    for r in round_.records.values():
+        for role, u in r.usage.items():
+            usage[role] = usage.get(role, Usage()) + u
+        models.update(r.models)
+    return price_roles(usage, {role: m for role, m in models.items() if role in usage}, system_prices(system, prices))
+
+
+def unpriced_roles(costs: CostBreakdown) -> str:
+    return ", ".join(f"{role} ({costs.roles[role].model or 'no model'})" for role in costs.unpriced)
+
+
+def money(value: float | None, digits: int = 4) -> str:
+    return "n/a" if value is None else f"${value:.{digits}f}"
 
 
 # ---- tables -------------------------------------------------------------------------------------
@@ -104,11 +151,12 @@ def leaderboard(data: ReportData, prices: PriceTable) -> Table:
     for s in data.systems:
         passes, scored = strict_counts(list(s.first.records.values()))
         cost = agent_cost(s, s.first, prices)
-        entries.append((s, passes, scored, len(s.first.records) - scored, rate(passes, scored), macro_cell(data, s.first), cost))
+        full = round_costs(s, s.first, prices)
+        entries.append((s, passes, scored, len(s.first.records) - scored, rate(passes, scored), macro_cell(data, s.first), cost, full))
     ranks = competition_ranks({e[0].label: e[4] for e in entries})
     ties = tie_groups({e[0].label: e[4] for e in entries if e[4] is not None})
     rows = []
-    for s, passes, scored, excluded, strict, macro, cost in sorted(entries, key=lambda e: (-(e[4] if e[4] is not None else -1), e[0].label)):
+    for s, passes, scored, excluded, strict, macro, cost, full in sorted(entries, key=lambda e: (-(e[4] if e[4] is not None else -1), e[0].label)):
         per_success = None if cost is None or passes == 0 else cost / passes
         rows.append(
             [
@@ -121,20 +169,26 @@ def leaderboard(data: ReportData, prices: PriceTable) -> Table:
                 excluded,
                 "n/a" if cost is None else f"${cost:.4f}",
                 "n/a" if per_success is None else f"${per_success:.5f}",
+                money(full.total),
+                money(full.per(passes), 5),
             ]
         )
     from harness.summary import bottom_warning
 
     warnings = [w for e in entries if (w := bottom_warning(e[0].label, e[3], e[2] + e[3]))]
-    prices_used = sorted({s.agent_model for s in data.systems if s.agent_model and s.agent_model in prices.models})
-    price_notes = [
-        f"price {m}: ${prices.models[m].input:g} in / ${prices.models[m].output:g} out per 1M tokens (accessed {prices.models[m].accessed})"
-        for m in prices_used
-    ]
+    priced: dict[str, str] = {}
+    for e in entries:
+        table = system_prices(e[0], prices)
+        for role in e[7].used:
+            if role.model and role.model in table.models:
+                p = table.models[role.model]
+                priced[role.model] = f"price {role.model}: ${p.input:g} in / ${p.output:g} out per 1M tokens (accessed {p.accessed})"
+    price_notes = [priced[m] for m in sorted(priced)]
+    unpriced = [f"{e[0].label}: {unpriced_roles(e[7])}" for e in entries if e[7].unpriced]
     return Table(
         "leaderboard",
         "Table 6 - Leaderboard (round 1)",
-        ["rank", "system", "strict", "95% CI (Wilson)", "passes/N", "domain macro avg", "⊥ excluded", "agent cost", "cost/success"],
+        ["rank", "system", "strict", "95% CI (Wilson)", "passes/N", "domain macro avg", "⊥ excluded", "agent cost", "agent cost/success", "full cost", "full cost/success"],
         rows,
         [
             *warnings,
@@ -143,8 +197,11 @@ def leaderboard(data: ReportData, prices: PriceTable) -> Table:
             "'=' marks systems tied on strict accuracy; ranks are competition ranks (1224).",
             "Domain macro average: unweighted mean of the per-domain strict rates over the catalog's domains; "
             "when a round has no scored trial in some domain the cell says over how many.",
-            "Cost: agent model only, cache-neutral (all prompt tokens at the input rate); n/a = no price, not zero.",
+            "Agent cost: the agent under test (agent + router roles), cache-neutral (all prompt tokens at the input rate); n/a = no price, not zero.",
+            "Full cost: every model role (agent, router, user simulator, judge) at its own model's price from the run's own price table "
+            "(the manifest's; --price-table overrides); n/a when any role that made calls is unpriced, or no role made a call. Per role: the costs table.",
             *price_notes,
+            *([f"Unpriced roles (full cost n/a): {'; '.join(unpriced)}"] if unpriced else []),
             *data.mark_notes(),
         ],
     )
@@ -239,16 +296,17 @@ def failure_composition(data: ReportData) -> Table:
 
 def component_matrix(data: ReportData) -> Table:
     rows = []
+    components = report_components(data)
     for s in data.systems:
         cells = []
-        for component in COMPONENTS:
+        for component in components:
             verdicts = [r.verdict.components[component] for r in s.first.scored() if r.verdict and component in r.verdict.components]
             cells.append(f"{pct(rate(sum(verdicts), len(verdicts)), 1)} ({sum(verdicts)}/{len(verdicts)})" if verdicts else "n/a (0)")
         rows.append([s.name, *cells])
     return Table(
         "components",
         "Figure 14 - Component pass rates, each on its own recorded verdicts (round 1)",
-        ["system", *COMPONENTS],
+        ["system", *components],
         rows,
         ["Undeclared checks and missing verdicts are omitted, so each column has its own denominator.", *data.mark_notes()],
     )
@@ -298,8 +356,7 @@ def metric_values(data: ReportData, prices: PriceTable) -> dict[str, dict[str, f
         metrics["domain macro"][s.label] = macro_average(s.first)
         for d in DIFFICULTIES:
             metrics[d][s.label] = rate(*difficulty_rate(s.first, d))
-        cost = agent_cost(s, s.first, prices)
-        metrics["cost/success"][s.label] = None if cost is None or passes == 0 else cost / passes
+        metrics["cost/success"][s.label] = round_costs(s, s.first, prices).per(passes)
         for d in domains:
             metrics[d][s.label] = domain_rates(s.first).get(d)
     return metrics
@@ -311,7 +368,8 @@ def metric_standings(data: ReportData, prices: PriceTable) -> Table:
     for s in data.systems:
         rows.append([s.name, *[(f"${v:.5f}" if v is not None else "n/a") if m == "cost/success" else pct(v) for m, per in metrics.items() for v in [per.get(s.label)]]])
     return Table("metric_standings", "Figure 15 - Per-metric standings (round 1)", ["#", "system", *metrics], [[i, *row] for i, row in enumerate(rows, start=1)],
-                 ["# = leaderboard position (Table 6 order), the number each marker carries in Figure 15.", *data.mark_notes()])
+                 ["# = leaderboard position (Table 6 order), the number each marker carries in Figure 15.",
+                  "cost/success: the full cost (every model role) of round 1 per strict success; n/a = some role unpriced.", *data.mark_notes()])
 
 
 def metric_ranks(data: ReportData, prices: PriceTable) -> Table:
@@ -341,7 +399,7 @@ def multi_round(data: ReportData) -> list[Table]:
         mean, std = mean_and_sample_std(valid) if valid else (None, None)
         task_ids = sorted({t for r in s.rounds for t in r.records})
         outcomes = {t: [r.outcome(t) for r in s.rounds] for t in task_ids}
-        all_pass, common, p_k = pass_hat_k(outcomes)
+        point = pass_hat_k_curve(outcomes, len(s.rounds))[-1]
         counts = ["{}/{}".format(*strict_counts(list(r.records.values()))) for r in s.rounds]
         row = [
             s.name,
@@ -350,7 +408,7 @@ def multi_round(data: ReportData) -> list[Table]:
             *["-"] * (k - len(s.rounds)),
             pct(mean),
             "n/a" if std is None else f"{100 * std:.2f} pp",
-            f"{pct(p_k)} ({all_pass}/{common})" if len(s.rounds) > 1 else f"pass^1 {pct(p_k)}",
+            pass_k_cell(point) if len(s.rounds) > 1 else f"pass^1 {pass_k_cell(point)}",
         ]
         entries.append((mean, s, row))
     entries.sort(key=lambda e: (-(e[0] if e[0] is not None else -1), e[1].rank_order))
@@ -362,7 +420,8 @@ def multi_round(data: ReportData) -> list[Table]:
             "Table 9 - Rounds: counts, equal-weight mean, sample std, pass^k (sorted by mean)",
             ["system", "rounds", *[f"round {i + 1}" for i in range(k)], "mean", "sample std", "pass^k"],
             [row for _, _, row in entries],
-            ["Mean of round-level rates (not pooled); sample std (n-1); pass^k over tasks scored in every round. Rows by mean, highest first.",
+            ["Mean of round-level rates (not pooled); sample std (n-1); pass^k at k = the system's rounds, unbiased (C(c,k)/C(n,k) over each "
+             "task's scored rounds; a task with fewer than k scored rounds is excluded and counted). Every k: the pass^k table. Rows by mean, highest first.",
              *fewer_note, *data.mark_notes()],
         )
     ]
@@ -404,6 +463,48 @@ def multi_round(data: ReportData) -> list[Table]:
     return tables
 
 
+def pass_k_cell(point: PassKPoint) -> str:
+    cell = f"{pct(point.value)} ({point.tasks} tasks"
+    return cell + (f", {point.excluded} excluded)" if point.excluded else ")")
+
+
+def pass_k_curves(data: ReportData) -> dict[str, list[PassKPoint]]:
+    """System label → pass^k for k = 1..its rounds, over each task's scored rounds."""
+    curves = {}
+    for s in data.systems:
+        tasks = sorted({t for r in s.rounds for t in r.records})
+        curves[s.label] = pass_hat_k_curve({t: [r.outcome(t) for r in s.rounds] for t in tasks}, len(s.rounds))
+    return curves
+
+
+def pass_k_table(data: ReportData) -> Table:
+    """pass^k at every k up to each system's rounds; systems with different round counts are compared at
+    the k they share (the common k is marked)."""
+    curves = pass_k_curves(data)
+    top = max((len(s.rounds) for s in data.systems), default=0)
+    common = min((len(s.rounds) for s in data.systems), default=0)
+    rows = []
+    for s in data.systems:
+        points = curves[s.label]
+        rows.append([s.name, len(s.rounds), *[pass_k_cell(points[k - 1]) if k <= len(points) else "-" for k in range(1, top + 1)]])
+    ranks = competition_ranks({s.label: curves[s.label][common - 1].value if common else None for s in data.systems})
+    for row, s in zip(rows, data.systems, strict=True):
+        row.append(ranks[s.label])
+    return Table(
+        "pass_k",
+        f"pass^k for every k (unbiased over each task's scored rounds; common k = {common})",
+        ["system", "rounds", *[f"pass^{k}" + (" (common)" if k == common else "") for k in range(1, top + 1)], f"rank at k = {common}"],
+        rows,
+        [
+            "pass^k = mean over tasks of C(c, k) / C(n, k), with c successes in the task's n scored rounds: the chance that k rounds of the task "
+            "all succeed, estimated without bias. A ⊥ round lowers the task's n; it does not remove the task. A task with fewer than k scored "
+            "rounds is excluded at that k and counted ('excluded').",
+            f"Systems with different round counts are compared at the k they all have (k = {common}); '-' = the system has fewer rounds.",
+            *data.mark_notes(),
+        ],
+    )
+
+
 def neighbour_comparisons(data: ReportData) -> Table | None:
     """Each system against the next one on the leaderboard, paired over the tasks both scored in round 1
     (exact McNemar on the discordant pairs): is the gap between neighbours more than noise?"""
@@ -418,20 +519,70 @@ def neighbour_comparisons(data: ReportData) -> Table | None:
         moved = flips(oa, ob)
         examples = moved["lost"] + moved["gained"]
         links[(len(rows), 7)] = [(t, trial_id(b, 1, t)) for t in examples[:6]]
+        discordant = len(moved["lost"]) + len(moved["gained"])
+        gap = (sum(bool(oa[t]) for t in both) - sum(bool(ob[t]) for t in both)) / len(both) if both else None
+        detectable = minimum_detectable_gap(len(both), discordant / len(both)) if both else None
+        if detectable is None:
+            detect = "n/a (no discordant pair)" if both and not discordant else "n/a"
+        else:
+            p_value = mcnemar_exact(len(moved["gained"]), len(moved["lost"]))
+            unresolved = gap is not None and abs(gap) < detectable and p_value >= 0.05
+            detect = f"{100 * detectable:.1f} pp" + (" (the observed gap is below it: not separable)" if unresolved else "")
         rows.append([
             a.name, b.name, len(both),
             rate_cell(sum(bool(oa[t]) for t in both), len(both)), rate_cell(sum(bool(ob[t]) for t in both), len(both)),
             f"{len(moved['lost'])} / {len(moved['gained'])}", f"{mcnemar_exact(len(moved['gained']), len(moved['lost'])):.3g}",
-            ", ".join(examples[:6]),
+            ", ".join(examples[:6]), detect,
         ])
     return Table(
         "neighbours",
         "Paired comparison of leaderboard neighbours (round 1)",
-        ["A", "B (next on the leaderboard)", "common tasks", "strict A over common", "strict B over common", "A only / B only passes", "exact McNemar p", "discordant tasks (first)"],
+        ["A", "B (next on the leaderboard)", "common tasks", "strict A over common", "strict B over common", "A only / B only passes", "exact McNemar p",
+         "discordant tasks (first)", "smallest detectable gap (80% power)"],
         rows,
         ["Over the tasks scored by both in round 1 only (⊥ and missing left out); exact McNemar, two-sided, on the discordant pairs. "
-         "A small p says the neighbours differ by more than task-level noise; in the HTML each task opens B's trial.", *data.mark_notes()],
+         "A small p says the neighbours differ by more than task-level noise; in the HTML each task opens B's trial.",
+         "Smallest detectable gap: the true difference in strict success that this test over these paired tasks would detect with 80% power at "
+         "alpha = 0.05, given the pair's observed share of discordant tasks (Connor's paired-binomial power). 'not separable': the gap is "
+         "not significant and below what the data could detect, which is not evidence of equality: more rounds or tasks are needed "
+         "(crmbench plan).", *data.mark_notes()],
         links,
+    )
+
+
+def cost_table(data: ReportData, prices: PriceTable) -> Table:
+    """The full cost of round 1 per model role, in total, per scored trial and per strict success."""
+    breakdowns = {s.label: round_costs(s, s.first, prices) for s in data.systems}
+    roles = sorted({r for b in breakdowns.values() for r in b.roles}, key=lambda r: (ROLE_ORDER.index(r) if r in ROLE_ORDER else len(ROLE_ORDER), r))
+    rows = []
+    for s in data.systems:
+        costs = breakdowns[s.label]
+        passes, scored = strict_counts(list(s.first.records.values()))
+        cells = []
+        for role in roles:
+            rc = costs.roles.get(role)
+            if rc is None or rc not in costs.used:
+                cells.append("-")
+            else:
+                cells.append(f"{money(rc.cost)} ({rc.model or 'no model'})")
+        total = costs.total
+        others = sum(r.cost or 0.0 for r in costs.used if r.role not in ("agent", "router"))
+        share = "n/a" if not total else f"{100 * others / total:.1f}%"
+        rows.append([s.name, *cells, money(total), share, money(costs.per(scored), 5), money(costs.per(passes), 5), s.price_source])
+    return Table(
+        "costs",
+        "Full cost of round 1 per model role (cache-neutral)",
+        ["system", *roles, "total", "share not the agent's", "per scored trial", "per success", "price table"],
+        rows,
+        [
+            "Every role at its own model's price: prompt tokens × input rate + completion tokens × output rate (cache-neutral, spec B.1).",
+            "n/a = the role made calls with a model the price table does not list (self-hosted, unknown): the total is then n/a, never a partial sum "
+            "or 0. '-' = the role made no model call (e.g. an offline stand-in).",
+            "Share not the agent's: the part of the total spent on roles other than the agent under test (agent + router), "
+            "i.e. the user simulator and the judge: the cost an agent-only figure leaves out.",
+            "Price table: the run's own (recorded in its manifest at run time), unless --price-table overrides it.",
+            *data.mark_notes(),
+        ],
     )
 
 
@@ -573,6 +724,7 @@ def composition(data: ReportData) -> Table:
 def all_tables(data: ReportData, prices: PriceTable) -> list[Table]:
     return [
         leaderboard(data, prices),
+        cost_table(data, prices),
         coverage(data),
         simulator_conformance(data),
         per_domain(data),
@@ -583,6 +735,7 @@ def all_tables(data: ReportData, prices: PriceTable) -> list[Table]:
         metric_standings(data, prices),
         metric_ranks(data, prices),
         *multi_round(data),
+        pass_k_table(data),
         *[t for t in [neighbour_comparisons(data)] if t is not None],
         contract_inventory(data),
         graph_inventory(data),
