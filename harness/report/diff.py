@@ -22,7 +22,7 @@ from typing import Any
 from contracts.evidence import ToolCallRecord
 from contracts.schema import Task
 from harness.records import TrialRecord
-from harness.replay import UnresolvedReference, interpolate
+from harness.release.replay import UnresolvedReference, interpolate
 
 PREVIEW = 160
 CHECKS_SHOWN = 6
