@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol
 
 from pydantic import BaseModel
@@ -69,6 +70,7 @@ def normalise(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+@lru_cache(maxsize=8192)
 def phrase_pattern(phrase: str) -> re.Pattern[str]:
     """Whole-word, number-boundary matching of a normalised phrase: "50" matches "$50" and "50.00" but not
     "150", "0.50" or "50.75"; "paid" does not match "unpaid"; a date matches inside an ISO datetime

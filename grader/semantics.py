@@ -132,12 +132,19 @@ def _strip_optional(annotation: Any) -> Any:
     return annotation
 
 
+_FIELD_ANNOTATIONS: dict[int, tuple[FieldInfo, Any]] = {}
+
+
 def _field_annotation(field: FieldInfo) -> Any:
     """A pydantic field's annotation with its metadata re-attached (pydantic moves `Annotated` metadata
-    into `FieldInfo.metadata`)."""
+    into `FieldInfo.metadata`); one object per field, so what is cached about it stays cached."""
+    hit = _FIELD_ANNOTATIONS.get(id(field))
+    if hit is not None and hit[0] is field:
+        return hit[1]
     annotation = field.annotation
     if any(meta is Unordered for meta in field.metadata):
-        return typing.Annotated[annotation, Unordered]
+        annotation = typing.Annotated[annotation, Unordered]
+    _FIELD_ANNOTATIONS[id(field)] = (field, annotation)
     return annotation
 
 
@@ -160,8 +167,39 @@ def is_unordered_type(annotation: Any) -> bool:
     return _unwrap(annotation)[0]
 
 
+_HOLDS_UNORDERED: dict[int, tuple[Any, bool]] = {}
+"""id(annotation) -> (annotation, whether an `Unordered` list lies anywhere beneath it). The annotation is
+kept in the value so its id cannot be reused while cached."""
+
+
+def _holds_unordered(annotation: Any, _seen: frozenset[int] = frozenset()) -> bool:
+    """Whether any list marked `Unordered` lies at or beneath `annotation` (a type's answer never changes,
+    so it is worked out once per annotation object): the walk skips every part of a state that cannot
+    hold one, which is almost all of it (the release gates canonicalise thousands of states)."""
+    key = id(annotation)
+    hit = _HOLDS_UNORDERED.get(key)
+    if hit is not None and hit[0] is annotation:
+        return hit[1]
+    if key in _seen:  # a recursive model: its answer is decided by its other fields
+        return False
+    seen = _seen | {key}
+    unordered, bare = _unwrap(annotation)
+    if unordered:
+        answer = True
+    elif bare is Any:
+        answer = False  # the walk below leaves an untyped value as it is
+    elif isinstance(bare, type) and issubclass(bare, BaseModel):
+        answer = any(_holds_unordered(_field_annotation(f), seen) for f in bare.model_fields.values())
+    else:
+        answer = any(_holds_unordered(arg, seen) for arg in typing.get_args(bare) if arg is not Ellipsis)
+    _HOLDS_UNORDERED[key] = (annotation, answer)
+    return answer
+
+
 def _canonical_by_type(annotation: Any, value: Any) -> Any:
     """Walk `value` along `annotation`, sorting every list whose annotation is marked `Unordered`."""
+    if not isinstance(value, (dict, list)) or not _holds_unordered(annotation):
+        return value
     unordered, annotation = _unwrap(annotation)
     origin = typing.get_origin(annotation)
     if isinstance(value, dict):

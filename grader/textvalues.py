@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from decimal import Decimal, InvalidOperation
 
 MONTHS = {
@@ -91,7 +92,17 @@ def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
 
 def find_values(text: str) -> list[Value]:
     """Every value in `text`, by position, without overlaps: ids first (their digits are not numbers),
-    then dates and times (their digits are not numbers), then numbers."""
+    then dates and times (their digits are not numbers), then numbers. A fresh list each call; the
+    scan itself is kept per text (values are frozen), because the judge reads each sentence many times."""
+    return list(_values_in(text))
+
+
+@lru_cache(maxsize=16384)
+def _values_in(text: str) -> tuple[Value, ...]:
+    return tuple(_scan_values(text))
+
+
+def _scan_values(text: str) -> list[Value]:
     found: list[Value] = []
     taken: list[tuple[int, int]] = []
 
