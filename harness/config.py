@@ -104,6 +104,11 @@ class RunConfig(BaseModel):
     )
     agent_config: dict[str, Any] = Field(default_factory=dict, description="options for the agent as JSON (plug-ins get them as keyword arguments)")
     agent_command: str | None = Field(default=None, description="--agent process: the command that starts your agent (it speaks the JSON-lines protocol)")
+    agent_env: list[str] = Field(
+        default_factory=list,
+        description="--agent process: name of an environment variable the agent process also gets, e.g. OPENAI_API_KEY (repeatable; "
+        "it otherwise starts with a minimal environment)",
+    )
     agent_model: str | None = Field(default=None, description="agent under test, provider:model (also routes unless --router-model)")
     router_model: str | None = Field(default=None, description="router model (default: the agent model)")
     user_model: str = Field(default="openai:gpt-5-mini", description="user simulator model")

@@ -23,6 +23,7 @@ import functools
 import inspect
 import json
 import logging
+import math
 import time
 import typing
 import warnings
@@ -66,6 +67,37 @@ _active_call: contextvars.ContextVar[_CallScope | None] = contextvars.ContextVar
 
 ARGUMENT_MAX_CHARS = VALUE_MAX_CHARS
 """The longest string argument the gateway forwards; longer ones are rejected before any tool runs."""
+
+ARGUMENT_MAX_DEPTH = 64
+"""The deepest nesting of lists and objects a tool call's arguments may have (no tool takes more than a
+few levels); deeper ones are rejected, recorded, before any tool runs."""
+
+WIRE_MAX_DEPTH = 200
+"""Nesting an MCP client cannot serialise (pydantic stops at 255) and the HTTP JSON parser refuses: on the
+in-process paths such a call is refused before it reaches the recorder, as over HTTP."""
+
+JSON_SAFE_INTEGER = 2**53
+"""Integers beyond ±2^53 are not interoperable JSON numbers (RFC 7493) and no world quantity needs them;
+a float conversion of a huge one overflows inside the tool. Rejected, recorded, before any tool runs."""
+
+
+def unsendable(arguments: Any) -> str | None:
+    """What makes arguments impossible to send as an MCP client sends them (non-finite numbers, nesting
+    deeper than `WIRE_MAX_DEPTH`): the in-process paths refuse such a call like the HTTP parser does,
+    instead of a client encoder raising (nesting) or silently turning NaN into a missing argument."""
+    stack: list[tuple[Any, int, str]] = [(arguments, 0, "arguments")]
+    while stack:
+        value, depth, path = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"argument {path!r} is a non-finite number"
+        if isinstance(value, dict | list | tuple):
+            if depth >= WIRE_MAX_DEPTH:
+                return f"the arguments are nested more than {WIRE_MAX_DEPTH} levels deep"
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                child = str(key) if depth == 0 and isinstance(value, dict) else f"{path}.{key}" if isinstance(value, dict) else f"{path}[{key}]"
+                stack.append((item, depth + 1, child))
+    return None
 
 
 @dataclass
@@ -139,7 +171,15 @@ def check_arguments(arguments: dict[str, Any]) -> None:
     """Reject arguments no tool should ever receive: unsafe text (lone surrogates, control characters
     other than tab/newline) and strings longer than `ARGUMENT_MAX_CHARS`, anywhere in the arguments."""
 
-    def walk(value: Any, path: str) -> None:
+    def walk(value: Any, path: str, depth: int = 1) -> None:
+        if depth > ARGUMENT_MAX_DEPTH:
+            raise CallRejected(f"the call was rejected and nothing changed: argument {path!r} is nested more than {ARGUMENT_MAX_DEPTH} levels deep")
+        if isinstance(value, bool):
+            return
+        if isinstance(value, int) and abs(value) > JSON_SAFE_INTEGER:
+            raise CallRejected(f"the call was rejected and nothing changed: argument {path!r} is out of range (an integer beyond ±2^53)")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise CallRejected(f"the call was rejected and nothing changed: argument {path!r} is a non-finite number")
         if isinstance(value, str):
             if len(value) > ARGUMENT_MAX_CHARS:
                 raise CallRejected(f"argument {path!r} is too long ({len(value):,} characters; at most {ARGUMENT_MAX_CHARS:,})")
@@ -149,10 +189,10 @@ def check_arguments(arguments: dict[str, Any]) -> None:
             for key, item in value.items():
                 if isinstance(key, str) and (len(key) > 200 or has_unsafe_text(key)):
                     raise CallRejected(f"argument {path!r} has an invalid key {short(key)}")
-                walk(item, f"{path}.{key}")
+                walk(item, f"{path}.{key}", depth + 1)
         elif isinstance(value, list):
             for i, item in enumerate(value):
-                walk(item, f"{path}[{i}]")
+                walk(item, f"{path}[{i}]", depth + 1)
 
     for name, value in arguments.items():
         if has_unsafe_text(str(name)) or len(str(name)) > 200:
@@ -689,6 +729,9 @@ class Gateway:
         `ToolError` for every refused or failed call); the trace records the call exactly as over MCP."""
         trial = self.store.get(trial_id)
         tools = await self._domain_tools(trial.domain)
+        problem = unsendable(arguments or {})
+        if problem:  # refused before the recorder, as the HTTP parser refuses it
+            raise CallRejected(f"the call was rejected and nothing changed: {problem}")
         wire = wire_arguments(name, arguments)
         return await self.recorders[trial.domain].record(trial, name, wire, lambda: run_tool(tools.get(name), name, wire))
 
