@@ -35,6 +35,7 @@ from harness.records import RECORD_FORMAT, TrialKey, TrialRecord
 from harness.task_view import task_view
 from models.base import ConfigurationError, ModelError, observe, observed
 from models.model import UsageLedger
+from models.types import Usage
 from orchestrator.protocol import AgentFailure, TrialSession, TrialTools
 from servers.gateway import Gateway
 from servers.trials import UnknownTrial
@@ -93,6 +94,14 @@ class InfrastructureFailure(RuntimeError):
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
         self.kind = kind
+
+
+def _charge(ledger: UsageLedger, exc: BaseException) -> None:
+    """Usage a failing agent or adapter spent outside `models.Model` (`AgentFailure.usage`, or a `usage`
+    attribute a framework adapter attached to a mapped provider error): a trial costs what it cost."""
+    usage = getattr(exc, "usage", None)
+    if isinstance(usage, Usage):
+        ledger.add("agent", usage)
 
 
 def _expose(gateway: Gateway, trial_id: str, allowed: Sequence[str] | None) -> None:
@@ -201,16 +210,17 @@ async def run_trial(
         else:
             model_failure = f"non_convergence: task exceeded {limits.task_timeout_s:g}s"
     except AgentFailure as exc:  # the agent gave up, or raised, reported or died of an error: scored 0, in the denominator
-        if exc.usage is not None:
-            ledger.add("agent", exc.usage)
+        _charge(ledger, exc)
         model_failure = f"{exc.kind}: {exc}"
     except ConfigurationError:
         raise
     except ModelError as exc:  # only observed ones get here (`attribute`), or the user simulator's
+        _charge(ledger, exc)
         if not exc.infrastructure:
             raise ConfigurationError(f"stopping the run: {exc}") from exc
         infra = InfrastructureFailure("provider_timeout" if exc.category == "timeout" else "provider", str(exc))
     except Exception as exc:  # our own code's bug must not kill the run, and is visible
+        _charge(ledger, exc)
         log.debug("trial crashed", exc_info=True)
         infra = InfrastructureFailure("crash", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}")
     finally:
