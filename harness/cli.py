@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -151,7 +152,7 @@ class Report(ReportConfig):
 
 class Grade(GradeConfig):
     __doc__ = GradeConfig.__doc__
-    run: CliPositionalArg[Path]
+    run: CliPositionalArg[Path] = Field(description="the run directory to re-grade")
 
     def cli_cmd(self) -> None:
         import anyio
@@ -184,8 +185,8 @@ class Grade(GradeConfig):
 
 class Compare(CompareConfig):
     __doc__ = CompareConfig.__doc__
-    run_a: CliPositionalArg[Path]
-    run_b: CliPositionalArg[Path]
+    run_a: CliPositionalArg[Path] = Field(description="baseline run directory")
+    run_b: CliPositionalArg[Path] = Field(description="run directory to compare against the baseline")
 
     def cli_cmd(self) -> None:
         from harness.report.compare import compare_runs
@@ -310,10 +311,36 @@ def _input_errors() -> tuple[type[Exception], ...]:
     return (ConfigurationError, CatalogError, RunDirectoryError, UnknownDomain)
 
 
+WHOLE_VALUE_FLAGS = ("--label",)
+"""List flags whose every value is taken whole: `--label NAME=RUN1,RUN2` is one value with commas (the
+settings parser would split list values at commas first)."""
+
+
+def keep_commas(args: list[str]) -> list[str]:
+    """`--label NAME=RUN1,RUN2` (or `--label=…`) passed to the settings parser as a one-item JSON list."""
+    out: list[str] = []
+    pending = False
+    for arg in args:
+        if pending:
+            out.append(arg if arg.startswith("[") else json.dumps([arg]))
+            pending = False
+            continue
+        flag, eq, value = arg.partition("=")
+        if flag in WHOLE_VALUE_FLAGS:
+            if eq:
+                out.append(f"{flag}={value if value.startswith('[') else json.dumps([value])}")
+            else:
+                out.append(arg)
+                pending = True
+            continue
+        out.append(arg)
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     quiet_fastmcp()
     follow_parent()
-    args = sys.argv[1:] if argv is None else argv
+    args = keep_commas(sys.argv[1:] if argv is None else argv)
     try:
         CliApp.run(Crmbench, cli_args=args, cli_exit_on_error=False)
     except SystemExit as exc:

@@ -16,6 +16,7 @@ description. With `--require-trial` (`TrialStore(sandbox=False)`) there is no sa
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import contextvars
 import copy
@@ -24,6 +25,7 @@ import inspect
 import json
 import logging
 import math
+import textwrap
 import time
 import typing
 import warnings
@@ -562,12 +564,70 @@ def server_instructions(domain: str) -> str:
     return "\n\n".join(parts)
 
 
-def tool_annotations(kind: str) -> mt.ToolAnnotations:
-    """MCP hints from the tool kind: reads and computations change nothing and may be repeated; writes
-    change the world (and are not idempotent: repeating one is a second effect). The world is closed."""
-    if kind in ("read", "compute"):
+def tool_annotations(kind: str, mutates: bool = False) -> mt.ToolAnnotations:
+    """MCP hints from the tool kind and what its code can do: reads change nothing (the gateway never
+    commits a read) and may be repeated; a computation is read-only only if its code cannot change the
+    world (`mutates_state`): one that records something (a customer's authentication) is not read-only,
+    but repeating it changes nothing more (idempotent, not destructive); writes change the world and are
+    not idempotent (repeating one is a second effect). The world is closed."""
+    if kind == "read" or (kind == "compute" and not mutates):
         return mt.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+    if kind == "compute":
+        return mt.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
     return mt.ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False)
+
+
+_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "add", "discard", "popitem", "sort", "reverse"})
+
+
+_COPIES = frozenset({"model_dump", "model_copy", "copy", "deepcopy"})
+"""Calls whose result is a fresh object: a local bound from one is not the world."""
+
+
+def _root(node: Any) -> Any:
+    while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node
+
+
+@functools.cache
+def mutates_state(env_cls: type[ToolEnvironment], name: str, _depth: int = 0) -> bool:
+    """Whether a tool method's code (and the `self.` helpers it calls, transitively) can change the world:
+    an assignment, deletion or mutating call (`append`, `update`, …) on anything reached from `self`
+    (directly, or through a local bound from a `self.` expression). Derived from the code, so a tool's
+    annotations cannot claim read-only for a tool that changes state; conservative when the source is
+    not available (True)."""
+    method = getattr(env_cls, name, None)
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(method)))
+    except (OSError, TypeError, SyntaxError):
+        return True
+    from_self: set[str] = {"self"}
+    for node in ast.walk(tree):  # locals bound from `self.…` (e.g. `account = self._account(id)`)
+        copied = isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _COPIES
+        if isinstance(node, ast.Assign) and not copied and isinstance(_root(node.value), ast.Name) and _root(node.value).id == "self":
+            from_self.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        if isinstance(node, ast.For) and isinstance(_root(node.iter), ast.Name) and _root(node.iter).id == "self" and isinstance(node.target, ast.Name):
+            from_self.add(node.target.id)
+
+    def reached(expr: Any) -> bool:
+        root = _root(expr)
+        return isinstance(root, ast.Name) and root.id in from_self
+
+    helpers: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete):
+            targets = node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
+            if any(isinstance(t, ast.Attribute | ast.Subscript) and reached(t) for t in targets):
+                return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in _MUTATORS and reached(node.func.value):
+                return True
+            if isinstance(node.func.value, ast.Name) and node.func.value.id == "self":
+                helpers.add(node.func.attr)
+    if _depth >= 6:
+        return True
+    return any(callable(getattr(env_cls, h, None)) and mutates_state(env_cls, h, _depth + 1) for h in helpers - {name})
 
 
 def tool_description(env_cls: type[ToolEnvironment], name: str) -> str | None:
@@ -618,7 +678,7 @@ def derive_tool(env_cls: type[ToolEnvironment], name: str) -> FunctionTool:
     output = tool_output_schema(env_cls, name)
     extra: dict[str, Any] = {} if output is None else {"output_schema": output}
     return FunctionTool.from_function(
-        _tool_function(env_cls, name), description=tool_description(env_cls, name), tags={kind}, annotations=tool_annotations(kind), **extra
+        _tool_function(env_cls, name), description=tool_description(env_cls, name), tags={kind}, annotations=tool_annotations(kind, kind == 'compute' and mutates_state(env_cls, name)), **extra
     )
 
 
@@ -636,7 +696,7 @@ def tool_from_spec(env_cls: type[ToolEnvironment], name: str, spec: ToolSpec) ->
         parameters=copy.deepcopy(spec.parameters),
         output_schema=copy.deepcopy(spec.output_schema),
         return_type=fn.__annotations__.get("return"),
-        annotations=tool_annotations(kind),
+        annotations=tool_annotations(kind, kind == "compute" and mutates_state(env_cls, name)),
         tags={kind},
         task_config=TaskConfig(mode="forbidden"),
         run_in_thread=True,
@@ -660,9 +720,37 @@ def domain_tools(env_cls: type[ToolEnvironment]) -> dict[str, FunctionTool]:
     return {name: tool_from_spec(env_cls, name, spec) for name, spec in domain_tool_specs(env_cls).items()}
 
 
+TOOL_LOG = logging.getLogger("crmbench.tools")
+"""Per-call tool failures (an agent's invalid arguments, a refused call): the agent's business, recorded in
+the trace; logged here at debug level only."""
+
+_PER_CALL = ("Error calling tool", "Invalid arguments for tool")
+
+
+class _PerCallToDebug(logging.Filter):
+    """fastmcp logs every failed tool call (`Error calling tool 'x'` at error level, `Invalid arguments`
+    at warning): in a benchmark run those are the agents' mistakes, already in the trace, and dozens of
+    timestamped lines look like harness failures. They go to `crmbench.tools` at debug level instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if message.startswith(_PER_CALL):
+            TOOL_LOG.debug("%s", message)
+            return False
+        return True
+
+
+def route_fastmcp_tool_errors() -> None:
+    """Install the filter once on fastmcp's server logger (idempotent)."""
+    target = logging.getLogger("fastmcp.server.server")
+    if not any(isinstance(f, _PerCallToDebug) for f in target.filters):
+        target.addFilter(_PerCallToDebug())
+
+
 def build_domain_server(domain: str, store: TrialStore) -> FastMCP:
     """One domain as a standalone MCP server (servable alone over stdio or HTTP, or mounted): its tools
     (annotated from their kinds), its instructions, and its policy as a resource and a prompt."""
+    route_fastmcp_tool_errors()
     env_cls = environment_class(domain)
     server = FastMCP(
         name=f"crmbench-{domain}",
