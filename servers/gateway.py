@@ -202,6 +202,35 @@ def check_arguments(arguments: dict[str, Any]) -> None:
         walk(value, str(name))
 
 
+def _schema_types(schema: dict[str, Any]) -> set[str]:
+    types: set[str] = set()
+    kind = schema.get("type")
+    types.update(kind if isinstance(kind, list) else [kind] if isinstance(kind, str) else [])
+    for key in ("anyOf", "oneOf", "allOf"):
+        for option in schema.get(key) or []:
+            if isinstance(option, dict):
+                types |= _schema_types(option)
+    return types
+
+
+@functools.cache
+def _numeric_params(env_cls: type[ToolEnvironment], name: str) -> frozenset[str]:
+    """A tool's parameters whose published schema takes a number and not a boolean."""
+    properties = tool_input_schema(env_cls, name).get("properties") or {}
+    return frozenset(
+        key for key, prop in properties.items() if isinstance(prop, dict) and (t := _schema_types(prop)) & {"integer", "number"} and "boolean" not in t
+    )
+
+
+def check_no_bool_numbers(env_cls: type[ToolEnvironment], name: str, arguments: dict[str, Any]) -> None:
+    """`true` is not a count: a boolean where the tool's own schema takes a number is rejected (pydantic's
+    lax mode would read it as 1, e.g. `bags: true` charging one bag)."""
+    numeric = _numeric_params(env_cls, name)
+    for key, value in arguments.items():
+        if key in numeric and isinstance(value, bool):
+            raise CallRejected(f"the call was rejected and nothing changed: argument {key!r} must be a number, not {str(value).lower()}")
+
+
 def clean_error(exc: BaseException, arguments: dict[str, Any]) -> str:
     """A clear, bounded error message: validation errors as `field: problem` lines without the echoed
     input, long argument values never echoed whole, unsafe text removed."""
@@ -403,6 +432,7 @@ class TrialRecorder(Middleware):
                     raise ToolError(error)
                 if name in self.tool_names:
                     check_arguments(arguments)
+                    check_no_bool_numbers(environment_class(self.domain), name, arguments)
                 result = await invoke()
                 if getattr(result, "is_error", False):  # an error *returned* (not raised) never commits
                     status, error = "tool_error", safe_text(str(_result_payload(result)), ERROR_MAX_CHARS)

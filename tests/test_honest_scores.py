@@ -196,3 +196,31 @@ async def test_the_graph_agents_own_crash_is_agent_error(tmp_path: Path, monkeyp
     monkeypatch.setattr(GraphAgent, "respond", broken)
     record = await _graph(tmp_path, ScriptedModel([]))
     assert record.status == "scored" and record.failure_class == "model:agent_error" and "scaffold bug" in (record.error or "")
+
+
+async def test_a_boolean_is_not_a_number_on_any_path() -> None:
+    """Issue 28: `bags: true` was read as 1 and charged $40. The tool's own schema says integer."""
+    from fastmcp import Client
+
+    from servers.gateway import Gateway
+
+    gateway = Gateway(["travel", "payments"])
+    trial = gateway.open_trial("payments")
+    lean = await gateway.tools_for(trial.trial_id).call_tool(
+        "execute_transfer", {"source_account_id": "ACC-1001", "destination_account_id": "ACC-1002", "amount": True}
+    )
+    assert lean.is_error and "must be a number, not true" in lean.content[0].text
+    async with Client(gateway.server("payments")) as client:
+        over_mcp = await client.call_tool(
+            "execute_transfer", {"source_account_id": "ACC-1001", "destination_account_id": "ACC-1002", "amount": True},
+            raise_on_error=False, meta={"crmbench/trial": trial.trial_id},
+        )  # fmt: skip
+    assert over_mcp.is_error and "must be a number" in over_mcp.content[0].text
+    assert [c.status for c in trial.trace] == ["tool_error", "tool_error"] and trial.final_state() == trial.initial_state
+    travel = gateway.open_trial("travel")
+    bags = {"booking_id": "PNR-M3ZP9D", "passenger_name": "Omar Haddad", "bags": True, "payment_method_id": "PM-3307"}
+    refused = await gateway.tools_for(travel.trial_id).call_tool("add_bags", bags)
+    assert refused.is_error and "'bags' must be a number, not true" in refused.content[0].text
+    assert travel.final_state() == travel.initial_state  # no $40 charged
+    accepted = await gateway.tools_for(travel.trial_id).call_tool("add_bags", {**bags, "bags": 1})
+    assert not accepted.is_error, accepted.content
