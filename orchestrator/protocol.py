@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 
 from contracts.evidence import RoutingDecision
 from models.types import Usage
-from servers.gateway import TRIAL_META_KEY, bind_trial, unsendable
+from servers.gateway import TRIAL_META_KEY, bind_trial, unsendable, unsendable_result
 
 if TYPE_CHECKING:  # the MCP client stack is imported only where a client is made
     from fastmcp import Client
@@ -117,11 +117,7 @@ class TrialTools:
         as the HTTP parser refuses them, instead of an encoder exception inside the agent."""
         problem = unsendable(arguments)
         if problem:
-            from fastmcp.client.client import CallToolResult
-            from mcp_types import TextContent
-
-            text = f"the call was rejected and nothing changed: {problem}"
-            return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=None, meta=None, is_error=True)
+            return unsendable_result(problem)
         return await self._client.call_tool(name, arguments, raise_on_error=False, meta={TRIAL_META_KEY: self.trial_id})
 
 

@@ -83,6 +83,15 @@ JSON_SAFE_INTEGER = 2**53
 a float conversion of a huge one overflows inside the tool. Rejected, recorded, before any tool runs."""
 
 
+def unsendable_result(problem: str) -> Any:
+    """The client-side error result for a call that never reached the server (no server stamp: the server
+    did not answer it, as over HTTP its parser refuses the request)."""
+    from fastmcp.client.client import CallToolResult
+
+    text = f"the call was rejected and nothing changed: {problem}"
+    return CallToolResult(content=[mt.TextContent(type="text", text=text)], structured_content=None, meta=None, is_error=True)
+
+
 def unsendable(arguments: Any) -> str | None:
     """What makes arguments impossible to send as an MCP client sends them (non-finite numbers, nesting
     deeper than `WIRE_MAX_DEPTH`): the in-process paths refuse such a call like the HTTP parser does,
@@ -951,6 +960,9 @@ class GatewayTools:
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
         """The `fastmcp.client.CallToolResult` an in-memory MCP client returns with `raise_on_error=False`."""
         trial = self.gateway.trial(self.trial_id)
+        problem = unsendable(arguments or {})
+        if problem:  # what `TrialTools` answers: a client cannot send it, the server never sees it
+            return unsendable_result(problem)
         try:
             result = mcp_result(await self.gateway.call_tool(self.trial_id, name, arguments))
         except FastMCPError as exc:  # returned as an error result, as the server returns it (the recorder
