@@ -33,9 +33,7 @@ def attribute(exc: BaseException) -> BaseException:
     - anything else — the agent raised it, reported it or died of it — is the agent's failure:
       `AgentFailure("agent_error", ...)`, scored 0 and kept in the denominator. An agent that "errors"
       whenever it is losing must not be able to report only its wins."""
-    if isinstance(exc, AgentFailure) or observed(exc):
-        return exc
-    if isinstance(exc, ConfigurationError) and not isinstance(exc, AgentFailure):
+    if isinstance(exc, AgentFailure | ConfigurationError) or observed(exc):
         return exc
     message = f"{type(exc).__name__}: {exc}".strip()
     if isinstance(exc, ModelError):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from models.base import ConfigurationError, ErrorCategory, ModelError, observe, observed
+from models.base import ConfigurationError, ErrorCategory, ModelError, ProviderProtocolError, observe, observed
 from orchestrator.protocol import AgentFailure
 
 
@@ -53,7 +53,7 @@ def classify(
     names = _names(exc)
     status = http_status(exc)
     seen = _chain(exc)
-    if any(observed(e) for e in seen):  # our own counting client refused a malformed answer
+    if any(isinstance(e, ProviderProtocolError) and observed(e) for e in seen):  # our counting client refused a malformed answer
         return observe(ModelError(f"malformed provider answer: {seen[-1]}", infrastructure=True, category="protocol"))
     for name in names:  # most specific first
         if name in model:

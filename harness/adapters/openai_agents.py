@@ -26,7 +26,7 @@ from harness.adapters.errors import classify
 from harness.adapters.provider_http import RequestCounter
 from models.base import ConfigurationError
 from models.types import Usage
-from orchestrator.protocol import AgentFailure, AgentReply, TrialSession
+from orchestrator.protocol import AgentReply, TrialSession
 from servers.gateway import POLICY_URI
 
 MODEL_FAILURES = {
@@ -153,10 +153,7 @@ class OpenAIAgentsAgent:
             mapped = map_error(exc)
             sent = None if sent_before is None or self._counter is None else self._counter.sent - sent_before
             spent = _usage(_failure_usage(exc), sent)
-            if isinstance(mapped, AgentFailure):
-                mapped.usage = spent
-            else:
-                mapped.usage = spent  # type: ignore[attr-defined] - charged to the trial whatever the outcome
+            mapped.usage = spent  # type: ignore[union-attr] - `AgentFailure.usage`, or charged to ⊥ alike (`harness.trial._charge`)
             raise mapped from exc
         self._history = result.to_input_list()
         sent = None if sent_before is None or self._counter is None else self._counter.sent - sent_before

@@ -27,7 +27,7 @@ from harness.adapters.errors import classify
 from harness.adapters.provider_http import RequestCounter, openai_compatible
 from models.base import ConfigurationError
 from models.types import Usage
-from orchestrator.protocol import AgentFailure, AgentReply, TrialSession
+from orchestrator.protocol import AgentReply, TrialSession
 
 MODEL_FAILURES = {
     "UsageLimitExceeded": "usage_limit",
@@ -135,10 +135,7 @@ class PydanticAIAgent:
         except Exception as exc:  # noqa: BLE001 - mapped to a failure class, or re-raised as is
             mapped = map_error(exc)
             spent = _usage(used, None if sent_before is None or self._counter is None else self._counter.sent - sent_before)
-            if isinstance(mapped, AgentFailure):
-                mapped.usage = spent
-            else:
-                mapped.usage = spent  # type: ignore[attr-defined] - charged to the trial whatever the outcome
+            mapped.usage = spent  # type: ignore[union-attr] - `AgentFailure.usage`, or charged to ⊥ alike (`harness.trial._charge`)
             raise mapped from exc
         self._history = list(result.all_messages())
         usage = _usage(used, None if sent_before is None or self._counter is None else self._counter.sent - sent_before)
