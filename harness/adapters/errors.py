@@ -6,7 +6,11 @@
   excluded and re-run;
 - the provider refuses the configuration (bad key, unknown model, quota): `ConfigurationError` — the run
   stops;
-- anything else is a crash of the adapter (⊥, shown with its traceback).
+- anything else is left as it is, and `harness.agent_host.attribute` makes it the agent's failure
+  (`agent_error`: scored 0, in the denominator).
+
+Every `ModelError` made here is marked as the harness's observation (`models.base.observe`), with its
+category (`timeout` becomes ⊥ `provider_timeout`).
 
 Frameworks are matched by exception class *name* along the MRO, so a framework version that lacks one of
 the classes still maps the others.
