@@ -1,5 +1,5 @@
 """An agent in another process (any language) through the JSON-lines stdio protocol: it gets its MCP URL,
-its calls are recorded by the gateway, its replies graded; its give-ups score 0 and its crashes are ⊥."""
+its calls are recorded by the gateway, its replies graded; its give-ups and its crashes score 0 (in the denominator)."""
 
 from __future__ import annotations
 
