@@ -56,7 +56,14 @@ def _location(loc: tuple[Any, ...], raw: dict[str, Any]) -> str:
 
 
 def parse_task_file(path: Path, text: str | None = None) -> TaskFile:
-    text = path.read_text(encoding="utf-8") if text is None else text
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            line = path.read_bytes()[: exc.start].count(b"\n") + 1
+            raise CatalogError(f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at line {line}); save the file as UTF-8") from None
+        except OSError as exc:
+            raise CatalogError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     try:
         raw = read_yaml(text)
     except yaml.YAMLError as exc:

@@ -16,9 +16,32 @@ from typing import Any
 
 import anyio
 
-from orchestrator.protocol import Agent, AgentReply, TrialSession
+from models.base import ConfigurationError, ModelError, observed
+from orchestrator.protocol import Agent, AgentFailure, AgentReply, TrialSession
 
 log = logging.getLogger(__name__)
+
+
+def attribute(exc: BaseException) -> BaseException:
+    """Who answers for an exception out of the agent's `start` or `respond` (the ⊥ rule, docs/guarantees.md):
+
+    - `AgentFailure`: the agent gave up; scored 0, in the denominator, as it is;
+    - an error the harness itself raised or classified (`models.base.observe`: our provider layer's outage
+      after retries, a framework adapter's mapped provider error, our tool surface's crash): as it is, so
+      it can be ⊥ — an agent cannot produce one by raising the same class;
+    - `ConfigurationError` (a missing key or package, an unknown model): as it is, it stops the whole run;
+    - anything else — the agent raised it, reported it or died of it — is the agent's failure:
+      `AgentFailure("agent_error", ...)`, scored 0 and kept in the denominator. An agent that "errors"
+      whenever it is losing must not be able to report only its wins."""
+    if isinstance(exc, AgentFailure | ConfigurationError) or observed(exc):
+        return exc
+    message = f"{type(exc).__name__}: {exc}".strip()
+    if isinstance(exc, ModelError):
+        message = f"the agent raised a provider error the harness did not observe: {message}"
+    failure = AgentFailure("agent_error", message[:4000], usage=getattr(exc, "usage", None))
+    failure.__cause__ = exc
+    log.debug("agent error", exc_info=exc)
+    return failure
 
 
 STOP_GRACE_S = 10.0
@@ -76,8 +99,8 @@ async def hosted_agent(agent: Agent, session: TrialSession) -> AsyncIterator[Hos
             try:
                 try:
                     await agent.start(session)
-                except Exception as exc:  # noqa: BLE001 - handed to the caller
-                    deliver(("error", exc))
+                except (Exception, SystemExit) as exc:  # noqa: BLE001 - handed to the caller
+                    deliver(("error", attribute(exc)))
                     return
                 deliver(("ok", None))
                 async with receive_request:
@@ -86,9 +109,12 @@ async def hosted_agent(agent: Agent, session: TrialSession) -> AsyncIterator[Hos
                         with anyio.CancelScope() as call:
                             handle.current_call = call
                             try:
-                                outcome = ("ok", await agent.respond(*message))
-                            except Exception as exc:  # noqa: BLE001 - handed to the caller
-                                outcome = ("error", exc)
+                                reply = await agent.respond(*message)
+                                if not isinstance(reply, AgentReply):
+                                    raise TypeError(f"respond() returned {type(reply).__name__}, not an AgentReply")
+                                outcome = ("ok", reply)
+                            except (Exception, SystemExit) as exc:  # noqa: BLE001 - handed to the caller
+                                outcome = ("error", attribute(exc))
                         handle.current_call = None
                         if call.cancelled_caught:
                             break

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import re
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -11,7 +13,7 @@ from typing import NoReturn
 from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSubCommand, SettingsConfigDict, SettingsError
 
-from harness.config import CompareConfig, DiffConfig, GradeConfig, PlanConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, SuggestConfig, TasksConfig
+from harness.config import CompareConfig, DiffConfig, GradeConfig, PlanConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, StdioConfig, SuggestConfig, TasksConfig
 
 
 def quiet_fastmcp() -> None:
@@ -31,16 +33,16 @@ class Serve(ServeConfig):
         serve(ServeConfig.model_validate(self.model_dump()))
 
 
-class Stdio(ServeConfig):
+class Stdio(StdioConfig):
     """Serve one domain over stdio (one process is one trial): `crmbench stdio --domain payments`, the same
     as `serve --transport stdio`, for MCP clients' config files (the MCP Inspector's CLI takes a
-    `--transport` among a server's arguments for its own)."""
+    `--transport` among a server's arguments for its own). Only the flags that mean something over stdio."""
 
     def cli_cmd(self) -> None:
         from harness.serve import serve
 
         logging.basicConfig(level=self.log_level, stream=sys.stderr)
-        serve(ServeConfig.model_validate({**self.model_dump(), "transport": "stdio"}))
+        serve(StdioConfig.model_validate(self.model_dump()).serve_config())
 
 
 class Tasks(TasksConfig):
@@ -83,6 +85,14 @@ class Validate(ReleaseConfig):
     __doc__ = ReleaseConfig.__doc__
 
     def cli_cmd(self) -> None:
+        from contracts.catalog import load_catalog, task_files
+
+        if self.tasks_dir is not None:  # a bad folder or file is one sentence naming it, before any gate runs
+            if not self.tasks_dir.is_dir():
+                fail(f"--tasks-dir {self.tasks_dir}: no such directory")
+            if not task_files(self.tasks_dir):
+                fail(f"--tasks-dir {self.tasks_dir}: holds no task files (*.yaml)")
+            load_catalog(self.tasks_dir)  # CatalogError names the file, task and field
         from harness.benchmark_spec import run_release
 
         raise SystemExit(run_release(ReleaseConfig.model_validate(self.model_dump())))
@@ -118,11 +128,19 @@ class Report(ReportConfig):
         from harness.report.build import build_report
         from harness.report.data import ReportInputError, parse_labels
 
+        from harness.run import load_price_table
+
+        if self.out.exists() and not self.out.is_dir():
+            fail(f"--out {self.out}: is a file, not a directory for the report")
         try:
+            if self.price_table is not None:
+                load_price_table(self.price_table)
             labels = parse_labels(self.label)
             report = build_report(self.runs, self.out, card_tasks=self.card, price_table=self.price_table, labels=labels, allow_mixed=self.allow_mixed)
         except (ReportInputError, KeyError) as exc:
             fail(str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc))
+        except OSError as exc:
+            fail(f"--out {self.out}: cannot write the report there ({exc.strerror or exc})")
         print(f"wrote {len(report.tables)} tables, {len(report.figures)} figures, {len(report.cards)} demo cards to {report.out}")
         print(f"open {report.html_path}")
         coverage = next(t for t in report.tables if t.key == "coverage")
@@ -134,7 +152,7 @@ class Report(ReportConfig):
 
 class Grade(GradeConfig):
     __doc__ = GradeConfig.__doc__
-    run: CliPositionalArg[Path]
+    run: CliPositionalArg[Path] = Field(description="the run directory to re-grade")
 
     def cli_cmd(self) -> None:
         import anyio
@@ -167,8 +185,8 @@ class Grade(GradeConfig):
 
 class Compare(CompareConfig):
     __doc__ = CompareConfig.__doc__
-    run_a: CliPositionalArg[Path]
-    run_b: CliPositionalArg[Path]
+    run_a: CliPositionalArg[Path] = Field(description="baseline run directory")
+    run_b: CliPositionalArg[Path] = Field(description="run directory to compare against the baseline")
 
     def cli_cmd(self) -> None:
         from harness.report.compare import compare_runs
@@ -257,18 +275,18 @@ class Crmbench(BaseSettings):
 
     model_config = SettingsConfigDict(cli_prog_name="crmbench", cli_kebab_case=True, cli_implicit_flags=True)
 
-    run: CliSubCommand[Run]
-    report: CliSubCommand[Report]
-    compare: CliSubCommand[Compare]
-    plan: CliSubCommand[Plan]
-    diff: CliSubCommand[Diff]
-    grade: CliSubCommand[Grade]
-    serve: CliSubCommand[Serve]
-    stdio: CliSubCommand[Stdio]
-    tasks: CliSubCommand[Tasks]
-    suggest: CliSubCommand[Suggest]
-    validate_: CliSubCommand[Validate] = Field(alias="validate")
-    judge_check: CliSubCommand[JudgeCheck]
+    run: CliSubCommand[Run] = Field(description="run the benchmark (or resume a run) and write its records")
+    report: CliSubCommand[Report] = Field(description="build tables, figures and demo cards from run directories")
+    compare: CliSubCommand[Compare] = Field(description="compare two runs task by task (exact McNemar test; --gate fails on a significant drop)")
+    plan: CliSubCommand[Plan] = Field(description="how many rounds or tasks a paired comparison needs (power, from a baseline run)")
+    diff: CliSubCommand[Diff] = Field(description="line up two trials of a task (or a trial and its gold path) to the first wrong write")
+    grade: CliSubCommand[Grade] = Field(description="re-grade a recorded run from its evidence")
+    serve: CliSubCommand[Serve] = Field(description="serve the domain MCP servers over HTTP (or stdio)")
+    stdio: CliSubCommand[Stdio] = Field(description="serve one domain over stdio, for MCP clients' config files")
+    tasks: CliSubCommand[Tasks] = Field(description="list the task catalog")
+    suggest: CliSubCommand[Suggest] = Field(description="authoring aid: checks that pin a task's gold effect")
+    validate_: CliSubCommand[Validate] = Field(alias="validate", description="release gates: structural validation, gold paths, mutations, lock")
+    judge_check: CliSubCommand[JudgeCheck] = Field(description="measure a reply judge on the labelled calibration set (agreement, kappa)")
 
     def cli_cmd(self) -> None:
         CliApp.run_subcommand(self)
@@ -287,6 +305,9 @@ def fail(message: str) -> NoReturn:
     raise SystemExit(EXIT_USAGE)
 
 
+SECRET_FLAGS = {"agent_env", "control_token"}
+
+
 def _flag_error(exc: ValidationError) -> str:
     """A CLI value that does not validate, as a sentence naming the flag."""
     parts = []
@@ -294,8 +315,10 @@ def _flag_error(exc: ValidationError) -> str:
         loc = [str(p) for p in error.get("loc", ()) if not isinstance(p, int)]
         flag = "--" + loc[-1].replace("_", "-") if loc else "a value"
         given = error.get("input")
-        shown = f" (got {given!r})" if isinstance(given, str | int | float) and len(str(given)) < 80 else ""
-        parts.append(f"{flag}{shown}: {error.get('msg', 'invalid').rstrip('.')}")
+        secret = bool(loc) and loc[-1] in SECRET_FLAGS  # e.g. an --agent-env KEY=VALUE: never echo the value
+        shown = f" (got {given!r})" if isinstance(given, str | int | float) and len(str(given)) < 80 and not secret else ""
+        message = str(error.get("msg", "invalid")).removeprefix("Value error, ").rstrip(".")
+        parts.append(f"{flag}{shown}: {message}")
     return "invalid value for " + "; ".join(parts)
 
 
@@ -328,6 +351,25 @@ def follow_parent(wrappers: tuple[str, ...] | None = WRAPPERS) -> None:
         pass
 
 
+DICT_FLAGS = {"agent_config": "--agent-config"}
+
+
+def _settings_error(exc: Exception) -> str:
+    """pydantic-settings' parse errors as the CLI's one sentence: a flag that takes JSON says so and shows
+    an example; an argparse error says where to look."""
+    text = str(exc).strip()
+    match = re.match(r"Parsing error encountered for (?:[\w-]+\.)*([\w-]+): (.*)", text, re.S)
+    if match:
+        field = match.group(1).replace("-", "_")
+        flag = DICT_FLAGS.get(field, "--" + field.replace("_", "-"))
+        if field in DICT_FLAGS:
+            return f"{flag} expects a JSON object, e.g. {flag} '{{\"max_turns\": 5}}'"
+        return f"{flag}: cannot parse the value ({match.group(2).strip()})"
+    if text.startswith("error parsing CLI:"):
+        return text.removeprefix("error parsing CLI:").strip() + " (see `crmbench --help`, or `crmbench SUBCOMMAND --help`)"
+    return text
+
+
 def _input_errors() -> tuple[type[Exception], ...]:
     """The project's bad-input errors, shown as `error: <sentence>` instead of a traceback. Imported only
     once an exception is being handled: `crmbench --help` and `serve` must not load the catalog, the
@@ -340,20 +382,46 @@ def _input_errors() -> tuple[type[Exception], ...]:
     return (ConfigurationError, CatalogError, RunDirectoryError, UnknownDomain)
 
 
+WHOLE_VALUE_FLAGS = ("--label",)
+"""List flags whose every value is taken whole: `--label NAME=RUN1,RUN2` is one value with commas (the
+settings parser would split list values at commas first)."""
+
+
+def keep_commas(args: list[str]) -> list[str]:
+    """`--label NAME=RUN1,RUN2` (or `--label=…`) passed to the settings parser as a one-item JSON list."""
+    out: list[str] = []
+    pending = False
+    for arg in args:
+        if pending:
+            out.append(arg if arg.startswith("[") else json.dumps([arg]))
+            pending = False
+            continue
+        flag, eq, value = arg.partition("=")
+        if flag in WHOLE_VALUE_FLAGS:
+            if eq:
+                out.append(f"{flag}={value if value.startswith('[') else json.dumps([value])}")
+            else:
+                out.append(arg)
+                pending = True
+            continue
+        out.append(arg)
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     quiet_fastmcp()
     follow_parent()
-    args = sys.argv[1:] if argv is None else argv
+    args = keep_commas(sys.argv[1:] if argv is None else argv)
     try:
-        CliApp.run(Crmbench, cli_args=args)
+        CliApp.run(Crmbench, cli_args=args, cli_exit_on_error=False)
     except SystemExit as exc:
         if isinstance(exc.code, str):  # `raise SystemExit("message")` anywhere: the same style, exit 2
             fail(exc.code)
         raise
     except ValidationError as exc:
         fail(_flag_error(exc))
-    except SettingsError as exc:  # e.g. --agent-config that is not JSON
-        fail(str(exc))
+    except SettingsError as exc:  # e.g. --agent-config that is not JSON, an unknown flag or subcommand
+        fail(_settings_error(exc))
     except Exception as exc:
         if isinstance(exc, _input_errors()):
             fail(str(exc))

@@ -114,7 +114,9 @@ class TrialComponents:
         if kind == "process":
             from harness.adapters.process import ProcessAgent
 
-            return ProcessAgent.from_command(self.plan.agent_command or "", agent_model=self.plan.agent_model, **self.plan.agent_config)
+            return ProcessAgent.from_command(
+                self.plan.agent_command or "", agent_model=self.plan.agent_model, env=list(self.config.agent_env), **self.plan.agent_config
+            )
         from harness.adapters.pydantic_ai import PydanticAIAgent
 
         return PydanticAIAgent.from_model_name(self.plan.agent_model or "", load_graph(task.domain))

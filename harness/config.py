@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, Field, model_validator
+from pydantic import AliasChoices, BaseModel, Field, field_validator, model_validator
 
 
 class ServeConfig(BaseModel):
@@ -27,7 +28,20 @@ class ServeConfig(BaseModel):
     judge: Literal["evidence", "llm"] = Field(default="evidence", description="the judge behind /control/trials/{id}/grade")
     judge_model: str = Field(default="openai:gpt-5-mini", description="judge model (with --judge llm)")
     max_turns: int = Field(default=30, ge=1, description="user-turn limit of a dialogue driven through the control plane")
-    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(default="WARNING", description="log messages of this level and above, on stderr")
+
+
+class StdioConfig(BaseModel):
+    """Serve one domain over stdio (one process is one trial): `crmbench stdio --domain payments`, for MCP
+    clients' config files. Only the flags that mean something over stdio (no host, port, control plane)."""
+
+    domain: list[str] = Field(default_factory=list, description="the one domain to serve")
+    task: str | None = Field(default=None, description="start the trial from this task's initial state")
+    seed: int = Field(default=0, description="seed for ids the world mints")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(default="WARNING", description="log messages of this level and above, on stderr")
+
+    def serve_config(self) -> ServeConfig:
+        return ServeConfig(domain=self.domain, task=self.task, seed=self.seed, log_level=self.log_level, transport="stdio")
 
 
 class TasksConfig(BaseModel):
@@ -105,6 +119,11 @@ class RunConfig(BaseModel):
     )
     agent_config: dict[str, Any] = Field(default_factory=dict, description="options for the agent as JSON (plug-ins get them as keyword arguments)")
     agent_command: str | None = Field(default=None, description="--agent process: the command that starts your agent (it speaks the JSON-lines protocol)")
+    agent_env: list[str] = Field(
+        default_factory=list,
+        description="--agent process: name of an environment variable the agent process also gets, e.g. OPENAI_API_KEY (repeatable; "
+        "its value is copied from this environment, never recorded; the process otherwise starts with a minimal environment)",
+    )
     agent_model: str | None = Field(default=None, description="agent under test, provider:model (also routes unless --router-model)")
     router_model: str | None = Field(default=None, description="router model (default: the agent model)")
     user_model: str = Field(default="openai:gpt-5-mini", description="user simulator model")
@@ -136,6 +155,15 @@ class RunConfig(BaseModel):
         default="lean",
         description="how in-process agents reach the gateway: its lean path, or an in-memory MCP client (same records, slower; for checking)",
     )
+
+    @field_validator("agent_env")
+    @classmethod
+    def _env_names(cls, names: list[str]) -> list[str]:
+        """Names only: a value on the command line would end up in the manifest and the shell history."""
+        for name in names:
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                raise ValueError("takes the NAME of an environment variable (its value is copied from your environment), not NAME=VALUE or anything else")
+        return names
 
     @model_validator(mode="after")
     def _derive_provider_concurrency(self) -> RunConfig:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import hashlib
 import importlib.metadata
 import platform
 import subprocess
@@ -28,6 +30,37 @@ def git_state() -> dict[str, Any]:
     commit = git("rev-parse", "HEAD")
     status = git("status", "--porcelain", "--untracked-files=no")
     return {"commit": commit, "dirty": None if status is None else bool(status)}
+
+
+SOURCE_PACKAGES = ("contracts", "grader", "harness", "models", "orchestrator", "servers", "simulator")
+"""The project's own packages: what the source hash covers (in a checkout and in an installed wheel alike)."""
+SOURCE_SUFFIXES = (".py", ".yaml", ".yml", ".json", ".txt", ".md")
+
+
+def tree_sha256(root: Path, packages: tuple[str, ...] | None = None) -> str:
+    """sha256 over every source file under `root` (or its `packages`), by relative path and content."""
+    digest = hashlib.sha256()
+    bases = [root / p for p in packages] if packages else [root]
+    for base in bases:
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob("*")):
+            if path.suffix not in SOURCE_SUFFIXES or "__pycache__" in path.parts or not path.is_file():
+                continue
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+@functools.cache
+def source_identity() -> dict[str, str | None]:
+    """The code that produced a run, also without git (an installed wheel): the distribution's version and
+    a sha256 of the project's own source files, so two runs of different code never look alike."""
+    try:
+        version: str | None = importlib.metadata.version("crm-agent-bench")
+    except importlib.metadata.PackageNotFoundError:
+        version = None
+    return {"version": version, "source_sha256": tree_sha256(ROOT, SOURCE_PACKAGES)}
 
 
 def package_versions() -> dict[str, str | None]:
@@ -63,6 +96,7 @@ def build_manifest(config: RunConfig, plan: Plan, prices: PriceTable, task_ids: 
         "dataset_version": lock["version"],
         "dataset_lock_sha256": lock["catalog_sha256"],
         "git": git_state(),
+        "source": source_identity(),
         "packages": package_versions(),
         "python": platform.python_version(),
         "config": config.model_dump(mode="json"),

@@ -36,6 +36,9 @@ class Plan(BaseModel):
     """For plug-ins: the `module:Class` (or `module:factory`) that was loaded."""
     agent_config: dict[str, Any] = Field(default_factory=dict)
     agent_command: str | None = None
+    agent_code: str | None = None
+    """sha256 of a plug-in's module (and package) files or of the files a process agent's command names:
+    editing the agent's code makes a new configuration (a new run), never a silent resume of the old one."""
     agent_model: str | None = None
     router_model: str | None = None
     user: Literal["llm", "scripted"]
@@ -53,7 +56,14 @@ class Plan(BaseModel):
 
     def identity(self) -> dict[str, Any]:
         """What the agent under test is, for the config hash: name, code and configuration."""
-        fields = {"agent": self.agent, "agent_kind": self.agent_kind, "agent_ref": self.agent_ref, "agent_config": self.agent_config, "agent_command": self.agent_command}
+        fields = {
+            "agent": self.agent,
+            "agent_kind": self.agent_kind,
+            "agent_ref": self.agent_ref,
+            "agent_config": self.agent_config,
+            "agent_command": self.agent_command,
+            "agent_code": self.agent_code,
+        }
         return {k: v for k, v in fields.items() if v not in (None, {})}
 
     @property
@@ -160,14 +170,19 @@ def resolve_plan(config: RunConfig) -> Plan:
         raise _missing_key("--judge llm with --judge-model", config.judge_model, "pass --judge evidence")
 
     name = plugin.name if plugin is not None else agent
+    code = plugin.code_identity() if plugin is not None else None
     if agent == "process":
+        from harness.adapters.process import code_identity
+
         name = process_agent_name(config.agent_command or "", config.agent_config)
+        code = code_identity(config.agent_command or "")
     return Plan(
         agent=name,
         agent_kind="plugin" if plugin is not None else agent,  # type: ignore[arg-type]
         agent_ref=plugin.ref if plugin is not None else None,
         agent_config=dict(config.agent_config),
         agent_command=config.agent_command if agent == "process" else None,
+        agent_code=code,
         agent_model=config.agent_model if model_agent else None,
         router_model=(config.router_model or config.agent_model) if agent == "graph" else None,
         user=user,
@@ -185,6 +200,6 @@ def config_hash(config: RunConfig, plan: Plan, dataset_sha256: str) -> str:
     affecting = config.result_affecting()
     for selection in ("domain", "task", "capability", "difficulty", "rounds"):
         affecting.pop(selection, None)
-    plan_fields = plan.model_dump(exclude={"notes", "agent", "agent_kind", "agent_ref", "agent_config", "agent_command"})
+    plan_fields = plan.model_dump(exclude={"notes", "agent", "agent_kind", "agent_ref", "agent_config", "agent_command", "agent_code"})
     payload = {"dataset": dataset_sha256, "config": affecting, "plan": {**plan_fields, **plan.identity()}}
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]

@@ -13,12 +13,14 @@ view, the `--agent-config` options, the agent model name and a usage-recorded `M
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.metadata
 import inspect
 import os
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from models.base import ConfigurationError
@@ -48,6 +50,27 @@ class PluginAgent:
     @property
     def needs_mcp_url(self) -> bool:
         return bool(getattr(self.cls, "needs_mcp_url", True))
+
+    def code_identity(self) -> str | None:
+        """sha256 over the plug-in's source: its module file and, for a module inside a package, every
+        `.py` file of the top-level package (bounded). Part of the run identity: an edited agent is a
+        new configuration, not a silent resume. None when the source cannot be found (a C extension)."""
+        module = sys.modules.get(self.cls.__module__)
+        origin = getattr(module, "__file__", None)
+        if not origin:
+            return None
+        files = [Path(origin)]
+        top = sys.modules.get(self.cls.__module__.split(".")[0])
+        top_file = getattr(top, "__file__", None)
+        if "." in self.cls.__module__ and top_file and Path(top_file).name == "__init__.py":
+            files = sorted(Path(top_file).parent.rglob("*.py"))[:2000]
+        digest = hashlib.sha256()
+        for path in files:
+            try:
+                digest.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+            except OSError:
+                continue
+        return digest.hexdigest()[:16]
 
     def build(self, context: AgentContext) -> Any:
         factory = getattr(self.cls, "from_context", None)

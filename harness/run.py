@@ -86,8 +86,13 @@ def preflight(tasks: list[Task], config: RunConfig) -> None:
         raise CatalogInvalid(f"cannot load a domain graph: {exc}") from None
     problems = validate_tasks(tasks, envs, graphs)
     if problems:
+        from contracts.catalog import task_files
+
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise CatalogInvalid(f"the selected tasks do not validate: {problems[0]}{more}; run `crmbench validate` for the full list")
+        owner = next((t for t in sorted(tasks, key=lambda t: -len(t.id)) if problems[0].startswith(t.id)), None)
+        source = next((str(f) for f in task_files() if owner is not None and f.stem == owner.domain), None)
+        where = f"{source}: " if source else ""
+        raise CatalogInvalid(f"{where}the selected tasks do not validate: {problems[0]}{more}; run `crmbench validate` for the full list")
     stale = stale_lock_files(domains)
     if stale and not (config.allow_stale_lock or os.environ.get(ALLOW_STALE_LOCK_ENV) == "1"):
         raise CatalogInvalid(
@@ -110,6 +115,28 @@ def stale_lock_files(domains: list[str]) -> list[str]:
     current = catalog_lock()["files"]
     names = set(committed) | set(current)
     return sorted(n for n in names if Path(n).stem in domains and committed.get(n) != current.get(n))
+
+
+def load_price_table(path: Path | None) -> PriceTable:
+    """The price table, or one sentence naming the file and what is wrong with it."""
+    import yaml
+    from pydantic import ValidationError
+
+    from models.base import ConfigurationError
+
+    where = path or DEFAULT_PRICE_TABLE
+    try:
+        return PriceTable.load(where)
+    except FileNotFoundError:
+        raise ConfigurationError(f"--price-table {where}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigurationError(f"--price-table {where}: cannot read it ({exc})") from None
+    except yaml.YAMLError as exc:
+        raise ConfigurationError(f"--price-table {where}: invalid YAML ({str(exc).splitlines()[0]})") from None
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        field = ".".join(str(p) for p in first.get("loc", ())) or "(document)"
+        raise ConfigurationError(f"--price-table {where}: field {field}: {first.get('msg')} ({len(exc.errors())} problem(s))") from None
 
 
 def default_out(plan: Plan, config_hash: str) -> Path:
@@ -187,10 +214,21 @@ async def execute_run(
     if not tasks:
         raise ValueError("no task matches the selection")
     preflight(tasks, config)
-    prices = PriceTable.load(config.price_table or DEFAULT_PRICE_TABLE)
+    script = getattr(components, "script", None)
+    if plan.agent_kind == "script" and script is not None:
+        uncovered = [t.id for t in tasks if t.id not in script.tasks]
+        if uncovered:
+            more = f" (and {len(uncovered) - 1} more)" if len(uncovered) > 1 else ""
+            raise CatalogInvalid(f"--script {config.script}: the trajectory file has no turns for task {uncovered[0]!r}{more}; select its tasks with --task")
+    prices = load_price_table(config.price_table)
     manifest = build_manifest(config, plan, prices, [t.id for t in tasks], catalog_lock())
     directory = RunDirectory(config.out or default_out(plan, manifest["config_hash"]))
-    directory.lock()  # a second run on the same directory is refused; released on exit, even on SIGKILL
+    if directory.root.exists() and not directory.root.is_dir():
+        raise CatalogInvalid(f"--out {directory.root}: is a file, not a run directory")
+    try:
+        directory.lock()  # a second run on the same directory is refused; released on exit, even on SIGKILL
+    except OSError as exc:
+        raise CatalogInvalid(f"--out {directory.root}: cannot create the run directory there ({exc.strerror or exc})") from None
     try:
         return await _execute(config, console, components, factory, resolved, tasks, prices, manifest, directory)
     finally:

@@ -1,13 +1,17 @@
 """Run one trial: user ↔ agent over a fresh gateway world, then freeze the evidence and grade it.
 
 Failure classes (spec A.1/A.3):
-- model-attributable (scored 0, stay in the denominator): a hallucinated tool (called a tool it was not
-  given), non-convergence at the user-turn limit or the time limit;
-- infrastructure (⊥: excluded, shown, re-runnable): a provider outage after retries, an invalid judge
-  answer after retries, an agent adapter or server crash.
+- attributable to the system under test (scored 0, stay in the denominator): a hallucinated tool (called
+  a tool it was not given), non-convergence at the user-turn limit or the time limit, a give-up the agent
+  reports (`AgentFailure`), and `agent_error`: anything else the agent raised, reported or died of;
+- infrastructure (⊥: excluded, shown, re-runnable) — only what the harness itself observed: a provider
+  outage after retries seen by `models.Model` or mapped by a framework adapter from the framework's
+  provider-error classes (`provider`, or `provider_timeout` when the provider did not answer within the
+  per-call timeout), a judge outage, a crash of this project's own code (gateway, user simulator, tool
+  surface).
 
-An agent reports a model-attributable give-up by raising `orchestrator.protocol.AgentFailure` (each
-framework adapter maps its framework's exceptions to it); any other exception of the agent is ⊥.
+Who decides ⊥ is `harness.agent_host.attribute`: an agent cannot take a trial out of its own score by
+raising or reporting an error.
 """
 
 from __future__ import annotations
@@ -31,8 +35,9 @@ from harness.components import TrialComponents
 from simulator.conformance import check_dialogue, fault_labels
 from harness.records import RECORD_FORMAT, TrialKey, TrialRecord
 from harness.task_view import task_view
-from models.base import ConfigurationError, ModelError
+from models.base import ConfigurationError, ModelError, observe, observed
 from models.model import UsageLedger
+from models.types import Usage
 from orchestrator.protocol import AgentFailure, TrialSession, TrialTools
 from servers.gateway import Gateway
 from servers.trials import UnknownTrial
@@ -43,16 +48,62 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+PROVIDER_CALL_SHARE = 1 / 8
+"""Each provider call (ours and the framework adapters') gets at most this share of the trial's time limit
+(and never more than its own configured timeout): a stalled provider times out, is retried, and is ⊥
+`provider_timeout` well before the trial's clock could charge the stall to the model."""
+
+
+def provider_call_timeout(task_timeout_s: float, configured_s: float = 120.0) -> float:
+    """The per-call timeout of every provider call in a trial limited to `task_timeout_s`."""
+    return max(min(configured_s, task_timeout_s * PROVIDER_CALL_SHARE), 0.01)
+
+
 @dataclass(frozen=True)
 class Limits:
     max_turns: int = 30
     task_timeout_s: float = 1200.0
+
+    @property
+    def call_timeout_s(self) -> float:
+        return provider_call_timeout(self.task_timeout_s)
+
+
+class ObservedTools:
+    """The trial's tool surface, with its own exceptions marked as the harness's (`models.base.observe`):
+    a crash of the gateway inside an agent's tool call is ours (⊥), not the agent's."""
+
+    def __init__(self, tools: Any) -> None:
+        self._tools = tools
+
+    async def list_tools(self) -> Any:
+        try:
+            return await self._tools.list_tools()
+        except Exception as exc:
+            raise observe(exc)
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        try:
+            return await self._tools.call_tool(name, arguments)
+        except Exception as exc:
+            raise observe(exc)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._tools, name)
 
 
 class InfrastructureFailure(RuntimeError):
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
         self.kind = kind
+
+
+def _charge(ledger: UsageLedger, exc: BaseException) -> None:
+    """Usage a failing agent or adapter spent outside `models.Model` (`AgentFailure.usage`, or a `usage`
+    attribute a framework adapter attached to a mapped provider error): a trial costs what it cost."""
+    usage = getattr(exc, "usage", None)
+    if isinstance(usage, Usage):
+        ledger.add("agent", usage)
 
 
 def _expose(gateway: Gateway, trial_id: str, allowed: Sequence[str] | None) -> None:
@@ -105,8 +156,13 @@ async def run_trial(
     In-process agents get the trial's tools on the gateway's lean path (`GatewayTools`), or through
     `client` (an MCP client of the gateway) when one is given: the records are the same either way."""
     ledger = UsageLedger()
-    trial = gateway.open_trial(task.domain, initial_state=task.initial_state, seed=key.seed, task_id=task.id)
-    tools = TrialTools(client, trial.trial_id) if client is not None else gateway.tools_for(trial.trial_id)
+    ledger.call_timeout_s = limits.call_timeout_s
+    try:
+        trial = gateway.open_trial(task.domain, initial_state=task.initial_state, seed=key.seed, task_id=task.id)
+    except (ValueError, TypeError) as exc:  # preflight validates initial states; this is the last line
+        raise ConfigurationError(f"task {task.id!r}: its initial_state cannot be loaded: {exc}") from None
+    surface = TrialTools(client, trial.trial_id) if client is not None else gateway.tools_for(trial.trial_id)
+    tools = ObservedTools(surface)
     view = task_view(task)
     session = TrialSession(
         trial_id=trial.trial_id,
@@ -117,6 +173,7 @@ async def run_trial(
         mcp_url=f"{mcp_base_url}/{task.domain}/mcp?trial={trial.trial_id}" if mcp_base_url else None,
         mcp_headers={"X-Trial-Id": trial.trial_id},
         task=view,
+        call_timeout_s=limits.call_timeout_s,
     )
     conversation: list[Message] = []
     routing: list[RoutingDecision] = []
@@ -148,20 +205,24 @@ async def run_trial(
             model_failure = f"non_convergence: user-turn limit ({limits.max_turns}) reached"
     except TimeoutError:
         if retrying_at_deadline:
+            kind = "provider_timeout" if ledger.retry_category == "timeout" else "provider"
             infra = InfrastructureFailure(
-                "provider", f"the task's {limits.task_timeout_s:g}s ran out while a provider call was being retried ({ledger.retry_s:.1f}s spent on retries)"
+                kind, f"the task's {limits.task_timeout_s:g}s ran out while a provider call was being retried ({ledger.retry_s:.1f}s spent on retries)"
             )
         else:
             model_failure = f"non_convergence: task exceeded {limits.task_timeout_s:g}s"
-    except AgentFailure as exc:  # the agent's model made it give up: scored 0, in the denominator
+    except AgentFailure as exc:  # the agent gave up, or raised, reported or died of an error: scored 0, in the denominator
+        _charge(ledger, exc)
         model_failure = f"{exc.kind}: {exc}"
     except ConfigurationError:
         raise
-    except ModelError as exc:
+    except ModelError as exc:  # only observed ones get here (`attribute`), or the user simulator's
+        _charge(ledger, exc)
         if not exc.infrastructure:
             raise ConfigurationError(f"stopping the run: {exc}") from exc
-        infra = InfrastructureFailure("provider", str(exc))
-    except Exception as exc:  # an agent adapter or server bug must not kill the run, and is visible
+        infra = InfrastructureFailure("provider_timeout" if exc.category == "timeout" else "provider", str(exc))
+    except Exception as exc:  # our own code's bug must not kill the run, and is visible
+        _charge(ledger, exc)
         log.debug("trial crashed", exc_info=True)
         infra = InfrastructureFailure("crash", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}")
     finally:

@@ -4,16 +4,22 @@ Checks: every asserted or gold tool is registered in its domain; every asserted 
 tool's typed signature and validates against its type; every state path starts at a root of the domain's
 default state (protected paths must exist in the initial state); capability labels are nodes of the
 domain graph; forbidden tools exist in the graph; the graph exposes every tool a task needs; and the
-contract is consistent with itself.
+contract is consistent with itself. Bad data is refused here, before anything runs (issue 28): a
+non-finite number anywhere in a task, an `initial_state` key that is not a field of the world's state
+model (a misspelling would otherwise be silently ignored), and a gold `${tool.field}` reference to a tool
+no earlier gold call ran.
 """
 
 from __future__ import annotations
 
+import math
+import types
+import typing
 from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from contracts.graph import GraphConfig
 from contracts.schema import Task
@@ -55,6 +61,95 @@ def _check_args(env: type[ToolEnvironment], tool: str, args: dict[str, Any], whe
     return problems
 
 
+def non_finite(value: Any, path: str) -> str | None:
+    """The path of the first NaN or infinite number in `value`, else None."""
+    stack: list[tuple[Any, str]] = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return where
+        if isinstance(item, BaseModel):  # walked as is: dumping every task would cost a second per run
+            stack.extend((v, f"{where}.{k}") for k, v in reversed(list(vars(item).items())))
+        elif isinstance(item, dict):
+            stack.extend((v, f"{where}.{k}") for k, v in reversed(list(item.items())))
+        elif isinstance(item, list | tuple):
+            stack.extend((v, f"{where}[{i}]") for i, v in reversed(list(enumerate(item))))
+    return None
+
+
+def _models_in(annotation: Any) -> tuple[str, type[BaseModel] | None]:
+    """How a field's value holds records: `("model", M)`, `("mapping", M)` (dict of M by id),
+    `("sequence", M)` (list of M), or `("other", None)` (a scalar or a free-form value)."""
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        for arg in typing.get_args(annotation):
+            kind, model = _models_in(arg)
+            if model is not None:
+                return kind, model
+        return "other", None
+    if origin is typing.Annotated:
+        return _models_in(typing.get_args(annotation)[0])
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return "model", annotation
+    if origin is dict:
+        args = typing.get_args(annotation)
+        inner = _models_in(args[1])[1] if len(args) == 2 else None
+        return ("mapping", inner) if inner is not None and _models_in(args[1])[0] == "model" else ("other", None)
+    if origin in (list, tuple, set, frozenset):
+        args = typing.get_args(annotation)
+        inner = _models_in(args[0])[1] if args else None
+        return ("sequence", inner) if inner is not None and _models_in(args[0])[0] == "model" else ("other", None)
+    return "other", None
+
+
+def unknown_keys(model: type[BaseModel], data: Any, path: str) -> list[str]:
+    """Keys of `data` that are not fields of `model`, recursively through nested records (a dict of
+    records by id, a list of records): the world's own state model decides, never a list per task."""
+    if not isinstance(data, dict):
+        return []
+    fields = model.model_fields
+    aliases = {f.alias for f in fields.values() if f.alias}
+    found = []
+    for key, value in data.items():
+        if key not in fields and key not in aliases:
+            known = ", ".join(sorted(fields))
+            found.append(f"{path}.{key} is not a field of {model.__name__} (fields: {known})")
+            continue
+        field = fields.get(key) or next(f for f in fields.values() if f.alias == key)
+        kind, inner = _models_in(field.annotation)
+        if inner is None:
+            continue
+        if kind == "model":
+            found += unknown_keys(inner, value, f"{path}.{key}")
+        elif kind == "mapping" and isinstance(value, dict):
+            for record_id, record in value.items():
+                found += unknown_keys(inner, record, f"{path}.{key}.{record_id}")
+        elif kind == "sequence" and isinstance(value, list):
+            for i, record in enumerate(value):
+                found += unknown_keys(inner, record, f"{path}.{key}[{i}]")
+    return found
+
+
+def dangling_references(task: Task, env: type[ToolEnvironment]) -> list[str]:
+    """Gold `${tool.field}` references to a tool that is not registered, or that no earlier gold call
+    (earlier in the turn, or in an earlier turn) ran: the gold path could never resolve them."""
+    problems = []
+    ran: set[str] = set()
+    tools = env.tool_methods()
+    for turn_index, turn in enumerate(task.gold):
+        for call_index, call in enumerate(turn.calls):
+            for key, value in call.args.items():
+                for match in REF.finditer(value) if isinstance(value, str) else ():
+                    if match.group(1) not in ran:
+                        why = "is not a tool of this domain" if match.group(1) not in tools else "was not called by an earlier gold call"
+                        problems.append(f"{task.id} gold[{turn_index}].calls[{call_index}].args.{key}: reference {match.group(0)} dangles ({match.group(1)!r} {why})")
+            ran.add(call.tool)
+        for match in REF.finditer(turn.reply or ""):
+            if match.group(1) not in ran:
+                problems.append(f"{task.id} gold[{turn_index}].reply: reference {match.group(0)} dangles ({match.group(1)!r} was not called by a gold call)")
+    return problems
+
+
 def _state_roots(env: type[ToolEnvironment]) -> set[str]:
     return set(env.default_state().model_dump(mode="json"))
 
@@ -69,11 +164,20 @@ def validate_task(task: Task, env: type[ToolEnvironment], graph: GraphConfig) ->
     for label in task.capabilities:
         if label not in labels:
             p.append(f"{where}: capability {label!r} is not an expert node of the {task.domain} graph ({', '.join(sorted(labels))})")
+    bad_number = non_finite(task, "task")
+    if bad_number:
+        p.append(f"{where}: field {bad_number.removeprefix('task.')} is a non-finite number (NaN or infinity); tasks hold finite numbers only")
+    for problem in unknown_keys(env.state_model, task.initial_state or {}, "initial_state"):
+        p.append(f"{where}: {problem}")
     try:
         initial = env.initial_state(task.initial_state).model_dump(mode="json")
-    except ValidationError as exc:
-        p.append(f"{where}: initial_state does not validate against the domain state: {exc.errors()[0]}")
+    except (ValidationError, ValueError, TypeError) as exc:
+        detail = exc.errors()[0] if isinstance(exc, ValidationError) else str(exc)
+        p.append(f"{where}: initial_state does not validate against the domain state: {detail}")
         initial = {}
+    if initial and not bad_number and non_finite(initial, "initial_state"):
+        p.append(f"{where}: initial_state holds a non-finite number at {non_finite(initial, 'initial_state')}")
+    p += dangling_references(task, env)
 
     for a in c.expected_actions or []:
         p += _check_args(env, a.tool, a.params or {}, f"{where} expected_actions", gold=False)

@@ -63,6 +63,22 @@ class ModelError(RuntimeError):
         self.category = category
 
 
+_OBSERVED = "_crmbench_observed"
+
+
+def observe(exc: BaseException) -> BaseException:
+    """Mark `exc` as seen by the harness itself (our provider layer's outage after retries, a framework
+    adapter's mapping of the framework's provider-error classes). Only observed errors can make a trial ⊥:
+    the same exception class raised by an agent under test is the agent's failure (see `harness.trial`)."""
+    setattr(exc, _OBSERVED, True)
+    return exc
+
+
+def observed(exc: BaseException) -> bool:
+    """Whether the harness itself raised or classified `exc` (`observe`)."""
+    return getattr(exc, _OBSERVED, False) is True
+
+
 class ConfigurationError(ModelError):
     """Missing key or package, unknown provider: fix the configuration, nothing to retry."""
 

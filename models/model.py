@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 import anyio
 
 from contracts.text import has_unsafe_text, safe_text, safe_value
-from models.base import PROTOCOL_ERROR_TYPES, ModelAPI, ModelError, RetryDecision
+from models.base import PROTOCOL_ERROR_TYPES, ModelAPI, ModelError, RetryDecision, observe
 from models.types import ChatMessage, GenerateConfig, ModelOutput, Role, ToolSpec, Usage
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,13 @@ class UsageLedger:
         self.retry_s = 0.0
         self.retrying = 0
         self.cancelled_while_retrying = False
+        self.retry_category: str | None = None
+        """The category of the last failed attempt that was retried (`timeout`: a stall)."""
         self.on_retry_time: Callable[[float], None] | None = None
+        self.call_timeout_s: float | None = None
+        """Set by the trial runner: no provider attempt waits longer than this (a share of the trial's
+        time limit), whatever the model's configured timeout; a stall is then retried and ⊥, not charged
+        to the model as non-convergence."""
 
     def add_retry_time(self, seconds: float) -> None:
         with self._lock:
@@ -142,7 +148,7 @@ class Model:
                 started = time.perf_counter()
                 try:
                     async with limiter:
-                        with anyio.fail_after(config.timeout_s):
+                        with anyio.fail_after(self._timeout(config)):
                             output = await self.api.generate(messages, tools, config)
                 except Exception as exc:  # classified below; never swallowed
                     if isinstance(exc, ModelError):
@@ -155,13 +161,16 @@ class Model:
                         # (bad key, rejected request) will not go away by re-running: stop the run.
                         fatal = decision.kind == "fatal"
                         kind = "failed" if fatal else f"gave up after retries ({attempt + 1} attempts)"
-                        raise ModelError(
-                            f"{self.name} ({self.role}) {kind} [{decision.category}]: {type(exc).__name__}: {str(exc)[:500]}",
-                            infrastructure=not fatal,
-                            category=decision.category,
+                        raise observe(
+                            ModelError(
+                                f"{self.name} ({self.role}) {kind} [{decision.category}]: {type(exc).__name__}: {str(exc)[:500]}",
+                                infrastructure=not fatal,
+                                category=decision.category,
+                            )
                         ) from exc
                     wait = self.retry.delay(attempt, decision.retry_after)
                     log.warning("%s (%s): %s [%s]; retry %d in %.1fs", self.name, self.role, decision.reason or type(exc).__name__, decision.category, attempt + 1, wait)
+                    self.ledger.retry_category = decision.category
                     if attempt == 0:
                         self.ledger.retrying += 1
                     attempt += 1
@@ -179,6 +188,10 @@ class Model:
         finally:
             if attempt > 0:
                 self.ledger.retrying -= 1
+
+    def _timeout(self, config: GenerateConfig) -> float:
+        limit = self.ledger.call_timeout_s
+        return config.timeout_s if limit is None else min(config.timeout_s, limit)
 
     def _classify(self, exc: BaseException) -> RetryDecision:
         """The provider's decision; an answer that could not even be decoded (AttributeError, broken JSON,

@@ -11,8 +11,9 @@ async context (an MCP client, a task group) in `start` and close it in `stop`.
 
 Failure classes: an agent raises `AgentFailure` when its *model* made it give up (invalid tool calls until
 the framework stopped retrying, a usage or turn limit, unparseable output): the trial scores 0 and stays in
-the denominator. A provider outage after retries is `models.base.ModelError` (⊥, re-run). Any other
-exception is a crash of the adapter or of this project (⊥, re-run, shown).
+the denominator. Only the harness's own observations make a trial ⊥ (a provider outage seen by
+`models.Model` or mapped by a framework adapter, a judge failure, a crash of this project's code): any
+other exception an agent raises is the agent's failure (`model:agent_error`, scores 0, in the denominator).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from pydantic import BaseModel, Field
 
 from contracts.evidence import RoutingDecision
 from models.types import Usage
-from servers.gateway import TRIAL_META_KEY, bind_trial
+from servers.gateway import TRIAL_META_KEY, bind_trial, unsendable, unsendable_result
 
 if TYPE_CHECKING:  # the MCP client stack is imported only where a client is made
     from fastmcp import Client
@@ -40,9 +41,12 @@ class AgentFailure(RuntimeError):
     `kind` is a short label recorded as the trial's failure class `model:<kind>` (e.g.
     `invalid_tool_calls`, `usage_limit`, `invalid_output`)."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(self, kind: str, message: str, *, usage: Usage | None = None) -> None:
         super().__init__(message)
         self.kind = kind
+        self.usage = usage
+        """Model usage of the failed turn that did not go through `models.Model` (a framework's own
+        token counts up to the failure): added to the trial's ledger, so giving up costs what it cost."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +112,12 @@ class TrialTools:
             return list(await self._client.list_tools())
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
-        """Returns the MCP CallToolResult; errors come back as results with `is_error`, never raise."""
+        """Returns the MCP CallToolResult; errors come back as results with `is_error`, never raise.
+        Arguments no client can send (non-finite numbers, absurd nesting) come back as an error result,
+        as the HTTP parser refuses them, instead of an encoder exception inside the agent."""
+        problem = unsendable(arguments)
+        if problem:
+            return unsendable_result(problem)
         return await self._client.call_tool(name, arguments, raise_on_error=False, meta={TRIAL_META_KEY: self.trial_id})
 
 
@@ -125,6 +134,9 @@ class TrialSession:
     mcp_headers: dict[str, str] = field(default_factory=dict)
     task: TaskView | None = None
     """The redacted task (domain, tools, policy)."""
+    call_timeout_s: float | None = None
+    """The per-call timeout of provider calls in this trial (a share of its time limit): an agent that
+    calls a model itself should not wait longer for one answer. The built-in adapters apply it."""
 
 
 @runtime_checkable

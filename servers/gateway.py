@@ -16,6 +16,7 @@ description. With `--require-trial` (`TrialStore(sandbox=False)`) there is no sa
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import contextvars
 import copy
@@ -23,6 +24,8 @@ import functools
 import inspect
 import json
 import logging
+import math
+import textwrap
 import time
 import typing
 import warnings
@@ -66,6 +69,46 @@ _active_call: contextvars.ContextVar[_CallScope | None] = contextvars.ContextVar
 
 ARGUMENT_MAX_CHARS = VALUE_MAX_CHARS
 """The longest string argument the gateway forwards; longer ones are rejected before any tool runs."""
+
+ARGUMENT_MAX_DEPTH = 64
+"""The deepest nesting of lists and objects a tool call's arguments may have (no tool takes more than a
+few levels); deeper ones are rejected, recorded, before any tool runs."""
+
+WIRE_MAX_DEPTH = 200
+"""Nesting an MCP client cannot serialise (pydantic stops at 255) and the HTTP JSON parser refuses: on the
+in-process paths such a call is refused before it reaches the recorder, as over HTTP."""
+
+JSON_SAFE_INTEGER = 2**53
+"""Integers beyond ±2^53 are not interoperable JSON numbers (RFC 7493) and no world quantity needs them;
+a float conversion of a huge one overflows inside the tool. Rejected, recorded, before any tool runs."""
+
+
+def unsendable_result(problem: str) -> Any:
+    """The client-side error result for a call that never reached the server (no server stamp: the server
+    did not answer it, as over HTTP its parser refuses the request)."""
+    from fastmcp.client.client import CallToolResult
+
+    text = f"the call was rejected and nothing changed: {problem}"
+    return CallToolResult(content=[mt.TextContent(type="text", text=text)], structured_content=None, meta=None, is_error=True)
+
+
+def unsendable(arguments: Any) -> str | None:
+    """What makes arguments impossible to send as an MCP client sends them (non-finite numbers, nesting
+    deeper than `WIRE_MAX_DEPTH`): the in-process paths refuse such a call like the HTTP parser does,
+    instead of a client encoder raising (nesting) or silently turning NaN into a missing argument."""
+    stack: list[tuple[Any, int, str]] = [(arguments, 0, "arguments")]
+    while stack:
+        value, depth, path = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"argument {path!r} is a non-finite number"
+        if isinstance(value, dict | list | tuple):
+            if depth >= WIRE_MAX_DEPTH:
+                return f"the arguments are nested more than {WIRE_MAX_DEPTH} levels deep"
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                child = str(key) if depth == 0 and isinstance(value, dict) else f"{path}.{key}" if isinstance(value, dict) else f"{path}[{key}]"
+                stack.append((item, depth + 1, child))
+    return None
 
 
 @dataclass
@@ -139,7 +182,15 @@ def check_arguments(arguments: dict[str, Any]) -> None:
     """Reject arguments no tool should ever receive: unsafe text (lone surrogates, control characters
     other than tab/newline) and strings longer than `ARGUMENT_MAX_CHARS`, anywhere in the arguments."""
 
-    def walk(value: Any, path: str) -> None:
+    def walk(value: Any, path: str, depth: int = 1) -> None:
+        if depth > ARGUMENT_MAX_DEPTH:
+            raise CallRejected(f"the call was rejected and nothing changed: argument {path!r} is nested more than {ARGUMENT_MAX_DEPTH} levels deep")
+        if isinstance(value, bool):
+            return
+        if isinstance(value, int) and abs(value) > JSON_SAFE_INTEGER:
+            raise CallRejected(f"the call was rejected and nothing changed: argument {path!r} is out of range (an integer beyond ±2^53)")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise CallRejected(f"the call was rejected and nothing changed: argument {path!r} is a non-finite number")
         if isinstance(value, str):
             if len(value) > ARGUMENT_MAX_CHARS:
                 raise CallRejected(f"argument {path!r} is too long ({len(value):,} characters; at most {ARGUMENT_MAX_CHARS:,})")
@@ -149,15 +200,44 @@ def check_arguments(arguments: dict[str, Any]) -> None:
             for key, item in value.items():
                 if isinstance(key, str) and (len(key) > 200 or has_unsafe_text(key)):
                     raise CallRejected(f"argument {path!r} has an invalid key {short(key)}")
-                walk(item, f"{path}.{key}")
+                walk(item, f"{path}.{key}", depth + 1)
         elif isinstance(value, list):
             for i, item in enumerate(value):
-                walk(item, f"{path}[{i}]")
+                walk(item, f"{path}[{i}]", depth + 1)
 
     for name, value in arguments.items():
         if has_unsafe_text(str(name)) or len(str(name)) > 200:
             raise CallRejected(f"unexpected argument {short(name)}")
         walk(value, str(name))
+
+
+def _schema_types(schema: dict[str, Any]) -> set[str]:
+    types: set[str] = set()
+    kind = schema.get("type")
+    types.update(kind if isinstance(kind, list) else [kind] if isinstance(kind, str) else [])
+    for key in ("anyOf", "oneOf", "allOf"):
+        for option in schema.get(key) or []:
+            if isinstance(option, dict):
+                types |= _schema_types(option)
+    return types
+
+
+@functools.cache
+def _numeric_params(env_cls: type[ToolEnvironment], name: str) -> frozenset[str]:
+    """A tool's parameters whose published schema takes a number and not a boolean."""
+    properties = tool_input_schema(env_cls, name).get("properties") or {}
+    return frozenset(
+        key for key, prop in properties.items() if isinstance(prop, dict) and (t := _schema_types(prop)) & {"integer", "number"} and "boolean" not in t
+    )
+
+
+def check_no_bool_numbers(env_cls: type[ToolEnvironment], name: str, arguments: dict[str, Any]) -> None:
+    """`true` is not a count: a boolean where the tool's own schema takes a number is rejected (pydantic's
+    lax mode would read it as 1, e.g. `bags: true` charging one bag)."""
+    numeric = _numeric_params(env_cls, name)
+    for key, value in arguments.items():
+        if key in numeric and isinstance(value, bool):
+            raise CallRejected(f"the call was rejected and nothing changed: argument {key!r} must be a number, not {str(value).lower()}")
 
 
 def clean_error(exc: BaseException, arguments: dict[str, Any]) -> str:
@@ -361,6 +441,7 @@ class TrialRecorder(Middleware):
                     raise ToolError(error)
                 if name in self.tool_names:
                     check_arguments(arguments)
+                    check_no_bool_numbers(environment_class(self.domain), name, arguments)
                 result = await invoke()
                 if getattr(result, "is_error", False):  # an error *returned* (not raised) never commits
                     status, error = "tool_error", safe_text(str(_result_payload(result)), ERROR_MAX_CHARS)
@@ -522,12 +603,70 @@ def server_instructions(domain: str) -> str:
     return "\n\n".join(parts)
 
 
-def tool_annotations(kind: str) -> mt.ToolAnnotations:
-    """MCP hints from the tool kind: reads and computations change nothing and may be repeated; writes
-    change the world (and are not idempotent: repeating one is a second effect). The world is closed."""
-    if kind in ("read", "compute"):
+def tool_annotations(kind: str, mutates: bool = False) -> mt.ToolAnnotations:
+    """MCP hints from the tool kind and what its code can do: reads change nothing (the gateway never
+    commits a read) and may be repeated; a computation is read-only only if its code cannot change the
+    world (`mutates_state`): one that records something (a customer's authentication) is not read-only,
+    but repeating it changes nothing more (idempotent, not destructive); writes change the world and are
+    not idempotent (repeating one is a second effect). The world is closed."""
+    if kind == "read" or (kind == "compute" and not mutates):
         return mt.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+    if kind == "compute":
+        return mt.ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
     return mt.ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False)
+
+
+_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "add", "discard", "popitem", "sort", "reverse"})
+
+
+_COPIES = frozenset({"model_dump", "model_copy", "copy", "deepcopy"})
+"""Calls whose result is a fresh object: a local bound from one is not the world."""
+
+
+def _root(node: Any) -> Any:
+    while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node
+
+
+@functools.cache
+def mutates_state(env_cls: type[ToolEnvironment], name: str, _depth: int = 0) -> bool:
+    """Whether a tool method's code (and the `self.` helpers it calls, transitively) can change the world:
+    an assignment, deletion or mutating call (`append`, `update`, …) on anything reached from `self`
+    (directly, or through a local bound from a `self.` expression). Derived from the code, so a tool's
+    annotations cannot claim read-only for a tool that changes state; conservative when the source is
+    not available (True)."""
+    method = getattr(env_cls, name, None)
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(method)))
+    except (OSError, TypeError, SyntaxError):
+        return True
+    from_self: set[str] = {"self"}
+    for node in ast.walk(tree):  # locals bound from `self.…` (e.g. `account = self._account(id)`)
+        copied = isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _COPIES
+        if isinstance(node, ast.Assign) and not copied and isinstance(_root(node.value), ast.Name) and _root(node.value).id == "self":
+            from_self.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        if isinstance(node, ast.For) and isinstance(_root(node.iter), ast.Name) and _root(node.iter).id == "self" and isinstance(node.target, ast.Name):
+            from_self.add(node.target.id)
+
+    def reached(expr: Any) -> bool:
+        root = _root(expr)
+        return isinstance(root, ast.Name) and root.id in from_self
+
+    helpers: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete):
+            targets = node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
+            if any(isinstance(t, ast.Attribute | ast.Subscript) and reached(t) for t in targets):
+                return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in _MUTATORS and reached(node.func.value):
+                return True
+            if isinstance(node.func.value, ast.Name) and node.func.value.id == "self":
+                helpers.add(node.func.attr)
+    if _depth >= 6:
+        return True
+    return any(callable(getattr(env_cls, h, None)) and mutates_state(env_cls, h, _depth + 1) for h in helpers - {name})
 
 
 def tool_description(env_cls: type[ToolEnvironment], name: str) -> str | None:
@@ -578,7 +717,7 @@ def derive_tool(env_cls: type[ToolEnvironment], name: str) -> FunctionTool:
     output = tool_output_schema(env_cls, name)
     extra: dict[str, Any] = {} if output is None else {"output_schema": output}
     return FunctionTool.from_function(
-        _tool_function(env_cls, name), description=tool_description(env_cls, name), tags={kind}, annotations=tool_annotations(kind), **extra
+        _tool_function(env_cls, name), description=tool_description(env_cls, name), tags={kind}, annotations=tool_annotations(kind, kind == 'compute' and mutates_state(env_cls, name)), **extra
     )
 
 
@@ -596,7 +735,7 @@ def tool_from_spec(env_cls: type[ToolEnvironment], name: str, spec: ToolSpec) ->
         parameters=copy.deepcopy(spec.parameters),
         output_schema=copy.deepcopy(spec.output_schema),
         return_type=fn.__annotations__.get("return"),
-        annotations=tool_annotations(kind),
+        annotations=tool_annotations(kind, kind == "compute" and mutates_state(env_cls, name)),
         tags={kind},
         task_config=TaskConfig(mode="forbidden"),
         run_in_thread=True,
@@ -620,9 +759,37 @@ def domain_tools(env_cls: type[ToolEnvironment]) -> dict[str, FunctionTool]:
     return {name: tool_from_spec(env_cls, name, spec) for name, spec in domain_tool_specs(env_cls).items()}
 
 
+TOOL_LOG = logging.getLogger("crmbench.tools")
+"""Per-call tool failures (an agent's invalid arguments, a refused call): the agent's business, recorded in
+the trace; logged here at debug level only."""
+
+_PER_CALL = ("Error calling tool", "Invalid arguments for tool")
+
+
+class _PerCallToDebug(logging.Filter):
+    """fastmcp logs every failed tool call (`Error calling tool 'x'` at error level, `Invalid arguments`
+    at warning): in a benchmark run those are the agents' mistakes, already in the trace, and dozens of
+    timestamped lines look like harness failures. They go to `crmbench.tools` at debug level instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if message.startswith(_PER_CALL):
+            TOOL_LOG.debug("%s", message)
+            return False
+        return True
+
+
+def route_fastmcp_tool_errors() -> None:
+    """Install the filter once on fastmcp's server logger (idempotent)."""
+    target = logging.getLogger("fastmcp.server.server")
+    if not any(isinstance(f, _PerCallToDebug) for f in target.filters):
+        target.addFilter(_PerCallToDebug())
+
+
 def build_domain_server(domain: str, store: TrialStore) -> FastMCP:
     """One domain as a standalone MCP server (servable alone over stdio or HTTP, or mounted): its tools
     (annotated from their kinds), its instructions, and its policy as a resource and a prompt."""
+    route_fastmcp_tool_errors()
     env_cls = environment_class(domain)
     server = FastMCP(
         name=f"crmbench-{domain}",
@@ -689,6 +856,9 @@ class Gateway:
         `ToolError` for every refused or failed call); the trace records the call exactly as over MCP."""
         trial = self.store.get(trial_id)
         tools = await self._domain_tools(trial.domain)
+        problem = unsendable(arguments or {})
+        if problem:  # refused before the recorder, as the HTTP parser refuses it
+            raise CallRejected(f"the call was rejected and nothing changed: {problem}")
         wire = wire_arguments(name, arguments)
         return await self.recorders[trial.domain].record(trial, name, wire, lambda: run_tool(tools.get(name), name, wire))
 
@@ -790,6 +960,9 @@ class GatewayTools:
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
         """The `fastmcp.client.CallToolResult` an in-memory MCP client returns with `raise_on_error=False`."""
         trial = self.gateway.trial(self.trial_id)
+        problem = unsendable(arguments or {})
+        if problem:  # what `TrialTools` answers: a client cannot send it, the server never sees it
+            return unsendable_result(problem)
         try:
             result = mcp_result(await self.gateway.call_tool(self.trial_id, name, arguments))
         except FastMCPError as exc:  # returned as an error result, as the server returns it (the recorder

@@ -10,6 +10,7 @@ import asyncio
 import json
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,13 +25,25 @@ from servers.registry import environment_class
 
 SANDBOX_PREFIX = "sandbox-"
 MAX_PRIVATE_SANDBOXES = 256
-"""Private sandbox worlds (per client-chosen `sandbox-…` id or per MCP session) kept at once; the least
-recently used one is dropped beyond this, so anonymous clients cannot grow the process without bound."""
+"""Private sandbox worlds (per client-chosen `sandbox-…` id or per MCP session) kept at once, so anonymous
+clients cannot grow the process without bound. A world in use is never dropped: beyond this count only
+worlds idle for `SANDBOX_IDLE_S` are, and when none is, a new sandbox is refused (`SandboxesFull`)."""
+
+SANDBOX_IDLE_S = 1800.0
+"""A private sandbox with no tool call for this long is no longer in use and may be dropped for a new one."""
 
 
 class UnknownTrial(KeyError):
     def __str__(self) -> str:
         return f"unknown trial id {short(self.args[0])} (open one first via the control plane)"
+
+
+class SandboxesFull(UnknownTrial):
+    def __str__(self) -> str:
+        return (
+            f"no new sandbox: {MAX_PRIVATE_SANDBOXES} private sandboxes are in use (none idle for {SANDBOX_IDLE_S:g}s); "
+            "reuse your sandbox id, open a trial via the control plane, or wait"
+        )
 
 
 class NoTrialGiven(UnknownTrial):
@@ -105,7 +118,8 @@ class TrialStore:
         self.sandbox_templates: dict[str, dict[str, Any]] = {}
         """Per domain: `open()` keyword arguments every sandbox world of that domain starts from
         (`crmbench serve --task` sets a task's initial state and seed). Default: the default world."""
-        self._private: OrderedDict[str, None] = OrderedDict()
+        self._private: OrderedDict[str, float] = OrderedDict()
+        """Private sandbox ids, least recently used first, with the time of their last use."""
         self.incidents: list[dict[str, Any]] = []
         """Every refused access (unknown trial id, unauthorised control-plane request, bad Origin)."""
 
@@ -161,6 +175,7 @@ class TrialStore:
     def close(self, trial_id: str) -> Trial:
         with self._guard:
             trial = self._trials.pop(trial_id, None)
+            self._private.pop(trial_id, None)
         if trial is None:
             raise UnknownTrial(trial_id)
         trial.closed = True
@@ -176,23 +191,38 @@ class TrialStore:
         if not self.sandbox_enabled:
             raise NoTrialGiven(None)
         trial_id = SANDBOX_PREFIX + domain if key is None else key
+        now = time.monotonic()
         with self._guard:
             existing = self._trials.get(trial_id)
             if existing is not None and key is not None:
+                self._private[trial_id] = now
                 self._private.move_to_end(trial_id, last=True)
         if existing is not None:
             return existing
+        if key is not None:
+            self._make_room(now)
         try:
             trial = self.open(domain, trial_id=trial_id, **self.sandbox_templates.get(domain, {}))
         except ValueError:  # opened concurrently by another request
             return self.get(trial_id)
         if key is not None:
             with self._guard:
-                self._private[trial_id] = None
-                while len(self._private) > MAX_PRIVATE_SANDBOXES:
-                    stale, _ = self._private.popitem(last=False)
-                    self._trials.pop(stale, None)
+                self._private[trial_id] = now
         return trial
+
+    def _make_room(self, now: float) -> None:
+        """Room for one more private sandbox: drop worlds idle for `SANDBOX_IDLE_S` (least recently used
+        first) while at the limit; refuse (`SandboxesFull`) when every one is in use. Never LRU on live
+        worlds: another client's next call must not silently get a fresh world."""
+        with self._guard:
+            while len(self._private) >= MAX_PRIVATE_SANDBOXES:
+                oldest, used = next(iter(self._private.items()))
+                if now - used < SANDBOX_IDLE_S:
+                    raise SandboxesFull(None)
+                del self._private[oldest]
+                dropped = self._trials.pop(oldest, None)
+                if dropped is not None:
+                    dropped.closed = True
 
     def __len__(self) -> int:
         return len(self._trials)

@@ -207,3 +207,30 @@ def test_ctrl_c_stops_the_run_with_a_sentence(tmp_path: Path) -> None:
     assert "interrupted" in err and "Traceback" not in err
     records = list((out / "trials").glob("*/*.json"))
     assert records and all(RunDirectory(out).records())  # every saved record is whole
+
+
+# ---- issue 28: every bad input tried is one `error:` line, exit code 2, no traceback --------------------
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import bad_inputs  # noqa: E402
+
+
+@pytest.mark.parametrize("case", bad_inputs.CASES, ids=[c.name for c in bad_inputs.CASES])
+def test_every_bad_input_is_one_clear_error(case: bad_inputs.Case, tmp_path: Path) -> None:
+    outcome = bad_inputs.try_case(case, tmp_path)
+    assert not outcome.traceback, outcome.stderr[-3000:]
+    assert outcome.ok, (outcome.code, outcome.stderr[-2000:])
+    if case.expect:
+        assert case.expect in outcome.stderr
+
+
+def test_the_bad_input_figure() -> None:
+    """The README's figure (≥ 80 bad inputs tried, 0 tracebacks) is this list's length."""
+    assert len(bad_inputs.CASES) >= 80
+    assert len({c.name for c in bad_inputs.CASES}) == len(bad_inputs.CASES)
+
+
+def test_a_task_file_error_names_the_file_task_and_field(tmp_path: Path) -> None:
+    case = next(c for c in bad_inputs.CASES if c.name == "task file: misspelled initial_state field")
+    outcome = bad_inputs.try_case(case, tmp_path)
+    assert "payments.yaml" in outcome.error_line and TASK in outcome.error_line and "initial_state.accounts.ACC-1005.balanse" in outcome.error_line

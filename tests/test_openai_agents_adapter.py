@@ -115,3 +115,59 @@ def test_openai_errors_map_to_bottom_or_configuration() -> None:
     assert isinstance(map_error(openai.APIConnectionError(request=request)), ModelError)
     assert isinstance(map_error(openai.AuthenticationError("bad key", response=httpx.Response(401, request=request), body=None)), ConfigurationError)
     assert isinstance(map_error(openai.BadRequestError("too long", response=httpx.Response(400, request=request), body=None)), AgentFailure)
+
+
+# ---- issue 28: the ⊥ rule, stalls and usage on every outcome ------------------------------------------
+
+
+class Raising(Scripted):
+    def __init__(self, exc: BaseException) -> None:
+        super().__init__(loops_forever)
+        self.exc = exc
+
+    async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
+        raise self.exc
+
+
+async def _run_model(tmp_path: Path, model: Model) -> Any:
+    config = RunConfig(out=tmp_path / "run", task=["payments_balance_inquiry_01"], infra_retries=0)
+    plan = Plan(agent="openai-agents", agent_model="openai:scripted", user="scripted", judge="evidence", offline=True)
+    graph = load_graph("payments")
+    components = TrialComponents(config, plan, apis={}, agent_factory=lambda view: OpenAIAgentsAgent(model, graph.system_prompt, max_turns=4))
+    return await execute_run(config, console=Console(file=open("/dev/null", "w")), components=components)  # noqa: SIM115
+
+
+async def test_an_exception_inside_the_sdk_run_is_agent_error_in_the_denominator(tmp_path: Path) -> None:
+    result = await _run_model(tmp_path, Raising(RuntimeError("my scaffold broke")))
+    [record] = result.records
+    assert record.status == "scored" and record.failure_class == "model:agent_error" and "my scaffold broke" in (record.error or "")
+    assert "| **all** | 1 | 1 | 0 | 0 | 0.00% |" in result.summary_markdown
+
+
+async def test_the_sdks_model_timeout_is_bottom_provider_timeout(tmp_path: Path) -> None:
+    from agents.exceptions import ModelTimeoutError
+
+    [record] = (await _run_model(tmp_path, Raising(ModelTimeoutError(0.1)))).records
+    assert record.status == "infra_error" and record.failure_class == "infra:provider_timeout", (record.failure_class, record.error)
+
+
+async def test_the_turn_limit_keeps_the_usage_it_spent(tmp_path: Path) -> None:
+    [looped] = (await _run(tmp_path, loops_forever, ["payments_balance_inquiry_01"])).records
+    assert looped.failure_class == "model:max_turns"
+    assert looped.usage["agent"].calls >= 4 and looped.usage["agent"].prompt_tokens >= 400  # 4 model calls of 100 tokens
+
+
+async def test_the_adapter_applies_the_trials_per_call_timeout(tmp_path: Path) -> None:
+    seen: list[Any] = []
+
+    class Records(Scripted):
+        async def get_response(self, system_instructions, input, model_settings, *args: Any, **kwargs: Any) -> ModelResponse:  # noqa: ANN001, A002
+            seen.append(model_settings.timeout)
+            return await super().get_response(system_instructions, input, model_settings, *args, **kwargs)
+
+    config = RunConfig(out=tmp_path / "run", task=["payments_balance_inquiry_01"], infra_retries=0, task_timeout_s=80)
+    plan = Plan(agent="openai-agents", agent_model="openai:scripted", user="scripted", judge="evidence", offline=True)
+    graph = load_graph("payments")
+    components = TrialComponents(config, plan, apis={}, agent_factory=lambda view: OpenAIAgentsAgent(Records(balance_then_answer), graph.system_prompt))
+    await execute_run(config, console=Console(file=open("/dev/null", "w")), components=components)  # noqa: SIM115
+    assert seen and set(seen) == {10.0}  # 1/8 of the 80 s trial limit

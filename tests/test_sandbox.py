@@ -71,12 +71,49 @@ async def test_no_sandbox_at_all_with_require_trial() -> None:
     assert gateway.store.ids() == []
 
 
-def test_private_sandboxes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_private_sandboxes_are_bounded_and_a_live_one_is_never_evicted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: naming 257 new sandbox ids used to evict another client's world (LRU on live ones)."""
     monkeypatch.setattr(trials, "MAX_PRIVATE_SANDBOXES", 3)
     store = TrialStore()
-    for i in range(5):
+    victim = store.sandbox("payments", "sandbox-victim")
+    victim.state.accounts["ACC-1001"].balance = 1.0
+    for i in range(2):
         store.sandbox("payments", f"sandbox-{i}")
-    assert sorted(store.ids()) == ["sandbox-2", "sandbox-3", "sandbox-4"]
+    with pytest.raises(trials.SandboxesFull, match="3 private sandboxes are in use"):
+        store.sandbox("payments", "sandbox-attacker")
+    assert store.sandbox("payments", "sandbox-victim") is victim and victim.state.accounts["ACC-1001"].balance == 1.0
+    store.close("sandbox-0")  # a closed one frees its place
+    store.sandbox("payments", "sandbox-new")
+    assert sorted(store.ids()) == ["sandbox-1", "sandbox-new", "sandbox-victim"]
+
+
+def test_only_idle_sandboxes_make_room(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(trials, "MAX_PRIVATE_SANDBOXES", 2)
+    monkeypatch.setattr(trials, "SANDBOX_IDLE_S", 0.05)
+    store = TrialStore()
+    store.sandbox("payments", "sandbox-a")
+    store.sandbox("payments", "sandbox-b")
+    import time
+
+    time.sleep(0.06)
+    store.sandbox("payments", "sandbox-b")  # used again: in use
+    store.sandbox("payments", "sandbox-c")  # a was idle: dropped
+    assert sorted(store.ids()) == ["sandbox-b", "sandbox-c"]
+
+
+async def test_a_full_sandbox_store_is_a_clear_tool_error() -> None:
+    gateway = Gateway(["payments"])
+    trials_module = trials
+    old = trials_module.MAX_PRIVATE_SANDBOXES
+    trials_module.MAX_PRIVATE_SANDBOXES = 1
+    try:
+        async with Client(gateway.server("payments")) as c:
+            first = await c.call_tool("get_account_balance", {"account_id": "ACC-1001"}, raise_on_error=False, meta={"crmbench/trial": "sandbox-1"})
+            second = await c.call_tool("get_account_balance", {"account_id": "ACC-1001"}, raise_on_error=False, meta={"crmbench/trial": "sandbox-2"})
+    finally:
+        trials_module.MAX_PRIVATE_SANDBOXES = old
+    assert not first.is_error
+    assert second.is_error and "private sandboxes are in use" in second.content[0].text
 
 
 def test_sandbox_worlds_start_from_the_served_task() -> None:

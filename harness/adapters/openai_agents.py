@@ -8,7 +8,10 @@ adapter in Python with an `agents` Model object and pass it as `agent_factory`).
 
 Failure classes: `MaxTurnsExceeded`, `ModelBehaviorError` (e.g. a call to a tool that does not exist,
 malformed arguments), refusals and guardrail trips score 0; connection errors, timeouts, 429 and 5xx
-after the SDK's retries are ⊥; authentication and unknown-model errors stop the run.
+after the SDK's retries are ⊥ (`provider_timeout` for a model call that did not answer within the
+per-call timeout, `ModelSettings.timeout` = the trial's share); authentication and unknown-model errors
+stop the run; anything else it raises is `agent_error` (scores 0). Usage up to a failure is kept (the
+SDK's `run_data`), and with a model name every request the SDK sends is counted on our HTTP client.
 
 Install with `uv sync --extra frameworks` (or `pip install 'crm-agent-bench[frameworks]'`).
 """
@@ -20,6 +23,7 @@ from typing import Any
 from contracts.evidence import RoutingDecision
 from contracts.graph import GraphConfig
 from harness.adapters.errors import classify
+from harness.adapters.provider_http import RequestCounter
 from models.base import ConfigurationError
 from models.types import Usage
 from orchestrator.protocol import AgentReply, TrialSession
@@ -52,6 +56,18 @@ def map_error(exc: Exception) -> BaseException:
     return classify(exc, model=MODEL_FAILURES, infrastructure=INFRASTRUCTURE, configuration=CONFIGURATION)
 
 
+def _usage(used: Any, sent: int | None) -> Usage:
+    requests = getattr(used, "requests", 0) or 0
+    failed = max((sent or 0) - requests, 0) if sent is not None else 0
+    return Usage(prompt_tokens=getattr(used, "input_tokens", 0) or 0, completion_tokens=getattr(used, "output_tokens", 0) or 0, calls=requests, failed_calls=failed)
+
+
+def _failure_usage(exc: BaseException) -> Any:
+    """The SDK's usage up to the failure (`AgentsException.run_data`), if it kept one."""
+    data = getattr(exc, "run_data", None)
+    return getattr(getattr(data, "context_wrapper", None), "usage", None)
+
+
 class OpenAIAgentsAgent:
     name = "openai-agents"
     needs_mcp_url = True
@@ -64,6 +80,8 @@ class OpenAIAgentsAgent:
         self._server: Any = None
         self._agent: Any = None
         self._history: list[Any] = []
+        self._counter: RequestCounter | None = None
+        self._run_config: Any = None
 
     @classmethod
     def from_model_name(cls, model: Any, graph: GraphConfig, **options: Any) -> OpenAIAgentsAgent:
@@ -75,10 +93,34 @@ class OpenAIAgentsAgent:
         return cls(model, graph.system_prompt.strip(), **options)
 
     async def start(self, session: TrialSession) -> None:
+        try:
+            await self._start(session)
+        except Exception as exc:  # noqa: BLE001 - a bad key or model stops the run; a mapped outage is ⊥
+            raise map_error(exc) from exc
+
+    def _provider(self, timeout_s: float | None) -> Any:
+        """For a model *name*: the SDK's OpenAI provider on our counting HTTP client (every request,
+        retries included, reaches the ledger)."""
+        if not isinstance(self.model, str):
+            return None
+        import os
+
+        import openai
+        from agents.models.openai_provider import OpenAIProvider
+
+        self._counter = RequestCounter()
+        client = openai.AsyncOpenAI(
+            api_key=os.environ.get("OPENAI_API_KEY") or None, base_url=os.environ.get("OPENAI_BASE_URL") or None, http_client=self._counter.client(timeout_s)
+        )
+        return OpenAIProvider(openai_client=client)
+
+    async def _start(self, session: TrialSession) -> None:
         agents = _import()
         if not session.mcp_url:
             raise ConfigurationError("the openai-agents adapter needs the run to serve HTTP")
         agents.set_tracing_disabled(True)  # no network export of traces
+        provider = self._provider(session.call_timeout_s)
+        self._run_config = agents.RunConfig(model_provider=provider) if provider is not None else None
         self._server = agents.mcp.MCPServerStreamableHttp(
             {"url": session.mcp_url, "headers": dict(session.mcp_headers)},
             name=f"crmbench-{session.domain}",
@@ -89,7 +131,8 @@ class OpenAIAgentsAgent:
         await self._server.connect()
         policy = await self._read_policy(session)
         instructions = self.instructions + (f"\n\n<policy>\n{policy}\n</policy>" if policy else "")
-        self._agent = agents.Agent(name=self.name, instructions=instructions, model=self.model, mcp_servers=[self._server])
+        settings = agents.ModelSettings(timeout=session.call_timeout_s) if session.call_timeout_s else agents.ModelSettings()
+        self._agent = agents.Agent(name=self.name, instructions=instructions, model=self.model, mcp_servers=[self._server], model_settings=settings)
 
     async def _read_policy(self, session: TrialSession) -> str:
         """The domain policy, read over MCP (the server's resource); the task view's copy if that fails."""
@@ -102,18 +145,28 @@ class OpenAIAgentsAgent:
     async def respond(self, user_message: str, turn: int) -> AgentReply:
         agents = _import()
         conversation = [*self._history, {"role": "user", "content": user_message}]
+        sent_before = self._counter.sent if self._counter else None
+        extra = {"run_config": self._run_config} if self._run_config is not None else {}
         try:
-            result = await agents.Runner.run(self._agent, conversation, max_turns=self.max_turns)
+            result = await agents.Runner.run(self._agent, conversation, max_turns=self.max_turns, **extra)
         except Exception as exc:  # noqa: BLE001 - mapped to a failure class, or re-raised as is
-            raise map_error(exc) from exc
+            mapped = map_error(exc)
+            sent = None if sent_before is None or self._counter is None else self._counter.sent - sent_before
+            spent = _usage(_failure_usage(exc), sent)
+            mapped.usage = spent  # type: ignore[union-attr] - `AgentFailure.usage`, or charged to ⊥ alike (`harness.trial._charge`)
+            raise mapped from exc
         self._history = result.to_input_list()
-        used = result.context_wrapper.usage
-        usage = Usage(prompt_tokens=used.input_tokens, completion_tokens=used.output_tokens, calls=used.requests)
+        sent = None if sent_before is None or self._counter is None else self._counter.sent - sent_before
+        usage = _usage(result.context_wrapper.usage, sent)
         return AgentReply(
             text=str(result.final_output), routing=[RoutingDecision(turn=turn, node="openai-agents", reason="unrouted framework agent")], usage=usage
         )
 
     async def stop(self) -> None:
-        if self._server is not None:
-            await self._server.cleanup()
-        self._server = self._agent = None
+        try:
+            if self._server is not None:
+                await self._server.cleanup()
+        finally:
+            self._server = self._agent = None
+            if self._counter is not None:
+                await self._counter.aclose()

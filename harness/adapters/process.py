@@ -5,26 +5,42 @@ The protocol (one JSON object per line; stdout carries only protocol lines, log 
 
     harness → agent  {"type": "start", "trial_id": ..., "mcp_url": ..., "mcp_headers": {...},
                       "domain": ..., "instructions": ..., "policy": ..., "tools": [{"name", "description",
-                      "kind", "input_schema"}], "agent_model": ... | null, "options": {...}}
+                      "kind", "input_schema"}], "agent_model": ... | null, "options": {...},
+                      "provider_timeout_s": ...}
     agent → harness  {"type": "ready"}
     harness → agent  {"type": "user", "turn": 0, "text": "Hi, ..."}
     agent → harness  {"type": "reply", "text": "...", "usage": {"prompt_tokens": 0, "completion_tokens": 0, "calls": 0}}
-                  or {"type": "failure", "kind": "max_turns", "message": "..."}   the model made it give up: scores 0
-                  or {"type": "error", "message": "..."}                          the agent itself broke: ⊥
+                  or {"type": "failure", "kind": "max_turns", "message": "...", "usage": {...}}  gave up: scores 0
+                  or {"type": "error", "message": "...", "usage": {...}}    broke: `agent_error`, scores 0
     harness → agent  {"type": "stop"}   then stdin closes; the process should exit (it is killed after 10 s)
 
+`usage` (optional everywhere) is the model usage of that turn, up to the failure: a trial costs what it
+cost, whatever its outcome. Every failure of the agent is its own and stays in the denominator (see
+docs/guarantees.md): an `error` message, an exit, a non-protocol line, a malformed message.
+`provider_timeout_s` is the per-call timeout the harness applies to its own provider calls in this trial:
+an agent that calls a model itself should not wait longer for one answer.
+
 The agent calls its tools with any MCP client over streamable HTTP at `mcp_url` (the URL already names
-the trial; sending the `mcp_headers` too is harmless). The same values are in its environment as
-`CRMBENCH_MCP_URL` and `CRMBENCH_TRIAL_ID`. A process that exits or prints a non-protocol line is a crash
-of the agent (⊥), shown with the end of its stderr.
+the trial; sending the `mcp_headers` too is harmless).
+
+Its process starts in a fresh, empty temporary working directory (removed after the trial) with a
+minimal environment: `CRMBENCH_MCP_URL`, `CRMBENCH_TRIAL_ID`, `PATH` (so commands resolve), `HOME` and
+`TMPDIR` (the working directory), `LANG=C.UTF-8`, plus only the variables named with `--agent-env KEY`
+(copied from the harness's environment, e.g. an API key). It cannot read the task files or the harness's
+secrets by accident. Relative paths in the command that name existing files (`python my_agent.py`) are
+resolved against the directory `crmbench run` was started from.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shlex
+import shutil
+import tempfile
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -39,27 +55,105 @@ STOP_GRACE_S = 10.0
 
 
 class AgentProcessError(RuntimeError):
-    """The agent process broke the protocol or died (⊥)."""
+    """The agent process broke the protocol or died: the agent's failure (`agent_error`, scores 0)."""
+
+
+BASE_ENV = {"LANG": "C.UTF-8"}
+
+
+def resolve_command(command: list[str], base: Path | None = None) -> list[str]:
+    """The command with relative arguments that name existing files made absolute (against `base`, the
+    directory the run was started from): the process runs in an empty temporary directory."""
+    base = base or Path.cwd()
+    out = []
+    for i, word in enumerate(command):
+        path = Path(word)
+        if not word.startswith("-") and not path.is_absolute() and (i > 0 or "/" in word) and (base / path).exists():
+            out.append(str((base / path).resolve()))
+        else:
+            out.append(word)
+    return out
+
+
+def command_files(command: list[str]) -> list[Path]:
+    """The files a command names (its program and scripts): their content is the agent's code identity."""
+    files = []
+    for word in resolve_command(command):
+        path = Path(word)
+        if path.is_absolute() and path.is_file():
+            files.append(path)
+    return files
+
+
+def code_identity(command: str) -> str | None:
+    """sha256 over the files the command names (e.g. the script of `python my_agent.py`), or None when it
+    names none: part of the run identity, so editing the agent is a new configuration, not a resume."""
+    files = command_files(shlex.split(command))
+    if not files:
+        return None
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(str(path).encode() + b"\0")
+        try:
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+        except OSError:
+            continue
+    return digest.hexdigest()[:16]
+
+
+def agent_environment(mcp_url: str, trial_id: str, workdir: str, pass_through: list[str]) -> dict[str, str]:
+    """The process's whole environment (see the module docstring): nothing of the harness's own besides
+    PATH and the variables the user names."""
+    env = {**BASE_ENV, "PATH": os.environ.get("PATH", os.defpath), "HOME": workdir, "TMPDIR": workdir}
+    for key in pass_through:
+        if key in os.environ:
+            env[key] = os.environ[key]
+    env.update({"CRMBENCH_MCP_URL": mcp_url, "CRMBENCH_TRIAL_ID": trial_id})
+    return env
+
+
+def _usage(message: dict[str, Any]) -> Usage | None:
+    raw = message.get("usage")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise AgentProcessError(f"'usage' must be an object, got {type(raw).__name__}")
+    try:
+        return Usage.model_validate(raw)
+    except ValueError as exc:
+        raise AgentProcessError(f"'usage' is not valid: {exc}") from None
 
 
 class ProcessAgent:
     name = "process"
     needs_mcp_url = True
 
-    def __init__(self, command: list[str], *, agent_model: str | None = None, options: dict[str, Any] | None = None, cwd: str | None = None) -> None:
+    def __init__(
+        self,
+        command: list[str],
+        *,
+        agent_model: str | None = None,
+        options: dict[str, Any] | None = None,
+        cwd: str | None = None,
+        env: list[str] | None = None,
+    ) -> None:
+        """`cwd`: run there instead of a fresh temporary directory; `env`: names of the harness's
+        environment variables the process also gets (`--agent-env`)."""
         if not command:
             raise ConfigurationError("--agent process needs --agent-command 'COMMAND'")
-        self.command = command
+        self.command = resolve_command(command)
         self.agent_model = agent_model
         self.options = options or {}
         self.cwd = cwd
+        self.env = list(env or [])
+        self._workdir: str | None = None
         self._process: Process | None = None
         self._lines: Any = None
         self._stderr: list[str] = []
 
     @classmethod
-    def from_command(cls, command: str | list[str], *, agent_model: str | None = None, **options: Any) -> ProcessAgent:
-        return cls(shlex.split(command) if isinstance(command, str) else list(command), agent_model=agent_model, options=options)
+    def from_command(cls, command: str | list[str], *, agent_model: str | None = None, env: list[str] | None = None, **options: Any) -> ProcessAgent:
+        return cls(shlex.split(command) if isinstance(command, str) else list(command), agent_model=agent_model, options=options, env=env)
 
     async def _send(self, message: dict[str, Any]) -> None:
         assert self._process is not None and self._process.stdin is not None
@@ -109,10 +203,12 @@ class ProcessAgent:
     async def start(self, session: TrialSession) -> None:
         if not session.mcp_url:
             raise ConfigurationError("the process adapter needs the run to serve HTTP")
-        env = {**os.environ, "CRMBENCH_MCP_URL": session.mcp_url, "CRMBENCH_TRIAL_ID": session.trial_id}
+        self._workdir = tempfile.mkdtemp(prefix="crmbench-agent-")
+        env = agent_environment(session.mcp_url, session.trial_id, self._workdir, self.env)
         try:
-            self._process = await anyio.open_process(self.command, env=env, cwd=self.cwd)
+            self._process = await anyio.open_process(self.command, env=env, cwd=self.cwd or self._workdir)
         except OSError as exc:
+            self._remove_workdir()
             raise ConfigurationError(f"cannot start the agent command {shlex.join(self.command)!r}: {exc}") from None
         self._stderr_done = anyio.Event()
         self._group = anyio.create_task_group()
@@ -132,6 +228,7 @@ class ProcessAgent:
                 "tools": [asdict(t) for t in view.tools] if view else [],
                 "agent_model": self.agent_model,
                 "options": self.options,
+                "provider_timeout_s": session.call_timeout_s,
             }
         )
         message = await self._receive()
@@ -140,9 +237,9 @@ class ProcessAgent:
 
     def _raise_for(self, message: dict[str, Any], *, expected: str) -> None:
         if message["type"] == "failure":
-            raise AgentFailure(str(message.get("kind") or "agent_gave_up"), str(message.get("message") or ""))
+            raise AgentFailure(str(message.get("kind") or "agent_gave_up"), str(message.get("message") or ""), usage=_usage(message))
         if message["type"] == "error":
-            raise AgentProcessError(f"the agent reported an error: {message.get('message')}")
+            raise AgentFailure("agent_error", f"the agent reported an error: {message.get('message')}", usage=_usage(message))
         raise AgentProcessError(f"expected a {expected!r} message, got {message['type']!r}")
 
     async def respond(self, user_message: str, turn: int) -> AgentReply:
@@ -150,12 +247,12 @@ class ProcessAgent:
         message = await self._receive()
         if message["type"] != "reply":
             self._raise_for(message, expected="reply")
-        usage = Usage.model_validate(message["usage"]) if isinstance(message.get("usage"), dict) else None
-        return AgentReply(text=str(message.get("text", "")), usage=usage)
+        return AgentReply(text=str(message.get("text", "")), usage=_usage(message))
 
     async def stop(self) -> None:
         process, self._process = self._process, None
         if process is None:
+            self._remove_workdir()
             return
         with anyio.CancelScope(shield=True):
             try:
@@ -172,6 +269,12 @@ class ProcessAgent:
                 await process.wait()
         self._group.cancel_scope.cancel()
         await self._group.__aexit__(None, None, None)
+        self._remove_workdir()
+
+    def _remove_workdir(self) -> None:
+        workdir, self._workdir = self._workdir, None
+        if workdir is not None:
+            shutil.rmtree(workdir, ignore_errors=True)
 
     @staticmethod
     async def _send_to(process: Process, message: dict[str, Any]) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from contracts.evidence import Evidence, Message, ToolCallRecord
 from contracts.schema import GoldCall, GoldTurn, Task
-from servers.gateway import TRIAL_META_KEY, Gateway
+from servers.gateway import TRIAL_META_KEY, Gateway, unsendable
 
 if TYPE_CHECKING:
     from fastmcp import Client
@@ -178,6 +178,8 @@ class GatewayReplayer:
         client: Client, trial_id: str, call: GoldCall, trace: Sequence[ToolCallRecord], *, strict_refs: bool = False
     ) -> None:
         arguments = resolve_args(call.args, trace, strict=strict_refs)
+        if unsendable(arguments):  # refused before the wire, as the lean path and HTTP's parser refuse it
+            return
         await client.call_tool(call.tool, arguments, raise_on_error=False, meta={TRIAL_META_KEY: trial_id})
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from contracts.schema import Task
 
 from harness.report.cards import Card, card_html, card_markdown, choose_cards
-from harness.report.data import ReportData, load_runs
+from harness.report.data import ReportData, ReportInputError, load_runs
 from harness.report.explorer import STYLE as EXPLORER_STYLE
 from harness.report.explorer import explorer_html
 from harness.report.provenance import provenance
@@ -121,6 +121,24 @@ def assign_prices(data: ReportData, override: PriceTable | None) -> None:
             s.prices, s.price_source = None, "default table (the run's table does not validate)"
 
 
+def run_prices(data: Any) -> PriceTable:
+    """Without `--price-table`, the prices the runs themselves recorded (each manifest's table), so a
+    report prices a run as the run did; models no manifest prices come from the default table. Runs that
+    priced one model differently are an error naming the model (pass --price-table to choose)."""
+    default = PriceTable.load(DEFAULT_PRICE_TABLE)
+    recorded: dict[str, Any] = {}
+    for system in data.systems:
+        for manifest in [system.manifest, *(r.manifest for r in system.rounds)]:
+            table = (manifest or {}).get("price_table")
+            if not table:
+                continue
+            for model, price in PriceTable.model_validate(table).models.items():
+                if model in recorded and (recorded[model].input, recorded[model].output) != (price.input, price.output):
+                    raise ReportInputError(f"the runs priced {model} differently; pass --price-table to choose one table")
+                recorded[model] = price
+    return default.model_copy(update={"models": {**default.models, **recorded}})
+
+
 def build_report(
     run_dirs: list[Path],
     out: Path,
@@ -135,7 +153,7 @@ def build_report(
     data = load_runs(run_dirs, labels, allow_mixed=allow_mixed, catalog=catalog, lock=lock)
     cards = choose_cards(data, card_tasks or [])  # a bad --card fails before seconds of tables and figures
     header = provenance(data)
-    prices = PriceTable.load(price_table or DEFAULT_PRICE_TABLE)
+    prices = PriceTable.load(price_table) if price_table is not None else run_prices(data)
     assign_prices(data, prices if price_table else None)
     tables = all_tables(data, prices)
     figures = all_figures(data, prices)
