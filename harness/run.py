@@ -181,7 +181,7 @@ async def execute_run(
     if components is None:
         assert factory is not None
         components = factory(config, resolved)
-    prepare_workers(config)  # their start-up overlaps the preflight
+    prepare_workers(config, resolved.models().values())  # their start-up overlaps the preflight
     plan = components.plan
     tasks = choose_tasks(config)
     if not tasks:

@@ -100,20 +100,39 @@ async def _measure(n: int, latency: float, transport: str, workers: int = 1, pro
 
 
 async def level(n: int, latency: float, transport: str, workers: int, provider: str) -> dict[str, float]:
-    """One level in this (fresh) process: a cold run of one trial per worker — the fixed per-run cost,
-    its CPU reported as `fixed_cpu_s` — then the measured run of `n` trials."""
-    cpu, cold_started = _cpu_s(), time.perf_counter()
-    await _measure(workers, latency, transport, workers, provider)  # the same path warmed (imports, the workers' fork server)
+    """One level in this (fresh) process. First what a process pays once: importing the harness, with
+    what its trial path imports on first use (`import_cpu_s`), then the provider SDKs (`sdk_cpu_s`, as the driver and the workers' fork server do
+    before the first trial); then a cold run of one trial per worker, whose CPU less one warm trial's is
+    the fixed per-run cost (`fixed_cpu_s`: catalog, plan, preflight, gateway, clients, manifest, summary);
+    then the measured run of `n` trials."""
+    cpu = _cpu_s()
+    import fastmcp.client  # noqa: F401 - the gateway's lean path imports it on its first tool list
+    import harness.config  # noqa: F401
+    import harness.gold_models  # noqa: F401
+    import harness.run  # noqa: F401
+
+    imports, cpu = _cpu_s() - cpu, _cpu_s()
+    if provider == "http":
+        try:
+            from models.registry import preload_sdks
+        except ImportError:  # a baseline without it: the same import, by hand
+            import openai  # noqa: F401
+        else:
+            preload_sdks(HTTP_MODELS.values())
+    sdk, cpu = _cpu_s() - cpu, _cpu_s()
+    cold_started = time.perf_counter()
+    await _measure(workers, latency, transport, workers, provider)  # the same path warmed (the workers' fork server)
     cold, cold_cpu = time.perf_counter() - cold_started, _cpu_s() - cpu
     warm = await _measure(n, latency, transport, workers, provider)
-    # the cold run's CPU less one warm trial's: what a run pays once, before its trials
     fixed = cold_cpu - workers * warm["cpu_ms_per_trial"] / 1000
-    return {**warm, "cold_start_s": cold, "fixed_cpu_s": fixed, "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {**warm, "cold_start_s": cold, "import_cpu_s": imports, "sdk_cpu_s": sdk, "fixed_cpu_s": fixed, "peak_rss_mib": rss}
 
 
 @contextmanager
-def fake_server(latency: float) -> Iterator[str]:
-    """`scripts/fake_model_server.py` in its own process (its CPU is not the harness's), playing `TASK`."""
+def fake_server(latency: float) -> Iterator[tuple[str, int]]:
+    """`scripts/fake_model_server.py` in its own process (its CPU is not the harness's), playing `TASK`;
+    yields its URL and process id."""
     command = [sys.executable, str(ROOT / "scripts" / "fake_model_server.py"), "--latency", str(latency), "--task", TASK]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
@@ -121,10 +140,21 @@ def fake_server(latency: float) -> Iterator[str]:
         line = server.stdout.readline().strip()
         if not line.startswith("listening on "):
             raise SystemExit(f"the fake model server did not start: {line!r}")
-        yield line.removeprefix("listening on ")
+        yield line.removeprefix("listening on "), server.pid
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def _process_cpu_s(pid: int | None) -> float:
+    """User + system CPU of a running process (Linux `/proc`); 0 elsewhere."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:
@@ -145,9 +175,9 @@ def main() -> None:
         print(json.dumps(asyncio.run(level(args.level, args.latency, args.transport[0], args.workers[0], args.provider))))
         return
     if args.provider == "http":
-        with fake_server(args.latency) as url:
+        with fake_server(args.latency) as (url, pid):
             os.environ.update({"VLLM_BASE_URL": f"{url}/v1", "OLLAMA_BASE_URL": f"{url}/v1", "VLLM_API_KEY": "fake-key"})
-            report(args)
+            report(args, pid)
         return
     report(args)
 
@@ -162,14 +192,14 @@ def _run_level(args: argparse.Namespace, n: int, workers: int, transport: str, c
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def report(args: argparse.Namespace) -> None:
+def report(args: argparse.Namespace, server_pid: int | None = None) -> None:
     """Each level in a fresh process; with `--baseline DIR`, each level also with DIR's code (the fake
     server and this script stay the same), the two in turn `--pairs` times, and the ratios this/baseline."""
     ideal = CALLS_PER_TRIAL * args.latency
     print(f"realistic trial ({args.provider} models): {CALLS_PER_TRIAL} model calls at {args.latency * 1000:.0f} ms -> ideal {ideal:.1f} s per run, whatever the number in flight")
     print(
         f"{'code':>8} {'transport':>9} {'workers':>7} {'trials':>7} {'wall s':>8} {'efficiency':>10} {'CPU ms/trial':>13} {'CPU ms/call':>12} "
-        f"{'fixed CPU s':>12} {'peak RSS MiB':>13} {'cold start s':>13}"
+        f"{'fixed CPU s':>12} {'import CPU s':>13} {'SDK CPU s':>10} {'server ms/call':>15} {'peak RSS MiB':>13} {'cold start s':>13}"
     )
     codes: list[tuple[str, Path | None]] = [("this", None)] + ([("baseline", args.baseline)] if args.baseline else [])
     results: dict[tuple[str, str, int, int], list[dict[str, float]]] = {}
@@ -178,11 +208,14 @@ def report(args: argparse.Namespace) -> None:
             for transport in args.transport:
                 for _ in range(args.pairs):
                     for label, code in codes:
+                        server_cpu = _process_cpu_s(server_pid)
                         r = _run_level(args, n, workers, transport, code)
+                        r["server_ms_per_call"] = 1000 * (_process_cpu_s(server_pid) - server_cpu) / ((n + workers) * CALLS_PER_TRIAL)
                         results.setdefault((label, transport, workers, n), []).append(r)
                         print(
                             f"{label:>8} {transport:>9} {workers:>7} {n:>7} {r['wall_s']:>8.2f} {r['efficiency']:>10.2f} {r['cpu_ms_per_trial']:>13.2f} "
-                            f"{r['cpu_ms_per_call']:>12.3f} {r['fixed_cpu_s']:>12.2f} {r['peak_rss_mib']:>13.0f} {r['cold_start_s']:>13.2f}",
+                            f"{r['cpu_ms_per_call']:>12.3f} {r['fixed_cpu_s']:>12.2f} {r['import_cpu_s']:>13.2f} {r['sdk_cpu_s']:>10.2f} "
+                            f"{r['server_ms_per_call']:>15.3f} {r['peak_rss_mib']:>13.0f} {r['cold_start_s']:>13.2f}",
                             flush=True,
                         )
                 if args.baseline:

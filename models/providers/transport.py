@@ -66,6 +66,12 @@ def _ssl_context(verify: Any, cert: Any, trust_env: bool) -> ssl.SSLContext:
     return httpx2.create_ssl_context(verify=verify, cert=cert, trust_env=trust_env)
 
 
+def default_ssl_context() -> ssl.SSLContext:
+    """The process's default TLS context (verify against the CA bundle, proxies' settings from the
+    environment), made now if it is not yet."""
+    return _ssl_context(True, None, True)
+
+
 def _define() -> type:
     import httpx2
 
@@ -107,10 +113,12 @@ def _define() -> type:
                 raise ValueError(f"shard_size must be at least 1, got {shard_size}")
             self.shard_size = shard_size
             # One TLS context for every shard (loading the CA bundle costs ~30 ms; shards are opened
-            # under load), made when the first shard is opened.
-            self._verify = transport_options.pop("verify", True)
-            self._cert = transport_options.pop("cert", None)
-            self._ssl_context: ssl.SSLContext | None = None
+            # under load).
+            # It is made here, with `httpcore2` imported (which `httpx2` defers to the first request), so
+            # that neither happens on a trial's first call.
+            import httpcore2  # noqa: F401 - imported now, not under the first request
+
+            self._ssl_context = _ssl_context(transport_options.pop("verify", True), transport_options.pop("cert", None), transport_options.get("trust_env", True))
             transport_options.setdefault(
                 "limits", httpx2.Limits(max_connections=shard_size, max_keepalive_connections=shard_size, keepalive_expiry=KEEPALIVE_EXPIRY_S)
             )
@@ -123,8 +131,6 @@ def _define() -> type:
             if self._free:
                 shard = self._free[-1]
             else:
-                if self._ssl_context is None:
-                    self._ssl_context = _ssl_context(self._verify, self._cert, self._options.get("trust_env", True))
                 shard = _Shard(httpx2.AsyncHTTPTransport(verify=self._ssl_context, **self._options))
                 self.shards.append(shard)
                 self._free.append(shard)
