@@ -1,6 +1,7 @@
 """Harness overhead on realistic trials: concurrency efficiency and harness CPU per trial.
 
     uv run python scripts/bench_harness.py [--latency 1.0] [--trials 1 256 1024] [--workers 1 2] [--transport lean mcp]
+        [--provider scripted|http] [--baseline DIR [--pairs K]]
 
 A realistic trial is the model-driven runtime end to end: the reference graph agent with its router,
 the LLM user simulator and the LLM judge, each role a scripted model (`harness.gold_models`) that plays
@@ -18,6 +19,14 @@ one unmeasured cold-start run (one trial per worker, through the same executor):
 - peak RSS of the level's process (the driver's; workers are separate processes);
 - with `--workers 1 2`, each level also over worker processes (`crmbench run --workers`), each with its
   own gateway, building the same scripted models from the picklable `GoldPlayedModels` factory.
+
+With `--provider http` the same trial runs over the real provider path: the graph agent and router on
+`vllm:`, the user and judge on `ollama:`, each call an HTTP request through the official SDK to
+`scripts/fake_model_server.py` (its own process, started here; it plays the same gold path and answers
+after `latency`). Each level then also reports client CPU per model call, the server's CPU per call,
+the calls retried, and what a process pays once (harness imports, SDK imports) apart from the fixed
+per-run cost (a cold run's CPU less one warm trial's). `--baseline DIR` runs each level with another
+checkout's code too (`git worktree add --detach /tmp/perf-base main`), in turn, and prints the ratios.
 
 Machines here are noisy: read the ratios. Every trial must pass (the run is checked, not just timed).
 """
@@ -96,6 +105,7 @@ async def _measure(n: int, latency: float, transport: str, workers: int = 1, pro
         "efficiency": ideal / wall,
         "cpu_ms_per_trial": 1000 * cpu / n,
         "cpu_ms_per_call": 1000 * cpu / (n * CALLS_PER_TRIAL),
+        "retried_calls": sum(u.failed_calls for r in result.records for u in r.usage.values()),
     }
 
 
@@ -215,7 +225,7 @@ def report(args: argparse.Namespace, server_pid: int | None = None) -> None:
                         print(
                             f"{label:>8} {transport:>9} {workers:>7} {n:>7} {r['wall_s']:>8.2f} {r['efficiency']:>10.2f} {r['cpu_ms_per_trial']:>13.2f} "
                             f"{r['cpu_ms_per_call']:>12.3f} {r['fixed_cpu_s']:>12.2f} {r['import_cpu_s']:>13.2f} {r['sdk_cpu_s']:>10.2f} "
-                            f"{r['server_ms_per_call']:>15.3f} {r['peak_rss_mib']:>13.0f} {r['cold_start_s']:>13.2f}",
+                            f"{r['server_ms_per_call']:>15.3f} {r.get('retried_calls', 0):>8} {r['peak_rss_mib']:>13.0f} {r['cold_start_s']:>13.2f}",
                             flush=True,
                         )
                 if args.baseline:
