@@ -227,3 +227,33 @@ def test_the_sdks_a_run_needs_are_known_from_its_model_names() -> None:
     assert sdk_modules(["vllm:a", "ollama:b", "openai:c"]) == ["openai", "httpcore2"]
     assert sdk_modules(["anthropic:a"]) == ["anthropic", "httpcore2"]
     assert sdk_modules(["mock:gold", "nonsense"]) == []
+
+
+def test_the_workers_fork_server_imports_the_run_sdks_before_it_forks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`prepare_workers` hands the plan's SDKs to the fork server, which imports them once for every
+    worker (the server itself is not started here)."""
+    import multiprocessing
+    from multiprocessing import forkserver
+
+    from harness.config import RunConfig
+    from harness.executors import prepare_workers
+    from harness.executors import processes
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork server on this platform")
+    preloaded: list[list[str]] = []
+    monkeypatch.setattr(processes, "_preload", [processes.__name__])
+    monkeypatch.setattr(forkserver._forkserver, "_preload_modules", list(forkserver._forkserver._preload_modules))
+    monkeypatch.setattr(forkserver, "ensure_running", lambda: preloaded.append(list(forkserver._forkserver._preload_modules)))
+    prepare_workers(RunConfig(workers=2), ["vllm:gold-agent", "mock:gold"])
+    assert preloaded == [[processes.__name__, "openai", "httpcore2"]]
+    prepare_workers(RunConfig(workers=1), ["anthropic:x"])  # one process: no fork server, nothing preloaded
+    assert len(preloaded) == 1
+
+
+def test_preloading_imports_the_sdks_and_the_tls_context() -> None:
+    from models.providers import transport
+    from models.registry import preload_sdks
+
+    assert preload_sdks(["ollama:x", "mock:y"]) == ["openai", "httpcore2"]
+    assert "openai" in sys.modules and transport._default_contexts
