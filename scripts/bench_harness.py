@@ -209,7 +209,7 @@ def report(args: argparse.Namespace, server_pid: int | None = None) -> None:
     print(f"realistic trial ({args.provider} models): {CALLS_PER_TRIAL} model calls at {args.latency * 1000:.0f} ms -> ideal {ideal:.1f} s per run, whatever the number in flight")
     print(
         f"{'code':>8} {'transport':>9} {'workers':>7} {'trials':>7} {'wall s':>8} {'efficiency':>10} {'CPU ms/trial':>13} {'CPU ms/call':>12} "
-        f"{'fixed CPU s':>12} {'import CPU s':>13} {'SDK CPU s':>10} {'server ms/call':>15} {'peak RSS MiB':>13} {'cold start s':>13}"
+        f"{'fixed CPU s':>12} {'import CPU s':>13} {'SDK CPU s':>10} {'server ms/call':>15} {'retried':>8} {'peak RSS MiB':>13} {'cold start s':>13}"
     )
     codes: list[tuple[str, Path | None]] = [("this", None)] + ([("baseline", args.baseline)] if args.baseline else [])
     results: dict[tuple[str, str, int, int], list[dict[str, float]]] = {}
