@@ -259,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     app = FakeModelServer(gold_players(args.task), args.latency)
     sock = listening_socket(args.host, args.port)
     host, port = sock.getsockname()[:2]
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False, http="h11", ws="none", backlog=4096, timeout_keep_alive=30)
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False, http="h11", ws="none", backlog=4096)  # keep-alive: uvicorn's 5 s, as vLLM's
     print(f"listening on http://{host}:{port}", flush=True)
     uvicorn.Server(config).run(sockets=[sock])
 

@@ -30,10 +30,10 @@ DEFAULT_SHARD_SIZE = 4
 """Connections per shard: small enough that a pool scan stays cheap, large enough that a handful of
 calls in flight need one shard only."""
 
-KEEPALIVE_EXPIRY_S = 30.0
-"""Idle connections are kept this long. Longer than `httpx2`'s 5 s default: a model call's gap (the
-harness's own turn between two calls of a trial) must not cost a new connection; servers that close
-earlier are handled by the pool as usual."""
+KEEPALIVE_EXPIRY_S = 5.0
+"""Idle connections are kept this long: `httpx2`'s default, and no longer than common servers keep them
+(uvicorn, and so vLLM, closes idle connections after 5 s), so a connection is not reused just as the
+server closes it. The most recently freed shard is used first, so busy connections stay warm anyway."""
 
 _transport_class: type | None = None
 
