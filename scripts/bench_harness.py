@@ -199,7 +199,10 @@ def _run_level(args: argparse.Namespace, n: int, workers: int, transport: str, c
     out = subprocess.run(command, capture_output=True, text=True)
     if out.returncode:
         raise SystemExit(f"level {n} ({code or 'this tree'}) failed:\n{out.stderr[-3000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    reasons = sorted({line.split(": ", 1)[-1].split("; retry", 1)[0] for line in out.stderr.splitlines() if "; retry " in line})
+    result["retry_reasons"] = reasons[:5]  # why calls were retried (the provider's log lines), if any
+    return result
 
 
 def report(args: argparse.Namespace, server_pid: int | None = None) -> None:
@@ -228,6 +231,8 @@ def report(args: argparse.Namespace, server_pid: int | None = None) -> None:
                             f"{r['server_ms_per_call']:>15.3f} {r.get('retried_calls', 0):>8} {r['peak_rss_mib']:>13.0f} {r['cold_start_s']:>13.2f}",
                             flush=True,
                         )
+                        if r.get("retry_reasons"):
+                            print(f"{'':>8} retried because: {'; '.join(r['retry_reasons'])}", flush=True)
                 if args.baseline:
                     new, old = results[("this", transport, workers, n)], results[("baseline", transport, workers, n)]
                     pairs = list(zip(new, old, strict=True))
