@@ -81,17 +81,23 @@ class GoldPlayedModels:
 
     @classmethod
     def of(cls, task_ids: Sequence[str], latency_s: float = 0.0) -> GoldPlayedModels:
-        from contracts.catalog import load_catalog
+        from contracts.catalog import load_selection
 
-        catalog = load_catalog()
+        catalog = load_selection(task_ids=task_ids)
         return cls(tuple(catalog[task_id] for task_id in task_ids), latency_s)
 
-    def apis(self) -> dict[Role, ModelAPI]:
+    def play(self) -> _GoldPlay:
+        """The four roles' players (`router`, `agent`, `user`, `judge`: `(messages, tools) -> output`),
+        for a model server that plays the same gold paths over HTTP (`scripts/fake_model_server.py`)."""
         from contracts.graph import load_graph
-        from models.scripted import ScriptedModel
 
         nodes = {d: {n.name: set(n.tools) for n in load_graph(d).nodes} for d in {t.domain for t in self.tasks}}
-        play = _GoldPlay(list(self.tasks), nodes)
+        return _GoldPlay(list(self.tasks), nodes)
+
+    def apis(self) -> dict[Role, ModelAPI]:
+        from models.scripted import ScriptedModel
+
+        play = self.play()
         return {
             role: ScriptedModel(getattr(play, role), model=f"gold-{role}", latency_s=self.latency_s, keep_requests=False)
             for role in ("agent", "router", "user", "judge")

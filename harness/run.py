@@ -19,7 +19,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from contracts.catalog import catalog_lock, load_catalog, select_tasks
+from contracts.catalog import catalog_domains, catalog_lock, load_selection, select_tasks
 from contracts.schema import Task
 from harness.components import TrialComponents
 from harness.config import RunConfig
@@ -49,8 +49,8 @@ class CatalogInvalid(ValueError):
 
 
 def choose_tasks(config: RunConfig) -> list[Task]:
-    catalog = load_catalog()
-    known = sorted({t.domain for t in catalog.values()})
+    known = catalog_domains()
+    catalog = load_selection(config.domain, config.task)  # only the files the selection needs
     unknown = [d for d in config.domain if d not in known]
     if unknown:
         raise CatalogInvalid(f"--domain {unknown[0]!r} has no tasks in the catalog; known domains: {', '.join(known)}")
@@ -208,7 +208,7 @@ async def execute_run(
     if components is None:
         assert factory is not None
         components = factory(config, resolved)
-    prepare_workers(config)  # their start-up overlaps the preflight
+    prepare_workers(config, resolved.models().values())  # their start-up overlaps the preflight
     plan = components.plan
     tasks = choose_tasks(config)
     if not tasks:

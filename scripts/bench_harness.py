@@ -1,6 +1,7 @@
 """Harness overhead on realistic trials: concurrency efficiency and harness CPU per trial.
 
     uv run python scripts/bench_harness.py [--latency 1.0] [--trials 1 256 1024] [--workers 1 2] [--transport lean mcp]
+        [--provider scripted|http] [--baseline DIR [--pairs K]]
 
 A realistic trial is the model-driven runtime end to end: the reference graph agent with its router,
 the LLM user simulator and the LLM judge, each role a scripted model (`harness.gold_models`) that plays
@@ -19,6 +20,14 @@ one unmeasured cold-start run (one trial per worker, through the same executor):
 - with `--workers 1 2`, each level also over worker processes (`crmbench run --workers`), each with its
   own gateway, building the same scripted models from the picklable `GoldPlayedModels` factory.
 
+With `--provider http` the same trial runs over the real provider path: the graph agent and router on
+`vllm:`, the user and judge on `ollama:`, each call an HTTP request through the official SDK to
+`scripts/fake_model_server.py` (its own process, started here; it plays the same gold path and answers
+after `latency`). Each level then also reports client CPU per model call, the server's CPU per call,
+the calls retried, and what a process pays once (harness imports, SDK imports) apart from the fixed
+per-run cost (a cold run's CPU less one warm trial's). `--baseline DIR` runs each level with another
+checkout's code too (`git worktree add --detach /tmp/perf-base main`), in turn, and prints the ratios.
+
 Machines here are noisy: read the ratios. Every trial must pass (the run is checked, not just timed).
 """
 
@@ -33,6 +42,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
@@ -50,13 +61,19 @@ def _cpu_s() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-async def _measure(n: int, latency: float, transport: str, workers: int = 1) -> dict[str, float]:
+HTTP_MODELS = {"agent_model": "vllm:gold-agent", "router_model": "vllm:gold-router", "user_model": "ollama:gold-user", "judge_model": "ollama:gold-judge"}
+"""`--provider http`: the graph agent and router on `vllm:`, the LLM user and judge on `ollama:` — two
+OpenAI-compatible presets, both pointed at the fake server; the role is the model name's last word."""
+
+
+async def _measure(n: int, latency: float, transport: str, workers: int = 1, provider: str = "scripted") -> dict[str, float]:
     from rich.console import Console
 
     from harness.config import RunConfig
     from harness.gold_models import GoldPlayedModels
     from harness.run import execute_run
 
+    models = HTTP_MODELS if provider == "http" else {"agent_model": "mock:gold", "user_model": "mock:gold", "judge_model": "mock:gold"}
     with tempfile.TemporaryDirectory() as tmp:
         config = RunConfig(
             out=Path(tmp) / "run",
@@ -65,14 +82,13 @@ async def _measure(n: int, latency: float, transport: str, workers: int = 1) -> 
             concurrency=n,
             workers=workers,
             agent="graph",
-            agent_model="mock:gold",
             user="llm",
-            user_model="mock:gold",
             judge="llm",
-            judge_model="mock:gold",
             in_process_tools=transport,  # type: ignore[arg-type]
+            **models,
         )
-        factory = GoldPlayedModels.of([TASK], latency_s=latency)  # picklable: worker processes build their own
+        # scripted: a picklable factory, so worker processes build their own; http: the real providers
+        factory = GoldPlayedModels.of([TASK], latency_s=latency) if provider == "scripted" else None
         cpu, started = _cpu_s(), time.perf_counter()
         result = await execute_run(config, console=Console(file=open(os.devnull, "w")), component_factory=factory)  # noqa: SIM115
         wall, cpu = time.perf_counter() - started, _cpu_s() - cpu + result.worker_cpu_s
@@ -82,15 +98,73 @@ async def _measure(n: int, latency: float, transport: str, workers: int = 1) -> 
     if calls != CALLS_PER_TRIAL:
         raise SystemExit(f"a trial made {calls} model calls, expected {CALLS_PER_TRIAL}")
     ideal = CALLS_PER_TRIAL * latency
-    return {"trials": n, "wall_s": wall, "ideal_s": ideal, "efficiency": ideal / wall, "cpu_ms_per_trial": 1000 * cpu / n}
+    return {
+        "trials": n,
+        "wall_s": wall,
+        "ideal_s": ideal,
+        "efficiency": ideal / wall,
+        "cpu_ms_per_trial": 1000 * cpu / n,
+        "cpu_ms_per_call": 1000 * cpu / (n * CALLS_PER_TRIAL),
+        "retried_calls": sum(u.failed_calls for r in result.records for u in r.usage.values()),
+    }
 
 
-async def level(n: int, latency: float, transport: str, workers: int) -> dict[str, float]:
+async def level(n: int, latency: float, transport: str, workers: int, provider: str) -> dict[str, float]:
+    """One level in this (fresh) process. First what a process pays once: importing the harness, with
+    what its trial path imports on first use (`import_cpu_s`), then the provider SDKs (`sdk_cpu_s`, as the driver and the workers' fork server do
+    before the first trial); then a cold run of one trial per worker, whose CPU less one warm trial's is
+    the fixed per-run cost (`fixed_cpu_s`: catalog, plan, preflight, gateway, clients, manifest, summary);
+    then the measured run of `n` trials."""
+    cpu = _cpu_s()
+    import fastmcp.client  # noqa: F401 - the gateway's lean path imports it on its first tool list
+    import harness.config  # noqa: F401
+    import harness.gold_models  # noqa: F401
+    import harness.run  # noqa: F401
+
+    imports, cpu = _cpu_s() - cpu, _cpu_s()
+    if provider == "http":
+        try:
+            from models.registry import preload_sdks
+        except ImportError:  # a baseline without it: the same import, by hand
+            import openai  # noqa: F401
+        else:
+            preload_sdks(HTTP_MODELS.values())
+    sdk, cpu = _cpu_s() - cpu, _cpu_s()
     cold_started = time.perf_counter()
-    await _measure(workers, latency, transport, workers)  # the same path warmed (imports, the workers' fork server)
-    cold = time.perf_counter() - cold_started
-    warm = await _measure(n, latency, transport, workers)
-    return {**warm, "cold_start_s": cold, "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    await _measure(workers, latency, transport, workers, provider)  # the same path warmed (the workers' fork server)
+    cold, cold_cpu = time.perf_counter() - cold_started, _cpu_s() - cpu
+    warm = await _measure(n, latency, transport, workers, provider)
+    fixed = cold_cpu - workers * warm["cpu_ms_per_trial"] / 1000
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {**warm, "cold_start_s": cold, "import_cpu_s": imports, "sdk_cpu_s": sdk, "fixed_cpu_s": fixed, "peak_rss_mib": rss}
+
+
+@contextmanager
+def fake_server(latency: float) -> Iterator[tuple[str, int]]:
+    """`scripts/fake_model_server.py` in its own process (its CPU is not the harness's), playing `TASK`;
+    yields its URL and process id."""
+    command = [sys.executable, str(ROOT / "scripts" / "fake_model_server.py"), "--latency", str(latency), "--task", TASK]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline().strip()
+        if not line.startswith("listening on "):
+            raise SystemExit(f"the fake model server did not start: {line!r}")
+        yield line.removeprefix("listening on "), server.pid
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def _process_cpu_s(pid: int | None) -> float:
+    """User + system CPU of a running process (Linux `/proc`); 0 elsewhere."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:
@@ -99,30 +173,89 @@ def main() -> None:
     parser.add_argument("--trials", type=int, nargs="+", default=[1, 256, 1024])
     parser.add_argument("--transport", nargs="+", choices=["lean", "mcp"], default=["lean"], help="how in-process agents reach the gateway")
     parser.add_argument("--workers", type=int, nargs="+", default=[1], help="worker processes (--workers of crmbench run)")
+    parser.add_argument("--provider", choices=["scripted", "http"], default="scripted", help="in-process scripted models, or the real providers against the fake server")
+    parser.add_argument("--baseline", type=Path, help="another checkout (e.g. `git worktree add /tmp/perf-base main`): each level also with its code, in turn")
+    parser.add_argument("--pairs", type=int, default=1, help="runs of each level (with --baseline: pairs, interleaved)")
     parser.add_argument("--level", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--code", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.code is not None:
+        sys.path.insert(0, str(args.code.resolve()))
     if args.level is not None:
-        print(json.dumps(asyncio.run(level(args.level, args.latency, args.transport[0], args.workers[0]))))
+        print(json.dumps(asyncio.run(level(args.level, args.latency, args.transport[0], args.workers[0], args.provider))))
         return
+    if args.provider == "http":
+        with fake_server(args.latency) as (url, pid):
+            os.environ.update({"VLLM_BASE_URL": f"{url}/v1", "OLLAMA_BASE_URL": f"{url}/v1", "VLLM_API_KEY": "fake-key"})
+            report(args, pid)
+        return
+    report(args)
+
+
+def _run_level(args: argparse.Namespace, n: int, workers: int, transport: str, code: Path | None) -> dict[str, float]:
+    command = [sys.executable, __file__, "--level", str(n), "--latency", str(args.latency), "--transport", transport, "--workers", str(workers), "--provider", args.provider]
+    if code is not None:
+        command += ["--code", str(code)]
+    out = subprocess.run(command, capture_output=True, text=True)
+    if out.returncode:
+        raise SystemExit(f"level {n} ({code or 'this tree'}) failed:\n{out.stderr[-3000:]}")
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    reasons = sorted({line.split(": ", 1)[-1].split("; retry", 1)[0] for line in out.stderr.splitlines() if "; retry " in line})
+    result["retry_reasons"] = reasons[:5]  # why calls were retried (the provider's log lines), if any
+    return result
+
+
+def report(args: argparse.Namespace, server_pid: int | None = None) -> None:
+    """Each level in a fresh process; with `--baseline DIR`, each level also with DIR's code (the fake
+    server and this script stay the same), the two in turn `--pairs` times, and the ratios this/baseline."""
     ideal = CALLS_PER_TRIAL * args.latency
-    print(f"realistic trial: {CALLS_PER_TRIAL} model calls at {args.latency * 1000:.0f} ms -> ideal {ideal:.1f} s per run, whatever the number in flight")
-    print(f"{'transport':>9} {'workers':>7} {'trials':>7} {'wall s':>8} {'efficiency':>10} {'CPU ms/trial':>13} {'peak RSS MiB':>13} {'cold start s':>13}")
-    cpu: dict[tuple[str, int, int], float] = {}
+    print(f"realistic trial ({args.provider} models): {CALLS_PER_TRIAL} model calls at {args.latency * 1000:.0f} ms -> ideal {ideal:.1f} s per run, whatever the number in flight")
+    print(
+        f"{'code':>8} {'transport':>9} {'workers':>7} {'trials':>7} {'wall s':>8} {'efficiency':>10} {'CPU ms/trial':>13} {'CPU ms/call':>12} "
+        f"{'fixed CPU s':>12} {'import CPU s':>13} {'SDK CPU s':>10} {'server ms/call':>15} {'retried':>8} {'peak RSS MiB':>13} {'cold start s':>13}"
+    )
+    codes: list[tuple[str, Path | None]] = [("this", None)] + ([("baseline", args.baseline)] if args.baseline else [])
+    results: dict[tuple[str, str, int, int], list[dict[str, float]]] = {}
     for n in args.trials:
         for workers in args.workers:
             for transport in args.transport:
-                command = [sys.executable, __file__, "--level", str(n), "--latency", str(args.latency), "--transport", transport, "--workers", str(workers)]
-                out = subprocess.run(command, capture_output=True, text=True, check=True)
-                r = json.loads(out.stdout.strip().splitlines()[-1])
-                cpu[(transport, workers, n)] = r["cpu_ms_per_trial"]
-                print(
-                    f"{transport:>9} {workers:>7} {n:>7} {r['wall_s']:>8.2f} {r['efficiency']:>10.2f} {r['cpu_ms_per_trial']:>13.2f} "
-                    f"{r['peak_rss_mib']:>13.0f} {r['cold_start_s']:>13.2f}"
-                )
+                for _ in range(args.pairs):
+                    for label, code in codes:
+                        server_cpu = _process_cpu_s(server_pid)
+                        r = _run_level(args, n, workers, transport, code)
+                        r["server_ms_per_call"] = 1000 * (_process_cpu_s(server_pid) - server_cpu) / ((n + workers) * CALLS_PER_TRIAL)
+                        results.setdefault((label, transport, workers, n), []).append(r)
+                        print(
+                            f"{label:>8} {transport:>9} {workers:>7} {n:>7} {r['wall_s']:>8.2f} {r['efficiency']:>10.2f} {r['cpu_ms_per_trial']:>13.2f} "
+                            f"{r['cpu_ms_per_call']:>12.3f} {r['fixed_cpu_s']:>12.2f} {r['import_cpu_s']:>13.2f} {r['sdk_cpu_s']:>10.2f} "
+                            f"{r['server_ms_per_call']:>15.3f} {r.get('retried_calls', 0):>8} {r['peak_rss_mib']:>13.0f} {r['cold_start_s']:>13.2f}",
+                            flush=True,
+                        )
+                        if r.get("retry_reasons"):
+                            print(f"{'':>8} retried because: {'; '.join(r['retry_reasons'])}", flush=True)
+                if args.baseline:
+                    new, old = results[("this", transport, workers, n)], results[("baseline", transport, workers, n)]
+                    pairs = list(zip(new, old, strict=True))
+                    cpu = sorted(a["cpu_ms_per_trial"] / b["cpu_ms_per_trial"] for a, b in pairs)
+                    eff = sorted(a["efficiency"] / b["efficiency"] for a, b in pairs)
+                    fixed = sorted(a["fixed_cpu_s"] / b["fixed_cpu_s"] for a, b in pairs)
+                    print(f"  this/baseline, {n} trials: CPU per trial x{_median(cpu):.2f}, efficiency x{_median(eff):.2f}, fixed CPU x{_median(fixed):.2f} (medians of {len(pairs)} pairs)")
     if {"lean", "mcp"} <= set(args.transport):
         for n in args.trials:
             for workers in args.workers:
-                print(f"CPU per trial lean/mcp, {n} trials on {workers} worker(s): {cpu[('lean', workers, n)] / cpu[('mcp', workers, n)]:.2f}")
+                lean, mcp = results[("this", "lean", workers, n)][0], results[("this", "mcp", workers, n)][0]
+                print(f"CPU per trial lean/mcp, {n} trials on {workers} worker(s): {lean['cpu_ms_per_trial'] / mcp['cpu_ms_per_trial']:.2f}")
+    levels = sorted(args.trials)
+    if len(levels) > 1:
+        for transport in args.transport:
+            for workers in args.workers:
+                per_call = {n: _median(sorted(r["cpu_ms_per_call"] for r in results[("this", transport, workers, n)])) for n in levels}
+                print(f"CPU per call, {levels[-1]} / {levels[0]} in flight ({transport}, {workers} worker(s)): x{per_call[levels[-1]] / per_call[levels[0]]:.2f}")
+
+
+def _median(values: list[float]) -> float:
+    middle = len(values) // 2
+    return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
 
 
 if __name__ == "__main__":

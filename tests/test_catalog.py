@@ -28,6 +28,7 @@ GOOD_TASK = """
 
 
 def write(tmp_path: Path, body: str, name: str = "payments.yaml") -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     path = tmp_path / name
     path.write_text("domain: payments\nversion: 0.0.1\ntasks:\n" + textwrap.dedent(body).strip("\n") + "\n" if not body.startswith("domain") else body)
     return path
@@ -99,3 +100,106 @@ def test_lock_detects_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     (tasks / "payments.yaml").write_text("y")
     after = cat.catalog_lock(tasks, tmp_path / "graphs", tmp_path / "policies")
     assert before["catalog_sha256"] != after["catalog_sha256"]
+
+
+# ---------------------------------------------------------------- loading proportional to the selection
+
+
+RETAIL_TASK = GOOD_TASK.replace("payments_demo_case_01", "retail_demo_case_01").replace("domain: payments", "domain: retail")
+
+
+def two_domains(tmp_path: Path) -> Path:
+    write(tmp_path, GOOD_TASK, "payments.yaml")
+    (tmp_path / "retail.yaml").write_text("domain: retail\nversion: 0.0.1\ntasks:\n" + textwrap.dedent(RETAIL_TASK).strip("\n") + "\n")
+    return tmp_path
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
+    """Every task file validated (by name), a fresh disk cache, and nothing kept in memory."""
+    validated: list[str] = []
+    original = cat.TaskFile.model_validate
+    monkeypatch.setenv(cat.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setattr(cat, "_documents", {})
+    monkeypatch.setattr(cat, "_selections", {})
+
+    def model_validate(raw: object, *args: object, **kwargs: object) -> cat.TaskFile:
+        validated.append(raw["domain"] if isinstance(raw, dict) else "?")
+        return original(raw, *args, **kwargs)
+
+    monkeypatch.setattr(cat.TaskFile, "model_validate", model_validate)
+    return validated
+
+
+def test_a_selection_validates_only_its_files(tmp_path: Path, counted: list[str]) -> None:
+    tasks = two_domains(tmp_path / "tasks")
+    assert list(cat.load_selection(domains=["retail"], tasks_dir=tasks)) == ["retail_demo_case_01"]
+    assert list(cat.load_selection(task_ids=["payments_demo_case_01"], tasks_dir=tasks)) == ["payments_demo_case_01"]
+    assert counted == ["retail", "payments"]
+    assert cat.catalog_domains(tasks) == ["payments", "retail"]
+    assert counted == ["retail", "payments"]  # the domains come from the files' kept index, not from validation
+
+
+def test_a_selection_selects_what_the_whole_catalog_would(tmp_path: Path, counted: list[str]) -> None:
+    """Files are found by what they hold, not by their names; an unknown id gives the catalog's error."""
+    tasks = tmp_path / "tasks"
+    write(tasks, GOOD_TASK, "zz-misnamed.yaml")
+    (tasks / "retail.yaml").write_text("domain: retail\nversion: 0.0.1\ntasks:\n" + textwrap.dedent(RETAIL_TASK).strip("\n") + "\n")
+    assert list(cat.load_selection(domains=["payments"], tasks_dir=tasks)) == ["payments_demo_case_01"]
+    load_catalog.cache_clear()
+    with pytest.raises(CatalogError, match="unknown task id 'payments_nope_01'"):
+        cat.select_tasks(cat.load_selection(task_ids=["payments_nope_01"], tasks_dir=tasks), task_ids=["payments_nope_01"])
+    load_catalog.cache_clear()
+
+
+def test_a_broken_file_is_always_loaded_so_its_error_is_seen(tmp_path: Path, counted: list[str]) -> None:
+    tasks = two_domains(tmp_path / "tasks")
+    (tasks / "sales.yaml").write_text("domain: sales\ntasks: [ {id: x,\n")
+    with pytest.raises(CatalogError, match=r"sales\.yaml: invalid YAML"):
+        cat.load_selection(domains=["retail"], tasks_dir=tasks)
+
+
+def test_each_file_is_parsed_once_per_content(tmp_path: Path, counted: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second process (nothing in memory) reads the kept JSON, never the YAML; a changed file is
+    parsed again; a kept file that does not parse is a miss."""
+    tasks = two_domains(tmp_path / "tasks")
+    cat.load_selection(domains=["payments"], tasks_dir=tasks)
+    kept = sorted((tmp_path / "cache" / cat.DOCUMENTS_SUBDIR).glob("*.json"))
+    assert len(kept) == 2  # both files were indexed (the selection's domain is found by content)
+
+    def no_yaml(text: str) -> object:
+        raise AssertionError("YAML parsed although its parse was kept")
+
+    monkeypatch.setattr(cat, "_documents", {})
+    monkeypatch.setattr(cat, "_selections", {})
+    monkeypatch.setattr(cat, "read_yaml", no_yaml)
+    assert list(cat.load_selection(domains=["payments"], tasks_dir=tasks)) == ["payments_demo_case_01"]
+
+    monkeypatch.undo()  # YAML again, and a fresh process
+    monkeypatch.setenv(cat.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setattr(cat, "_documents", {})
+    monkeypatch.setattr(cat, "_selections", {})
+    write(tasks, GOOD_TASK.replace("Demo task", "Changed title"), "payments.yaml")
+    assert cat.load_selection(domains=["payments"], tasks_dir=tasks)["payments_demo_case_01"].title == "Changed title"
+    for path in (tmp_path / "cache" / cat.DOCUMENTS_SUBDIR).glob("*.json"):
+        path.write_text("{not json")
+    monkeypatch.setattr(cat, "_documents", {})
+    monkeypatch.setattr(cat, "_selections", {})
+    assert cat.load_selection(domains=["retail"], tasks_dir=tasks)["retail_demo_case_01"].domain == "retail"
+
+
+def test_documents_json_cannot_hold_are_not_kept(tmp_path: Path, counted: list[str]) -> None:
+    """A YAML date would come back from JSON as a string, and validate differently: never kept."""
+    tasks = tmp_path / "tasks"
+    write(tasks, GOOD_TASK.replace("    difficulty: easy", "    difficulty: easy\n    opened: 2026-01-31"), "payments.yaml")
+    with pytest.raises(CatalogError):
+        cat.load_selection(domains=["payments"], tasks_dir=tasks)
+    assert not list((tmp_path / "cache" / cat.DOCUMENTS_SUBDIR).glob("*.json"))
+
+
+def test_the_disk_cache_can_be_turned_off(tmp_path: Path, counted: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cat.CACHE_ENV, cat.CACHE_OFF)
+    assert cat.cache_dir() is None
+    tasks = two_domains(tmp_path / "tasks")
+    assert list(cat.load_selection(domains=["retail"], tasks_dir=tasks)) == ["retail_demo_case_01"]
+    assert not (tmp_path / "cache").exists()

@@ -9,7 +9,7 @@ executor, which calls `emit` with each finished trial. Every executor runs trial
 from __future__ import annotations
 
 import pickle
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from harness.components import TrialComponents
@@ -67,12 +67,14 @@ def check_executor(config: RunConfig, factory: ComponentFactory | None) -> None:
     check_factory(factory)
 
 
-def prepare_workers(config: RunConfig) -> None:
-    """Get worker processes under way early (their start-up overlaps the driver's preparation)."""
+def prepare_workers(config: RunConfig, models: Iterable[str] = ()) -> None:
+    """Get worker processes under way early (their start-up overlaps the driver's preparation); their
+    fork server imports the provider SDKs of `models` (the plan's) once, for every worker."""
     if config.executor == "local" and config.workers > 1:
         from harness.executors.processes import start_fork_server
+        from models.registry import sdk_modules
 
-        start_fork_server()
+        start_fork_server(preload=sdk_modules(models))
 
 
 def check_factory(factory: ComponentFactory) -> None:

@@ -142,20 +142,27 @@ class ProcessExecutor:
                         raise WorkerFailed(f"{receiver.name} exited unexpectedly (exit code {process.exitcode}) after {receiver.received} trial(s)")
 
 
+_preload: list[str] = [__name__]
+"""What the fork server imports before it forks: the worker code, and the provider SDKs of the first
+run's models (`start_fork_server`), so no worker imports them again."""
+
+
 def _context() -> ForkServerContext | SpawnContext:
     """Workers are never forked from this process (it has threads and a running loop). A fork server
     that imported the worker code once forks each worker ready to run (Python 3.14's default on Linux);
     later runs in the same process reuse it. Where there is none, each worker is spawned afresh."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([__name__])
+        context.set_forkserver_preload(list(_preload))
         return context
     return multiprocessing.get_context("spawn")
 
 
-def start_fork_server() -> None:
+def start_fork_server(preload: Sequence[str] = ()) -> None:
     """Start the fork server now, so its imports overlap the driver's own preparation (preflight,
-    resume) instead of delaying the first worker."""
+    resume) instead of delaying the first worker. `preload`: more modules for it to import first (the
+    provider SDKs; a server already running keeps what it imported)."""
+    _preload.extend(module for module in preload if module not in _preload)
     context = _context()
     if context.get_start_method() == "forkserver":
         from multiprocessing import forkserver

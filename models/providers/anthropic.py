@@ -1,7 +1,8 @@
 """Anthropic Messages API with tool use.
 
-Like the OpenAI adapter, the `anthropic` SDK is imported when an adapter is built, and its own retries are
-disabled (`max_retries=0`) because `models.model.Model` owns retries.
+Like the OpenAI adapter, the `anthropic` SDK is imported when an adapter is built, its own retries are
+disabled (`max_retries=0`) because `models.model.Model` owns retries, and its connections go through
+`models.providers.transport.ShardedTransport` (a per-request cost flat in the number in flight).
 
 SDK 2.x speaks API version 2026-10-21, which removed the sampling parameters: `temperature`, `top_p` and
 `top_k` are rejected with a 400 even at their default values, and the SDK no longer accepts them. So
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from models.base import FATAL, ConfigurationError, ModelAPI, ProviderProtocolError, RetryDecision
-from models.providers.common import classify_stainless_error, import_sdk, read_api_key, response_headers, retry_after_seconds
+from models.providers.common import classify_stainless_error, import_sdk, pooled_http_client, read_api_key, response_headers, retry_after_seconds
 from models.types import ChatMessage, GenerateConfig, ModelOutput, ToolCall, ToolSpec, Usage
 
 if TYPE_CHECKING:  # type-only: keeps the SDK out of module import
@@ -137,7 +138,8 @@ class AnthropicAPI(ModelAPI):
     def __init__(self, model: str, *, api_key_env: str = "ANTHROPIC_API_KEY", base_url: str | None = None) -> None:
         super().__init__(model)
         self._sdk = import_sdk("anthropic")
-        self._client: AsyncAnthropic = self._sdk.AsyncAnthropic(api_key=read_api_key(api_key_env), base_url=base_url, max_retries=0)
+        http_client = pooled_http_client(self._sdk.DefaultAsyncHttpxClient)  # per-request cost flat in the number in flight
+        self._client: AsyncAnthropic = self._sdk.AsyncAnthropic(api_key=read_api_key(api_key_env), base_url=base_url, max_retries=0, http_client=http_client)
         self._warned_sampling = False
 
     def request_params(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], config: GenerateConfig) -> dict[str, Any]:

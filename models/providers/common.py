@@ -20,6 +20,15 @@ def import_sdk(package: str) -> ModuleType:
         raise ConfigurationError(f"the {package!r} package is required for {package} models; install it with: uv add {package}") from exc
 
 
+def pooled_http_client(client_class: Any) -> Any:
+    """The SDK's own default async HTTP client class (`DefaultAsyncHttpxClient`: its timeouts and redirect
+    policy) over a `ShardedTransport`, whose cost per request does not grow with the number in flight
+    (`models.providers.transport`)."""
+    from models.providers.transport import sharded_transport
+
+    return client_class(transport=sharded_transport())
+
+
 def read_api_key(env_var: str) -> str:
     """The key from `env_var`. Checked up front so a missing key fails at model construction, naming the
     variable, instead of as an opaque 401 in the middle of a run."""

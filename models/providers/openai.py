@@ -6,6 +6,17 @@ requested. The SDK's own retries are disabled (`max_retries=0`): `models.model.M
 every attempt is visible to its backoff and logging, and `classify_error` below tells it which failures
 are worth retrying.
 
+The call goes through the SDK's lower-level path, `AsyncOpenAI.post` (the same request pipeline as
+`chat.completions.create`: auth and default headers, timeouts, the SDK's status-error classes, which
+`classify_error` maps), with a body serialised here and `cast_to=object`, so the answer comes back as
+the decoded JSON. Why: `create` walks every request's messages and tool schemas in Python against its
+typed-dict annotations (`maybe_transform`), and builds a pydantic `ChatCompletion` of every answer —
+about a fifth of the client's CPU per call, for a request whose shape this module already knows and an
+answer of which it reads four fields. Each tool list's JSON is serialised once and reused while the same
+`ToolSpec` objects are offered (a node's tools do not change within a trial). Connections go through
+`models.providers.transport.ShardedTransport`, whose cost per call does not grow with the number in
+flight.
+
 Helpers shared with the Anthropic adapter live in `models.providers.common`.
 """
 
@@ -13,16 +24,16 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from models.base import FATAL, ConfigurationError, ModelAPI, ProviderProtocolError, RetryDecision
-from models.providers.common import classify_stainless_error, import_sdk, read_api_key
+from models.providers.common import classify_stainless_error, import_sdk, pooled_http_client, read_api_key
 from models.types import ChatMessage, GenerateConfig, ModelOutput, ToolCall, ToolSpec, Usage
 
 if TYPE_CHECKING:  # type-only: keeps the SDK out of module import
     from openai import AsyncOpenAI
-    from openai.types.chat import ChatCompletion
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +41,13 @@ LOCAL_PLACEHOLDER_KEY = "not-needed"
 """Sent to keyless local servers: the SDK insists on some key, the server ignores it."""
 
 _ARGS_PREVIEW_CHARS = 200
+
+TOOLS_JSON_CACHE_SIZE = 4096
+"""Tool lists whose JSON is kept per adapter (a few per trial in flight)."""
+
+CHAT_COMPLETIONS_PATH = "/chat/completions"
+_JSON_REQUEST = {"headers": {"Content-Type": "application/json"}, "security": {"bearer_auth": True}}
+"""The request options `chat.completions.create` itself passes (bearer auth), with the body's type."""
 
 
 # ---------------------------------------------------------------- request translation
@@ -92,9 +110,14 @@ def sampling_params(config: GenerateConfig, *, max_tokens_key: str) -> dict[str,
 # ---------------------------------------------------------------- response parsing
 
 
-def parse_arguments(raw: str | None) -> tuple[dict[str, Any], str | None]:
+def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
     """Decode a tool call's JSON arguments. Models do emit broken JSON: that is the agent's mistake to be
-    graded, not a crash, so it becomes `arguments={}` plus a `parse_error` the harness can report."""
+    graded, not a crash, so it becomes `arguments={}` plus a `parse_error` the harness can report. (Some
+    compatible servers send the arguments as an object rather than a JSON string: taken as they are.)"""
+    if isinstance(raw, Mapping):
+        return dict(raw), None
+    if raw is not None and not isinstance(raw, str):
+        return {}, f"arguments must be a JSON object, got {type(raw).__name__}: {str(raw)[:_ARGS_PREVIEW_CHARS]!r}"
     if raw is None or not raw.strip():
         return {}, None  # some servers send "" for a tool without parameters
     try:
@@ -106,30 +129,46 @@ def parse_arguments(raw: str | None) -> tuple[dict[str, Any], str | None]:
     return value, None
 
 
-def _parse_tool_call(call: Any, index: int) -> ToolCall:
-    call_id = getattr(call, "id", None) or f"call_{index}"  # some local servers omit ids
-    function = getattr(call, "function", None)
-    if function is None:  # e.g. a "custom" (free-text) tool call: not something this harness offers
-        name = getattr(getattr(call, "custom", None), "name", "") or ""
-        return ToolCall(id=call_id, name=name, parse_error=f"unsupported tool call type {getattr(call, 'type', None)!r}")
-    arguments, error = parse_arguments(function.arguments)
-    return ToolCall(id=call_id, name=function.name, arguments=arguments, parse_error=error)
-
-
-def parse_completion(completion: ChatCompletion, model_name: str) -> ModelOutput:
-    usage = completion.usage
-    tokens = Usage(prompt_tokens=usage.prompt_tokens or 0, completion_tokens=usage.completion_tokens or 0, calls=1) if usage else Usage(calls=1)
-    if not completion.choices:
-        return ModelOutput(usage=tokens, model=model_name)
-    choice = completion.choices[0]
-    message = choice.message
+def parse_completion_data(data: object, model_name: str) -> ModelOutput:
+    """A chat completion's decoded JSON as a `ModelOutput`: the first choice's text (or refusal) and tool
+    calls, its finish reason, and usage. Anything that is not a completion with a message — an HTML
+    page, an error object with status 200, a choice without a message — is a `ProviderProtocolError`
+    (retried like an outage), never a silent empty answer."""
+    if not isinstance(data, Mapping):
+        raise ProviderProtocolError(f"the response is not a chat completion (got {type(data).__name__}: {str(data)[:200]!r})")
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping) or not isinstance(choices[0].get("message"), Mapping):
+        raise ProviderProtocolError(f"the response is not a chat completion (no choice with a message): {json.dumps(data)[:200]}")
+    usage = data.get("usage")
+    if isinstance(usage, Mapping):
+        tokens = Usage(prompt_tokens=usage.get("prompt_tokens") or 0, completion_tokens=usage.get("completion_tokens") or 0, calls=1)
+    else:
+        tokens = Usage(calls=1)
+    choice = choices[0]
+    message = choice["message"]
+    raw_calls = message.get("tool_calls") or []
+    if not isinstance(raw_calls, list):
+        raise ProviderProtocolError(f"tool_calls is not a list: {raw_calls!r:.200}")
     return ModelOutput(
-        text=message.content or message.refusal or "",
-        tool_calls=[_parse_tool_call(call, i) for i, call in enumerate(message.tool_calls or [])],
+        text=message.get("content") or message.get("refusal") or "",
+        tool_calls=[_parse_tool_call_data(call, i) for i, call in enumerate(raw_calls)],
         usage=tokens,
-        stop_reason=choice.finish_reason,
-        model=model_name,
+        stop_reason=choice.get("finish_reason"),
+        model=data.get("model") or model_name,
     )
+
+
+def _parse_tool_call_data(call: object, index: int) -> ToolCall:
+    if not isinstance(call, Mapping):
+        raise ProviderProtocolError(f"a tool call is not an object: {call!r:.200}")
+    call_id = call.get("id") or f"call_{index}"  # some local servers omit ids
+    function = call.get("function")
+    if not isinstance(function, Mapping):  # e.g. a "custom" (free-text) tool call: not something this harness offers
+        custom = call.get("custom")
+        name = (custom.get("name") if isinstance(custom, Mapping) else "") or ""
+        return ToolCall(id=call_id, name=name, parse_error=f"unsupported tool call type {call.get('type')!r}")
+    arguments, error = parse_arguments(function.get("arguments"))
+    return ToolCall(id=call_id, name=function.get("name") or "", arguments=arguments, parse_error=error)
 
 
 # ---------------------------------------------------------------- the adapter
@@ -150,9 +189,11 @@ class OpenAIChatAPI(ModelAPI):
         self.provider = provider
         self._sdk = import_sdk("openai")
         api_key = read_api_key(api_key_env) if api_key_env else LOCAL_PLACEHOLDER_KEY
-        self._client: AsyncOpenAI = self._sdk.AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=0)
+        http_client = pooled_http_client(self._sdk.DefaultAsyncHttpxClient)
+        self._client: AsyncOpenAI = self._sdk.AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=0, http_client=http_client)
         # OpenAI's reasoning models reject `max_tokens`; many compatible servers only know `max_tokens`.
         self._max_tokens_key = "max_completion_tokens" if provider == "openai" else "max_tokens"
+        self._tools_json: OrderedDict[tuple[int, ...], tuple[tuple[ToolSpec, ...], str]] = OrderedDict()
 
     def request_params(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], config: GenerateConfig) -> dict[str, Any]:
         """The keyword arguments for `chat.completions.create` (separate so it can be inspected)."""
@@ -163,12 +204,33 @@ class OpenAIChatAPI(ModelAPI):
             params["tool_choice"] = to_openai_tool_choice(config.tool_choice, tools)
         return params
 
+    def request_body(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], config: GenerateConfig) -> bytes:
+        """`request_params` as the JSON body sent: the same object, with the tool list's JSON reused."""
+        params: dict[str, Any] = {"model": self.model, "messages": to_openai_messages(messages)}
+        params.update(sampling_params(config, max_tokens_key=self._max_tokens_key))
+        if not tools:
+            return json.dumps(params).encode()
+        params["tool_choice"] = to_openai_tool_choice(config.tool_choice, tools)
+        return (json.dumps(params)[:-1] + ', "tools": ' + self._tools_json_of(tools) + "}").encode()
+
+    def _tools_json_of(self, tools: Sequence[ToolSpec]) -> str:
+        """The tools' JSON, kept per list of `ToolSpec` objects: the key is their identities, and the entry
+        holds the objects themselves, so an identity cannot be reused by another object while kept."""
+        key = tuple(map(id, tools))
+        hit = self._tools_json.get(key)
+        if hit is not None:
+            self._tools_json.move_to_end(key)
+            return hit[1]
+        encoded = json.dumps(to_openai_tools(tools))
+        self._tools_json[key] = (tuple(tools), encoded)
+        if len(self._tools_json) > TOOLS_JSON_CACHE_SIZE:
+            self._tools_json.popitem(last=False)
+        return encoded
+
     async def generate(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], config: GenerateConfig) -> ModelOutput:
-        completion = await self._client.chat.completions.create(**self.request_params(messages, tools, config))
-        choices = getattr(completion, "choices", None)
-        if not isinstance(choices, list) or not choices or getattr(choices[0], "message", None) is None:
-            raise ProviderProtocolError(f"the response is not a chat completion (got {type(completion).__name__} without choices)")
-        return parse_completion(completion, completion.model or self.name)
+        body = self.request_body(messages, tools, config)
+        data = await self._client.post(CHAT_COMPLETIONS_PATH, cast_to=object, content=body, options=_JSON_REQUEST)  # type: ignore[arg-type]
+        return parse_completion_data(data, self.name)
 
     def classify_error(self, error: BaseException) -> RetryDecision:
         sdk = self._sdk
