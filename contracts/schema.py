@@ -53,43 +53,51 @@ def _alternative_calls(alternatives: list[Alternative] | None) -> list[Alternati
     return [AlternativeCall(tool=a) if isinstance(a, str) else a for a in alternatives or []]
 
 
-class ExpectedAction(Strict):
-    """At least `count` successful calls of `tool` (count-aware: two entries for the same tool need two
-    calls). Extensions: `params` narrows the calls that count to those with these arguments; `exact`
-    makes the count exact, so a repeated write fails."""
+class CallPattern(Strict):
+    """A tool call a check looks for: `tool`, optionally bound to `params`, or any of its `alternatives`
+    (extension: other tools that establish the same fact; a string matches by name, `{tool, params}`
+    only calls with those arguments; the entry's own `params` bind `tool` only)."""
 
     tool: str
-    count: int = Field(default=1, ge=1)
     params: dict[str, Any] | None = Field(default=None, min_length=1)
-    exact: bool = False
-    outcome: Outcome = "succeeded"
     alternatives: list[Alternative] | None = Field(
         default=None,
         min_length=1,
         description="Extension: other tools that establish the same fact (e.g. a balance read that shows the "
-        "account frozen instead of a validation); calls of any of them count. A string matches by name; "
-        "`{tool, params}` only calls with those arguments. `params` of the entry bind `tool` only.",
+        "account frozen instead of a validation, a payment found in get_transaction_history instead of "
+        "get_payment_details); calls of any of them count. A string matches by name; `{tool, params}` only "
+        "calls with those arguments. `params` of the entry bind `tool` only.",
     )
 
     @property
     def tools(self) -> list[str]:
-        return [self.tool, *(a.tool for a in _alternative_calls(self.alternatives))]
+        return [self.tool, *(a.tool for a in self.alternative_calls)]
 
     @property
     def alternative_calls(self) -> list[AlternativeCall]:
         return _alternative_calls(self.alternatives)
 
     def matches(self, tool: str, arguments: dict[str, Any]) -> bool:
-        """Whether a call is this action: the tool with the entry's params, or one of the alternatives."""
-        from grader.values import args_match
+        """Whether a call is this one: the tool with the entry's params, or one of the alternatives."""
+        return AlternativeCall(tool=self.tool, params=self.params).matches(tool, arguments) or any(
+            a.matches(tool, arguments) for a in self.alternative_calls
+        )
 
-        if tool == self.tool and (not self.params or args_match(self.params, arguments)):
-            return True
-        return any(a.matches(tool, arguments) for a in self.alternative_calls)
+    def label(self, separator: str = " | ") -> str:
+        return separator.join([AlternativeCall(tool=self.tool, params=self.params).label(), *(a.label() for a in self.alternative_calls)])
 
-    def label(self) -> str:
-        main = self.tool + (("(" + ", ".join(f"{k}={v}" for k, v in self.params.items()) + ")") if self.params else "")
-        return " or ".join([main, *(a.label() for a in self.alternative_calls)])
+
+class ExpectedAction(CallPattern):
+    """At least `count` successful calls of `tool` (count-aware: two entries for the same tool need two
+    calls). Extensions: `params` narrows the calls that count to those with these arguments; `exact`
+    makes the count exact, so a repeated write fails; `alternatives` (see `CallPattern`)."""
+
+    count: int = Field(default=1, ge=1)
+    exact: bool = False
+    outcome: Outcome = "succeeded"
+
+    def label(self, separator: str = " or ") -> str:
+        return super().label(separator)
 
 
 class ExpectedParams(Strict):
@@ -120,34 +128,10 @@ class ExpectedParams(Strict):
     outcome: Outcome = "succeeded"
 
 
-class OrderStep(Strict):
+class OrderStep(CallPattern):
     """One step of an order constraint bound to its arguments (extension): only calls of `tool` whose
-    arguments match `params` are this step, so "validate *this* transfer before executing *it*" holds."""
-
-    tool: str
-    params: dict[str, Any] | None = Field(default=None, min_length=1)
-    alternatives: list[Alternative] | None = Field(
-        default=None,
-        min_length=1,
-        description="Other tools that are this step too: a string matches by name only (e.g. a payment looked "
-        "up with get_payment_details or found in get_transaction_history); `{tool, params}` only calls with "
-        "those arguments.",
-    )
-
-    @property
-    def alternative_calls(self) -> list[AlternativeCall]:
-        return _alternative_calls(self.alternatives)
-
-    def matches(self, tool: str, arguments: dict[str, Any]) -> bool:
-        from grader.values import args_match
-
-        if tool == self.tool and (not self.params or args_match(self.params, arguments)):
-            return True
-        return any(a.matches(tool, arguments) for a in self.alternative_calls)
-
-    def label(self) -> str:
-        main = self.tool if not self.params else f"{self.tool}(" + ", ".join(f"{k}={v}" for k, v in self.params.items()) + ")"
-        return " | ".join([main, *(a.label() for a in self.alternative_calls)])
+    arguments match `params` are this step, so "validate *this* transfer before executing *it*" holds;
+    `alternatives` are this step too (see `CallPattern`)."""
 
 
 class OrderConstraint(Strict):

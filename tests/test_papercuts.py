@@ -173,7 +173,7 @@ async def test_every_tool_annotated_read_only_leaves_the_world_unchanged_on_the_
     """Verified against the world, not only the code: every gold call of the catalog to a tool that claims
     read-only is replayed on the task's world, and the world is compared before and after."""
     from contracts.catalog import load_catalog
-    from harness.replay import resolve_args
+    from harness.release.replay import resolve_args
     from servers.gateway import Gateway, domain_tools
     from servers.registry import environment_class
 
