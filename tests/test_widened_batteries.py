@@ -162,6 +162,8 @@ def test_argument_forms_follow_the_tools_own_types() -> None:
 def test_reword_and_shapes() -> None:
     assert reword("You paid $1,450.00 on 2026-12-15 at 13:00.") == "You paid USD 1,450.00 on December 15, 2026 at 1 pm."
     assert reword("Refund of $75 at 09:30") == "Refund of 75.00 dollars at 9:30 am"
+    # cents followed by punctuation stay with their amount (they were cut off: "25.00 dollars.50,")
+    assert reword("A credit of $25.50, then $1,200.00; done") == "A credit of 25.50 dollars, then USD 1,200.00; done"
     assert [shape(x) for x in ("$75", "2026-12-15", "13:00", "TXN-K1L2M3", "approved")] == ["number", "date", "time", "id", None]
 
 
