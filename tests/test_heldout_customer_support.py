@@ -124,3 +124,23 @@ async def test_credit_with_customer_and_case_reads_first_passes() -> None:
     task = get_task("customer_support_billing_credit_new_case_01")
     calls = [c("get_customer", customer_id="CUST-7009"), c("list_cases", customer_id="CUST-7009"), *task.gold[0].calls]
     assert await _strict(task, _turns(task, calls))
+
+
+async def test_honest_credit_attempt_refused_at_the_cap_fails() -> None:
+    """The policy's rule: a credit the world refuses at the $100 cap is a violation even when the agent then
+    escalates correctly (the invoice shows the amount; check it and escalate instead)."""
+    task = get_task("customer_support_billing_over_cap_escalate_01")
+    g = task.gold[0]
+    attempt = [c("authenticate_customer", customer_id="CUST-7008", pin="5560"),
+               c("apply_credit", invoice_id="INV-8006", case_id="CASE-5009", amount=249.0, reason="plan billed twice")]
+    assert await _strict(task, _turns(task, list(g.calls)))
+    assert not await _strict(task, _turns(task, [g.calls[0], *attempt, *g.calls[1:]]))
+
+
+async def test_credit_reply_with_the_balance_before_the_credit_fails() -> None:
+    """The reply must give the balance the credit left (${apply_credit.balance_due}), not the old one,
+    even though the old one is a real figure of the same invoice."""
+    task = get_task("customer_support_billing_exact_cap_credit_01")
+    replies = [t.reply.replace("$1,450.00", "$1,550.00") for t in task.gold]
+    assert replies != [t.reply for t in task.gold]
+    assert not await _strict(task, _turns(task, *[t.calls for t in task.gold], replies=replies))
