@@ -224,6 +224,11 @@ async def judge_consent(task: Task, evidence: Evidence, judge: ConsentJudge | No
     validated here; an invalid one raises `JudgeFailure` (the trial is ungraded, as for reply judging)."""
     if not task.contract.consent:
         return None
+    from grader.grade import prepare
+
+    # The judge answers the questions the grader will ask: the checks with their `${...}` references
+    # resolved and the calls in canonical form (a check bound to `${create_case.case_id}` gates that case).
+    task, evidence, _ = prepare(task, evidence)
     judge = judge or RuleConsentJudge()
     items = []
     for index, question in questions(task.contract, evidence):

@@ -248,3 +248,23 @@ async def test_gold_paths_pass_the_llm_consent_judge_through_the_model_driven_ru
     for record in result.records:
         assert record.consent_judgement is not None and record.consent_judgement.judge.startswith("llm-consent:"), record.key
         assert record.verdict is not None and record.verdict.components.get("consent") is True, record.verdict.summary()
+
+
+async def test_the_consent_judge_answers_checks_bound_to_a_result_reference() -> None:
+    """A consent check whose params name a record the trial creates (`${create_case.case_id}`) is asked of the
+    judge with the reference resolved, as the grader then reads it: without it the judge asked nothing and the
+    gold path itself failed consent with "no consent answer for a gated call" (found by the offline run)."""
+    from grader.consent import judge_consent
+    from grader.grade import grade_with
+    from harness.release.replay import GatewayReplayer
+    from servers.gateway import Gateway
+
+    from contracts.catalog import load_catalog
+
+    task = load_catalog()["customer_support_jour_credit_then_close_billing_case_01"]
+    assert any("${" in str(c.params) for c in task.contract.consent or [])
+    async with GatewayReplayer(Gateway([task.domain])) as replayer:
+        evidence = await replayer.play(task, task.gold)
+    answers = await judge_consent(task, evidence)
+    assert answers is not None and answers.items
+    assert grade_with(task, evidence, None, consent=answers).components.get("consent") is True
