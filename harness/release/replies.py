@@ -130,7 +130,9 @@ def reply_cases(task: Task, gold: Evidence) -> Iterator[BatteryCase]:
                           "the gold replies with amounts, dates and times in other formats", [], must="pass", replies=tuple(reworded))
 
 
-_MONEY_IN_TEXT = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d{2})?(?![\d,])")
+# A comma or full stop after the amount is punctuation unless a digit follows ("$89.50, but" is $89.50);
+# the cents are never split off a longer number ("$89.5" and "$1,4500" are left alone).
+_MONEY_IN_TEXT = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d{2})?(?!\d|[.,]\d)")
 _ISO_IN_TEXT = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-]|T)")
 _CLOCK_IN_TEXT = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
 
