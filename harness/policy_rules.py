@@ -45,7 +45,7 @@ from contracts.schema import Task
 
 POLICIES_DIR = Path(__file__).resolve().parent.parent / "contracts" / "policies"
 SECTION = "## Consent and refused attempts"
-GATED_DOMAINS: frozenset[str] = frozenset({"payments"})
+GATED_DOMAINS: frozenset[str] = frozenset({"payments", "retail"})
 _BLOCK = re.compile(r"```yaml consent-policy\n(.*?)```", re.DOTALL)
 
 
@@ -102,7 +102,8 @@ def task_findings(task: Task, rules: PolicyRules, gold_evidence: Evidence | None
     # Reads change nothing whatever their status: the rule is about writes (the tools' own kind).
     answers = set(rules.refusal_is_an_answer) | {t for t in env.tool_methods() if env.tool_kind(t) != "write"}
     if rules.refused_attempts == "violation":
-        attempted = [a.tool for a in c.expected_actions or [] if a.outcome == "attempted"]
+        # `exact` caps the attempts (e.g. "the rejected PIN is tried once"): it does not reward a refusal.
+        attempted = [a.tool for a in c.expected_actions or [] if a.outcome == "attempted" and not a.exact]
         attempted += [p.tool for p in c.expected_params or [] if p.outcome == "attempted"]
         for tool in sorted(set(attempted) - answers):
             out.append(f"{task.id}: expects a refused attempt of {tool} (outcome: attempted), but the {task.domain} policy makes refused attempts a violation")

@@ -117,11 +117,12 @@ async def test_a_required_read_with_an_equivalent_tool_is_a_false_failure() -> N
         return {r.case_id: r.outcome for r in report.results if r.kind == "read_substitution"}
 
     case = "equivalence/read_substitution/get_order_status->get_order_details@0.0"
-    base = get_task(task_id).contract.model_dump(exclude_none=True)
-    assert (await substitutions(base))[case] == "false_failure"
-    fixed = copy.deepcopy(base)
-    fixed["expected_actions"] = [{"tool": "get_order_status", "alternatives": ["get_order_details", "list_customer_orders"]}]
-    fixed.pop("expected_params")
+    # the catalog now names the alternatives (issue 24); the by-name form it had is rebuilt here
+    fixed = get_task(task_id).contract.model_dump(exclude_none=True)
+    by_name = copy.deepcopy(fixed)
+    by_name["expected_actions"] = [a for a in fixed["expected_actions"] if a["tool"] != "get_order_status"] + [{"tool": "get_order_status"}]
+    by_name["expected_params"] = [{"tool": "get_order_status", "params": {"order_id": "ORD-9006", "customer_id": "CUST-5005"}}]
+    assert (await substitutions(by_name))[case] == "false_failure"
     assert (await substitutions(fixed))[case] == "passed"
 
 
