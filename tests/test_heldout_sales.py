@@ -73,7 +73,13 @@ def other_rep_attempt(turns: list[GoldTurn]) -> None:
     _set(turns, 0, calls=[_call("convert_lead", lead_id="LEAD-1004", opportunity_name="Cedar Health data platform", amount=90000)])
 
 
+def jump_after_consent(turns: list[GoldTurn]) -> None:
+    """After the rep confirmed the stages, still tries the jump first (refused 422), then moves step by step."""
+    _set(turns, 1, calls=[_call("update_opportunity_stage", opportunity_id="OPP-4004", stage="negotiation"), *turns[1].calls])
+
+
 MISTAKES: dict[str, tuple[str, Edit]] = {
+    "refused stage jump after the rep confirmed": ("sales_stage_skip_01", jump_after_consent),
     "refused stage jump before explaining": ("sales_stage_skip_01", jump_first),
     "wrong fact beside the right ids": ("sales_qualify_batch_01", batch_wrong_report),
     "enrolled without the opt-out check": ("sales_enroll_sequence_01", enrol_unchecked),
