@@ -249,21 +249,25 @@ async def test_impersonating_the_owner_fails_the_not_owner_task() -> None:
         turns[0].calls.append(GoldCall(tool="reschedule_appointment", args={"appointment_id": "APT-7001", "customer_id": "CUST-3001", "date": "2026-12-04", "start_time": "08:00"}))
 
     assert not (await _verdict("field_service_reschedule_not_owner_01", impersonate)).strict
-    # merely trying with his own id is refused by the world (403) and is not a contract failure
+    # trying with his own id is refused by the world (403): the policy makes a refused attempt a violation
     def honest_try(turns: list[GoldTurn]) -> None:
         turns[0].calls.append(GoldCall(tool="reschedule_appointment", args={"appointment_id": "APT-7001", "customer_id": "CUST-3002", "date": "2026-12-04", "start_time": "08:00"}))
 
-    assert (await _verdict("field_service_reschedule_not_owner_01", honest_try)).strict
+    assert not (await _verdict("field_service_reschedule_not_owner_01", honest_try)).strict
 
 
 async def test_journey_in_another_valid_order_passes_and_a_skipped_step_fails() -> None:
     task = "field_service_full_journey_01"
 
-    def note_first(turns: list[GoldTurn]) -> None:  # the note is independent of the move
+    def checked_first(turns: list[GoldTurn]) -> None:  # Ben's schedule read before assigning him
+        turns[2].calls[:0] = [GoldCall(tool="get_technician_schedule", args={"technician_id": "TECH-103", "date": "2026-12-01"})]
+
+    def note_first(turns: list[GoldTurn]) -> None:  # the note before the customer asked for it
         turns[0].calls[:0] = [GoldCall(tool="add_work_order_note", args={"work_order_id": "WO-5005", "note": "Shut-off valve stuck"})]
         turns[1].calls.clear()
 
-    assert (await _verdict(task, note_first)).strict
+    assert (await _verdict(task, checked_first)).strict
+    assert not (await _verdict(task, note_first)).strict  # consent: acted before the customer asked
     assert not (await _verdict(task, lambda turns: turns[2].calls.clear())).strict  # never assigned
 
 
