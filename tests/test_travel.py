@@ -287,11 +287,12 @@ async def test_change_before_the_customer_accepts_the_quote_fails() -> None:
 
 
 async def test_change_in_the_quote_turn_before_acceptance_fails() -> None:
-    """Quoting and changing in one turn, without waiting for the customer to accept the amount, fails."""
+    """Quoting and changing in one turn, without waiting for the customer to accept the amount, fails: the
+    consent check (the customer's acceptance comes in turn 1) replaced the fixed `separate_turns` rule."""
     task = get_task("travel_change_date_pay_difference_01")
     change = task.gold[1].calls[0]
     verdict = await _grade(task, _with_calls(task, [list(task.gold[0].calls) + [change], []]))
-    assert not verdict.strict and verdict.components["order"] is False
+    assert not verdict.strict and verdict.components["consent"] is False
 
 
 async def test_correct_but_different_routes_pass() -> None:
