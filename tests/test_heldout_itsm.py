@@ -83,6 +83,12 @@ CASES: list[tuple[str, str, list[GoldTurn], bool]] = [
            "Your emergency CAB approval of CHG-4006 is recorded, and CHG-4006 is now marked implemented."),
         _t("Thanks.", [], "CHG-4006 is approved by you and marked implemented."),
     ], True),
+    ("itsm_incident_assign_01", "assigns, then sets the status, in two calls", _gold_with(
+        "itsm_incident_assign_01",
+        t0={"calls": [_c("update_incident", incident_id="INC-2004", assignee_id="USR-1002"), _c("update_incident", incident_id="INC-2004", status="in_progress")]}), True),
+    ("itsm_incident_assign_01", "assigns the look-alike Alice Chen", _gold_with(
+        "itsm_incident_assign_01",
+        t0={"calls": [_c("update_incident", incident_id="INC-2004", assignee_id="USR-1001", status="in_progress")]}), False),
     ("itsm_journey_finance_director_01", "raises impact and urgency in two calls", _gold_with(
         "itsm_journey_finance_director_01",
         t2={"calls": [_c("update_incident", incident_id="INC-2005", impact="medium"), _c("update_incident", incident_id="INC-2005", urgency="high")]}), True),
