@@ -155,6 +155,13 @@ GATES: list[tuple[str, list[tuple[str, dict[str, Any]]], tuple[str, dict[str, An
     ),
     ("paged once", [], ("page_on_call", {"incident_id": "INC-2006"}), 409, "On-call was already paged for this incident"),
     (
+        "unpaged P1 cannot be lowered",
+        [("create_incident", {"user_id": "USR-1008", "ci_id": "CI-3009", "title": "HR portal down", "impact": "high", "urgency": "high"})],
+        ("update_incident", {"incident_id": "INC-2009", "impact": "low"}),
+        422,
+        "A P1 incident must page on-call before its priority can be lowered",
+    ),
+    (
         "no duplicate incident",
         [],
         ("create_incident", {"user_id": "USR-1001", "ci_id": "CI-3001", "title": "Outlook again", "impact": "low", "urgency": "low"}),
@@ -372,3 +379,17 @@ async def test_batteries_on_sample_tasks() -> None:
 
 def test_gold_and_noop_gates_pass_for_the_domain() -> None:
     assert run_release(ReleaseConfig(gold=True, domain=["itsm"], mutations=False)) == 0
+
+
+@pytest.mark.parametrize("start", ["2026-12-32T25:99", "2026-02-30T10:00", "2026-12-05T24:00", "tomorrow 10pm"])
+async def test_impossible_scheduled_start_is_an_invalid_call(start: str) -> None:
+    """The shared DateTime type (servers.base) refuses impossible dates and times before the tool runs:
+    an invalid call (tool error), never a change in the world."""
+    gateway = Gateway(["itsm"])
+    trial = gateway.open_trial("itsm")
+    with bind_trial(trial.trial_id):
+        async with Client(gateway.server("itsm")) as client:
+            args = {"user_id": "USR-1005", "ci_id": "CI-3004", "title": "x", "change_type": "standard", "scheduled_start": start}
+            result = await client.call_tool("submit_change", args, raise_on_error=False)
+    assert result.is_error, result.structured_content
+    assert trial.final_state() == trial.initial_state

@@ -376,10 +376,13 @@ async def test_refusal_tasks_pass_with_any_sensible_reads() -> None:
         "onboarding_config_downgrade_refused_01",
         [[_c("get_account", account_id="ACC-3003"), _c("list_plans")], []],
     )
-    # a refused go-live attempt is the world's guard, not a mistake
-    assert await _strict("onboarding_golive_blocked_open_issue_01", [[_c("finalize_go_live", account_id="ACC-3002")], [], []])
-    # the full plan discovered by the refused add_user itself, without a separate read
-    assert await _strict("onboarding_config_user_limit_01", [[_c("add_user", account_id="ACC-3012", email="sam@kestrelrobotics.co.uk")], [_c("list_plans")], []])
+    # the blocker read from the account or the verification status instead of the checklist
+    assert await _strict("onboarding_golive_blocked_open_issue_01", [[_c("get_verification_status", account_id="ACC-3002")], [], []])
+    # one rule for the domain (policy "Consent and refused attempts"): a refused go-live or add_user
+    # attempt is a violation, even when the agent then explains the refusal correctly
+    assert not await _strict("onboarding_golive_blocked_open_issue_01", [[_c("finalize_go_live", account_id="ACC-3002")], [], []])
+    assert not await _strict("onboarding_config_user_limit_01", [[_c("add_user", account_id="ACC-3012", email="sam@kestrelrobotics.co.uk")], [_c("list_plans")], []])
+    assert await _strict("onboarding_config_user_limit_01", [[_c("get_account", account_id="ACC-3012")], [_c("list_plans")], []])
     # the sanctions issue read from the go-live checklist instead of the verification status
     assert await _strict("onboarding_verify_sanctions_match_01", [[_c("get_go_live_checklist", account_id="ACC-3014")], []])
     # the two settings changed in two calls instead of one
