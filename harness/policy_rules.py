@@ -25,7 +25,7 @@ Checks (`policy_findings`):
   forbids the refused variant of that write, which the rule allows (a report, as the tool cannot tell
   without replaying whether the forbidden call would be refused);
 - every `consent` check names a tool in `consent_required`.
-The findings fail the release gate for the domains in `GATED_DOMAINS` (payments, the converted exemplar)
+The findings fail the release gate for the domains in `GATED_DOMAINS` (all nine, once their sections were final)
 and are a report for the others until their domain owners finalise their sections.
 """
 
@@ -45,7 +45,11 @@ from contracts.schema import Task
 
 POLICIES_DIR = Path(__file__).resolve().parent.parent / "contracts" / "policies"
 SECTION = "## Consent and refused attempts"
-GATED_DOMAINS: frozenset[str] = frozenset({"payments", "retail"})
+GATED_DOMAINS: frozenset[str] = frozenset(
+    {"payments", "retail", "customer_support", "sales", "field_service", "travel", "itsm", "onboarding", "marketing"}
+)
+"""Every domain: each policy's section is final (issues 24-27), so a contract or gold path that disagrees
+with its domain's rule fails the release gate."""
 _BLOCK = re.compile(r"```yaml consent-policy\n(.*?)```", re.DOTALL)
 
 

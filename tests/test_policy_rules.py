@@ -70,15 +70,24 @@ def test_consent_checks_must_gate_a_listed_action() -> None:
     assert "does not list in consent_required" in finding
 
 
-def test_findings_gate_payments_and_report_the_rest() -> None:
-    assert {"payments", "retail"} <= GATED_DOMAINS and "onboarding" not in GATED_DOMAINS  # retail finalised (issue 24)
+def test_findings_gate_every_domain() -> None:
+    """Every domain's section is final (issues 24-27), so every domain's findings fail the gate."""
+    from servers.registry import known_domains
+
+    assert GATED_DOMAINS == frozenset(known_domains())
     bad = Contract(expected_actions=[ExpectedAction(tool="refund_payment", outcome="attempted")])
     problems, notes = policy_findings([_task(bad), _task(Contract(expected_actions=[ExpectedAction(tool="change_plan", outcome="attempted")]), "onboarding")])
-    assert len(problems) == 1 and "payments_policy_probe_01" in problems[0]
-    assert len(notes) == 1 and "onboarding_policy_probe_01" in notes[0]
+    assert len(problems) == 2 and not notes
+    assert any("payments_policy_probe_01" in p for p in problems) and any("onboarding_policy_probe_01" in p for p in problems)
     # the structural gate fails on the payments finding
     envs = {d: environment_class(d) for d in ("payments",)}
     assert any("refund_payment" in p for p in validate_tasks([_task(bad)], envs, {"payments": load_graph("payments")}))
+
+
+def test_every_catalog_domain_follows_its_rule() -> None:
+    tasks = list(cat.load_catalog(cat.TASKS_DIR).values())
+    problems, notes = policy_findings(tasks, {d: environment_class(d).tool_methods() for d in {t.domain for t in tasks}})
+    assert problems == [] and notes == []
 
 
 def test_the_payments_catalog_follows_its_rule() -> None:
