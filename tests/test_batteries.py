@@ -46,9 +46,14 @@ async def test_hardened_case_b_task_kills_every_generated_mistake() -> None:
     assert found["behaviour/alter/process_payment.method@0.0"] == "killed"
     old_kinds = {"repeat", "drop", "lookalike", "alter", "before_check", "forbidden", "extra_read", "reorder_reads", "numbers", "recheck"}
     assert not [r for r in report.failures if r.kind in old_kinds], report.failures
-    # The widened batteries once found a second purchase on a look-alike account and a bare "155" passing;
-    # issue 24 pinned the chain's writes by exact count, and the catalog contract now misses nothing.
-    assert not report.failures, [r.case_id for r in report.failures]
+    # The widened batteries find what the contract-derived ones could not: a second purchase on another
+    # account of the customer's world passes (no collateral guard on payments by other accounts), and a
+    # bare "155" passes the offline evidence judge. Both are in the payments debt ledger.
+    # (issue 24: the bare "155" is now killed by the keyword-list rule; the look-alike purchase stays in
+    # the ledger because the spec's case B fails a double charge on state alone, so no exact action count)
+    assert {r.case_id for r in report.failures} == {
+        "behaviour/collateral/process_payment->lookalike:ACC-1001",
+    }
 
 
 async def test_a_contract_without_effect_checks_lets_a_double_charge_pass() -> None:
