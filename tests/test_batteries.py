@@ -49,9 +49,10 @@ async def test_hardened_case_b_task_kills_every_generated_mistake() -> None:
     # The widened batteries find what the contract-derived ones could not: a second purchase on another
     # account of the customer's world passes (no collateral guard on payments by other accounts), and a
     # bare "155" passes the offline evidence judge. Both are in the payments debt ledger.
+    # (issue 24: the bare "155" is now killed by the keyword-list rule; the look-alike purchase stays in
+    # the ledger because the spec's case B fails a double charge on state alone, so no exact action count)
     assert {r.case_id for r in report.failures} == {
         "behaviour/collateral/process_payment->lookalike:ACC-1001",
-        "reply/reply_keyword_list/all",
     }
 
 

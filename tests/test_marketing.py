@@ -1,5 +1,6 @@
 """The marketing domain: every tool over the in-memory gateway, every rule, probes, and contracts that
-catch repeated / misdirected / unrequested writes without any negative assertion."""
+catch repeated / misdirected / unrequested writes without any of the spec's negative assertions (the
+collateral guard `only_changes` is our extension and not one of them, `Contract.has_negative`)."""
 
 from __future__ import annotations
 
@@ -52,11 +53,52 @@ def test_registered_and_every_tool_has_a_case() -> None:
 
 
 def test_no_negative_assertions_anywhere() -> None:
+    """Spec (DOMAINS.md, fig. 27): marketing declares no forbidden actions, params or state, and no
+    protected state."""
     tasks = [t for t in load_catalog().values() if t.domain == DOMAIN]
     assert len(tasks) == 21
     for task in tasks:
         c = task.contract
-        assert not (c.forbidden_actions or c.forbidden_params or c.forbidden_state or c.protected_state or c.only_changes), task.id
+        assert not (c.has_negative or c.forbidden_state), task.id
+
+
+def test_every_task_has_a_collateral_guard() -> None:
+    """Issue 24: an unrequested write (e.g. scheduling the analysed campaign on an analytics task) must fail
+    every task, so every contract pins what may change; a read-only task pins nothing (`[]`)."""
+    for task in (t for t in load_catalog().values() if t.domain == DOMAIN):
+        assert task.contract.only_changes is not None, task.id
+        writes = {c.tool for turn in task.gold for c in turn.calls} & {
+            "create_campaign", "attach_template", "set_campaign_segment", "schedule_campaign", "build_segment", "add_segment_members"}
+        assert bool(task.contract.only_changes) == bool(writes), task.id
+
+
+@pytest.mark.parametrize(
+    ("task_id", "extra"),
+    [
+        ("marketing_open_rate_01", GoldCall(tool="attach_template", args={"campaign_id": "CMP-5004", "template_id": "TPL-802"})),
+        ("marketing_compare_ctr_01", GoldCall(tool="build_segment", args={"name": "Best clickers", "region": "NA"})),
+        ("marketing_roi_ranking_01", GoldCall(tool="create_campaign", args={"name": "ROI follow-up", "channel": "email"})),
+    ],
+)
+async def test_analytics_tasks_fail_an_unrequested_write(task_id: str, extra: GoldCall) -> None:
+    assert not (await _verdict(task_id, lambda turns: turns[-1].calls.append(extra))).strict
+
+
+async def test_campaign_gets_the_new_segment_not_another() -> None:
+    """The campaign's audience is checked: the seeded SEG-601 instead of the segment just built fails."""
+    def other_segment(turns: list[GoldTurn]) -> None:
+        turns[1].calls[0] = GoldCall(tool="set_campaign_segment", args={"campaign_id": "CMP-5005", "segment_id": "SEG-601"})
+
+    assert not (await _verdict("marketing_segment_for_campaign_01", other_segment)).strict
+
+
+async def test_template_attached_before_the_marketer_chose_fails() -> None:
+    """Consent: attaching the suggested TPL-804 in the turn that only suggested it fails."""
+    def early(turns: list[GoldTurn]) -> None:
+        turns[1].calls.append(GoldCall(tool="attach_template", args={"campaign_id": "CMP-5005", "template_id": "TPL-804"}))
+        turns[2].calls.clear()
+
+    assert not (await _verdict("marketing_template_channel_01", early)).strict
 
 
 def test_seeded_segments_match_their_criteria() -> None:

@@ -1,0 +1,113 @@
+"""Held-out reviewer trajectories for payments (issue 24): mistakes the release gate did not generate must
+fail, and correct routes that differ from the gold path must pass. Each case edits the gold path of one
+task, replays it against the live world through the gateway and grades it offline."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from contracts.catalog import get_task
+from contracts.schema import GoldCall, GoldTurn
+from grader.grade import grade_offline
+from harness.release.replay import GatewayReplayer
+from servers.gateway import Gateway
+
+pytestmark = pytest.mark.anyio
+DOMAIN = "payments"
+Edit = Callable[[list[GoldTurn]], None]
+
+
+async def _strict(task_id: str, edit: Edit) -> bool:
+    task = get_task(task_id)
+    turns = [GoldTurn(user=t.user, calls=[GoldCall(tool=c.tool, args=dict(c.args)) for c in t.calls], reply=t.reply) for t in task.gold]
+    edit(turns)
+    async with GatewayReplayer(Gateway([DOMAIN])) as replayer:
+        evidence = await replayer.play(task, turns, seed=0)
+    return grade_offline(task, evidence).strict
+
+
+def _receipt_on_balance_question(turns: list[GoldTurn]) -> None:
+    """An unrequested receipt for a recent payment while answering a balance question."""
+    turns[0].calls.append(GoldCall(tool="send_receipt", args={"transaction_id": "TXN-K1L2M3"}))
+
+
+def _refund_the_original(turns: list[GoldTurn]) -> None:
+    """The duplicate charge's twin: refund the original TXN-A1B2C3 instead of the duplicate TXN-D4E5F6."""
+    for turn in turns:
+        for call in turn.calls:
+            if call.args.get("transaction_id") == "TXN-D4E5F6" and call.tool in {"refund_payment", "log_transaction"}:
+                call.args["transaction_id"] = "TXN-A1B2C3"
+
+
+def _ledger_entry_not_asked(turns: list[GoldTurn]) -> None:
+    """Payment and receipt only were asked for; the agent also writes the checkout ledger entry."""
+    turns[0].calls.append(GoldCall(tool="log_transaction", args={"transaction_id": "${process_payment.transaction_id}", "category": "checkout"}))
+
+
+def _refund_before_accepting_the_destination(turns: list[GoldTurn]) -> None:
+    """The customer asked for the money on a card; the agent refunds to the balance without asking."""
+    turns[2].calls.extend(turns[3].calls)
+    turns[3].calls.clear()
+
+
+def _wrong_amount_in_reply(turns: list[GoldTurn]) -> None:
+    """The refund is right but the reply credits the customer with a wrong amount."""
+    turns[-1] = turns[-1].model_copy(update={"reply": turns[-1].reply.replace("$318.60", "$381.60")})
+
+
+def _history_of_another_account(turns: list[GoldTurn]) -> None:
+    """The lookup reads the history of the wrong account, never the disputed payment."""
+    for turn in turns:
+        turn.calls[:] = [GoldCall(tool="get_transaction_history", args={"account_id": "ACC-1004"}) if c.tool == "get_payment_details" else c
+                      for c in turn.calls]
+
+
+@pytest.mark.parametrize(
+    ("task_id", "edit"),
+    [
+        ("payments_balance_inquiry_01", _receipt_on_balance_question),
+        ("payments_refund_duplicate_charge_09", _refund_the_original),
+        ("payments_checkout_pay_receipt_only_01", _ledger_entry_not_asked),
+        ("payments_journey_balance_refund_credit_18", _refund_before_accepting_the_destination),
+        pytest.param("payments_journey_balance_refund_credit_18", _wrong_amount_in_reply, marks=pytest.mark.xfail(
+            strict=True, reason="known gap (reported): the evidence judge matches the amount in an earlier reply (the "
+            "history lists $318.60) and does not read '$381.60 was credited' as a conflicting value of the same fact")),
+        ("payments_refund_under_dispute_12", _history_of_another_account),
+    ],
+    ids=["receipt-on-balance", "refund-original", "ledger-not-asked", "refund-before-choice", "wrong-amount-reply", "wrong-account-history"],
+)
+async def test_held_out_mistake_fails(task_id: str, edit: Edit) -> None:
+    assert not await _strict(task_id, edit)
+
+
+def _validate_only(turns: list[GoldTurn]) -> None:
+    turns[0].calls[:] = [c for c in turns[0].calls if c.tool != "get_account_balance"]
+
+
+def _balance_only(turns: list[GoldTurn]) -> None:
+    turns[0].calls[:] = [c for c in turns[0].calls if c.tool != "validate_transfer"]
+
+
+def _history_instead_of_details(account: str) -> Edit:
+    def edit(turns: list[GoldTurn]) -> None:
+        for turn in turns:
+            turn.calls[:] = [GoldCall(tool="get_transaction_history", args={"account_id": account}) if c.tool == "get_payment_details" else c
+                          for c in turn.calls]
+    return edit
+
+
+@pytest.mark.parametrize(
+    ("task_id", "edit"),
+    [
+        ("payments_transfer_frozen_source_01", _validate_only),
+        ("payments_transfer_frozen_source_01", _balance_only),
+        ("payments_dispute_not_as_described_07", _history_instead_of_details("ACC-1002")),
+        ("payments_refund_under_dispute_12", _history_instead_of_details("ACC-1006")),
+        ("payments_dispute_already_refunded_15", _history_instead_of_details("ACC-1004")),
+    ],
+    ids=["frozen-validate-only", "frozen-balance-only", "history-07", "history-12", "history-15"],
+)
+async def test_held_out_valid_route_passes(task_id: str, edit: Edit) -> None:
+    assert await _strict(task_id, edit)
