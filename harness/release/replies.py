@@ -130,8 +130,9 @@ def reply_cases(task: Task, gold: Evidence) -> Iterator[BatteryCase]:
                           "the gold replies with amounts, dates and times in other formats", [], must="pass", replies=tuple(reworded))
 
 
-_MONEY_IN_TEXT = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d{2})?(?!\d|,\d)")
-"""A dollar amount; it may be followed by punctuation ("$25.50, then"), never by more digits."""
+_MONEY_IN_TEXT = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d{2})?(?!\d|[.,]\d)")
+"""A dollar amount; it may be followed by punctuation ("$25.50, then"), never by more digits ("$89.5" and
+"$1,4500" are not amounts this battery rewrites)."""
 _ISO_IN_TEXT = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-]|T)")
 _CLOCK_IN_TEXT = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
 
