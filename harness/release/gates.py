@@ -189,7 +189,9 @@ async def prove_task(
             evidence = await replayer.play(task, mutation.turns, seed=seed)
             proof.mutations_run += 1
             for check in grade_offline(task, evidence).checks:
-                if not check.passed:
+                # only declared checks: a mutation that breaks a `${...}` reference adds a failing
+                # `reference ...` check the gold verdict does not have (the kill rate read above 100%)
+                if not check.passed and check.check in declared:
                     proof.killed.setdefault(check.check, mutation.name)
             if source is probe_mutations and all(check in proof.killed for check in declared):
                 break
