@@ -145,11 +145,19 @@ def prepare(task: Task, evidence: Evidence) -> tuple[Task, Evidence, list[Unreso
     return task, evidence, unresolved
 
 
+VACUOUS_WHEN_UNRESOLVED = frozenset({"only_changes", "forbidden_params", "forbidden_state", "protected_state", "consent"})
+"""Families whose items only allow or forbid something: an item naming a result the trial never produced
+(the record `${book_flight.booking_id}` of a trial that booked nothing) allows or forbids nothing, so it
+cannot fail - a no-op run must not break a negative check. Every other family needs the result."""
+
+
 def reference_verdicts(unresolved: list[Unresolved]) -> list[CheckVerdict]:
-    """One failing check per unresolvable reference: the check that depends on it cannot pass."""
+    """One failing check per unresolvable reference of a family that needs the result (see
+    VACUOUS_WHEN_UNRESOLVED): the check that depends on it cannot pass."""
     from typing import get_args
 
     components = set(get_args(Component))
+    unresolved = [u for u in unresolved if u.family not in VACUOUS_WHEN_UNRESOLVED]
     return [
         CheckVerdict(
             component=REFERENCE_COMPONENT.get(u.family) or (u.family if u.family in components else "reply"),  # type: ignore[arg-type]

@@ -203,12 +203,38 @@ class _GoldPlay:
         replies: list[str] = json.loads(transcript)
         items: list[dict[str, Any]] = []
         for index, criterion in enumerate(task.contract.reply_criteria or [], start=1):
-            first = (criterion.evidence or [""])[0]
-            phrase = first if isinstance(first, str) else first[0]
-            quote = find_quote(phrase, replies)
+            # the first phrase that names no trial result (the gold judge holds the raw criteria), else the first
+            phrases = [item if isinstance(item, str) else item[0] for item in criterion.evidence or [""]]
+            phrase = next((p for p in phrases if "${" not in p), phrases[0])
+            quote = find_quote(phrase, replies) if "${" not in phrase else _quote_with_results(phrase, replies, _rendered_criterion(request, index))
             if quote is None:
                 items.append({"index": index, "verdict": False, "evidence": "", "explanation": f"no reply says {phrase!r}"})
             else:
                 cited = next(i for i, reply in enumerate(replies, start=1) if quote in reply)
                 items.append({"index": index, "verdict": True, "message": cited, "evidence": quote, "explanation": "stated in the reply"})
         return json.dumps({"criteria": items, "contradiction_found": False})
+
+
+def _rendered_criterion(request: str, index: int) -> str:
+    """Criterion `index` as the request states it (its `${...}` results resolved by the grader)."""
+    block = request.split("<criteria>", 1)[-1].split("</criteria>", 1)[0]
+    return next((line.split(". ", 1)[1] for line in block.splitlines() if line.startswith(f"{index}. ")), "")
+
+
+def _quote_with_results(phrase: str, replies: list[str], rendered: str) -> str | None:
+    """The sentence of a reply that states `phrase`, whose `${tool.field}` parts are results the trial
+    produced: a sentence stating a value the rendered (resolved) criterion names, else one matching the
+    phrase with any id-like word for each reference (the gold judge holds the raw criteria)."""
+    import re
+
+    from grader.textvalues import find_values
+
+    values = [v.text.lower() for v in find_values(rendered) if v.kind == "id"]
+    sentences = [x for reply in replies for x in re.split(r"(?<=[.!?])\s+|\n+", reply) if x.strip()]
+    for sentence in sentences:
+        if any(v in sentence.lower() for v in values):
+            return sentence
+    parts = re.split(r"\$\{[^}]+\}", phrase)
+    pattern = re.compile(r"[\w.$-]+".join(re.escape(p) for p in parts), re.IGNORECASE)
+    return next((sentence for sentence in sentences if pattern.search(sentence)), None)
+

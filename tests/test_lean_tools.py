@@ -118,11 +118,12 @@ async def test_graph_agent_runs_are_the_same_on_the_lean_path_and_over_mcp() -> 
     assert _comparable(lean) == _comparable(mcp)
     assert sum(1 for r in lean if r.strict) >= len(tasks) * 0.8  # the model-driven runtime plays most gold paths
     # one reply judgement, plus one consent judgement per turn of a consent-gated call (issue 30)
-    assert all(
-        r.usage["judge"].calls == 1 + len(r.consent_judgement.items if r.consent_judgement else [])
+    calls = {
+        r.key.task_id: (r.usage["judge"].calls, 1 + len(r.consent_judgement.items if r.consent_judgement else []))
         for r in lean
         if r.status == "scored" and get_task(r.key.task_id).contract.reply_criteria
-    )
+    }
+    assert all(got == want for got, want in calls.values()), {t: v for t, v in calls.items() if v[0] != v[1]}
 
 
 async def test_gold_played_models_drive_every_model_role() -> None:
@@ -134,4 +135,4 @@ async def test_gold_played_models_drive_every_model_role() -> None:
     # judge: the reply judgement and the consent judgement of the $5,000 transfer (issue 30)
     assert {role: u.calls for role, u in record.usage.items()} == {"user": 3, "router": 2, "agent": 6, "judge": 2}
     assert [c.tool for c in record.tool_trace] == [c.tool for turn in get_task(task).gold for c in turn.calls]
-    assert json.dumps(record.judgement.model_dump(mode="json")).count('"passed": true') == 2  # type: ignore[union-attr]
+    assert json.dumps(record.judgement.model_dump(mode="json")).count('"passed": true') == len(get_task(task).contract.reply_criteria or [])  # type: ignore[union-attr]

@@ -103,7 +103,9 @@ async def test_case_c_credential_loop_is_model_attributable_non_convergence(tmp_
     status = [c for c in record.tool_trace if c.tool == "get_order_status"]
     assert status[0].result["status"] == "Delivered"
     # the get_order_status evidence is still credited; the reply never reported it
-    assert record.verdict.components == {"action": True, "params": True, "reply": False}
+    # issue 24: the order id is bound on the action entry (so get_order_details or list_customer_orders may answer),
+    # and unrequested writes are forbidden; the spec's case C still passes action (with its arguments) and fails reply
+    assert record.verdict.components == {"action": True, "forbidden": True, "reply": False}
     assert record.verdict.primary_failure == "non_convergence"
 
 

@@ -206,9 +206,10 @@ def test_time_is_compared_as_the_tool_type_reads_it() -> None:
 
 
 async def test_two_update_incident_calls_pass_merged() -> None:
-    task = _task("itsm_incident_assign_01")
-    spec = task.contract.expected_params[0].model_copy(update={"match": "merged"})  # type: ignore[index]
-    merged = task.model_copy(update={"contract": task.contract.model_copy(update={"expected_params": [spec]})})
+    merged = _task("itsm_incident_assign_01")  # its contract says `merged` since issue 27
+    assert merged.contract.expected_params[0].match == "merged"  # type: ignore[index]
+    spec = merged.contract.expected_params[0].model_copy(update={"match": "any", "record": None})  # type: ignore[index]
+    task = merged.model_copy(update={"contract": merged.contract.model_copy(update={"expected_params": [spec]})})
     split = [_c("update_incident", incident_id="INC-2004", assignee_id="USR-1002"), _c("update_incident", incident_id="INC-2004", status="in_progress")]
     evidence = await _play(task, _with_calls(task, split))
     assert not grade_offline(task, evidence).strict  # `any` needs one call with every field
