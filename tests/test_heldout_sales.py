@@ -8,39 +8,15 @@ careful agent might choose (another read, authorising up front) and must pass.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import pytest
 
-from contracts.catalog import get_task
-from contracts.schema import GoldCall, GoldTurn
-from grader.grade import grade_offline
-from harness.release.replay import GatewayReplayer
-from servers.gateway import Gateway
+from contracts.schema import GoldTurn
+from tests.heldout import Edit
+from tests.heldout import call as _call
+from tests.heldout import replayed_verdict as _verdict
+from tests.heldout import set_turn as _set
 
 pytestmark = pytest.mark.anyio
-DOMAIN = "sales"
-Edit = Callable[[list[GoldTurn]], None]
-
-
-async def _verdict(task_id: str, edit: Edit) -> Any:
-    """Replay the task's gold dialogue after `edit` through the real gateway and grade it offline."""
-    task = get_task(task_id)
-    turns = [GoldTurn(user=t.user, calls=[GoldCall(tool=c.tool, args=dict(c.args)) for c in t.calls], reply=t.reply) for t in task.gold]
-    edit(turns)
-    async with GatewayReplayer(Gateway([DOMAIN])) as replayer:
-        evidence = await replayer.play(task, turns, seed=0)
-    return grade_offline(task, evidence)
-
-
-def _call(tool: str, **args: Any) -> GoldCall:
-    return GoldCall(tool=tool, args=args)
-
-
-def _set(turns: list[GoldTurn], i: int, **update: Any) -> None:
-    """Replace turn `i` with a copy carrying `update` (gold turns are frozen)."""
-    turns[i] = turns[i].model_copy(update=update)
 
 
 def jump_first(turns: list[GoldTurn]) -> None:
