@@ -311,17 +311,21 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
         case = self._case(case_id)
         self._require_active(case)
         self._require_owned(case)
+        self._require_no_open_dispute(case_id, "Case", "closed")
+        case.status = "closed"
+        case.resolution = resolution
+        return {"case_id": case_id, "status": "closed"}
+
+    def _require_no_open_dispute(self, case_id: str, which: str, ending: str) -> None:
+        """A case with an open billing dispute cannot end (closed or merged) until billing resolves it (409)."""
         disputes = self._open_disputes(case_id=case_id)
         if disputes:
             raise Refusal(
                 409,
-                "Case has an open billing dispute; it cannot be closed until billing resolves the dispute",
+                f"{which} has an open billing dispute; it cannot be {ending} until billing resolves the dispute",
                 case_id=case_id,
                 dispute_ids=[d.dispute_id for d in disputes],
             )
-        case.status = "closed"
-        case.resolution = resolution
-        return {"case_id": case_id, "status": "closed"}
 
     @tool("write")
     def merge_cases(
@@ -351,14 +355,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
                 older_case_id=duplicate_case_id,
             )
         self._require_owned(duplicate)
-        disputes = self._open_disputes(case_id=duplicate_case_id)
-        if disputes:
-            raise Refusal(
-                409,
-                "The duplicate case has an open billing dispute; it cannot be merged until billing resolves the dispute",
-                case_id=duplicate_case_id,
-                dispute_ids=[d.dispute_id for d in disputes],
-            )
+        self._require_no_open_dispute(duplicate_case_id, "The duplicate case", "merged")
         duplicate.status = "merged"
         duplicate.merged_into = primary_case_id
         primary.linked_cases.append(duplicate_case_id)
