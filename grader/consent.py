@@ -23,6 +23,7 @@ only in the four words before a phrase in the same clause, and a question contai
 
 from __future__ import annotations
 
+
 import hashlib
 import json
 import re
@@ -33,6 +34,7 @@ from pydantic import BaseModel, Field
 from contracts.evidence import Evidence, Message, ToolCallRecord
 from contracts.schema import ConsentCheck, Contract, EvidencePhrase, Task
 from grader.judge import normalise, phrase_pattern
+from grader.settle import settle
 from grader.values import args_match, show
 from grader.verdicts import CheckVerdict
 
@@ -230,9 +232,14 @@ async def judge_consent(task: Task, evidence: Evidence, judge: ConsentJudge | No
     # resolved and the calls in canonical form (a check bound to `${create_case.case_id}` gates that case).
     task, evidence, _ = prepare(task, evidence)
     judge = judge or RuleConsentJudge()
+    asked = list(questions(task.contract, evidence))
+    # The questions are independent: asked at once, so an LLM judge costs one call's latency, not one per
+    # question; answers are validated in the questions' order, so the first invalid one is the one reported.
+    judgements = await settle([judge.judge(question) for _, question in asked])
     items = []
-    for index, question in questions(task.contract, evidence):
-        judgement = await judge.judge(question)
+    for (index, question), judgement in zip(asked, judgements, strict=True):
+        if isinstance(judgement, BaseException):
+            raise judgement
         validate_consent(judgement, question, judge.name)
         items.append(ConsentItem(check=index, turn=question.turn, judgement=judgement))
     return ConsentOutput(judge=judge.name, items=items)

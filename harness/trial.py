@@ -29,6 +29,7 @@ import anyio
 from contracts.evidence import Evidence, Message, RoutingDecision
 from contracts.schema import Task
 from grader.consent import consent_hash, judge_consent
+from grader.settle import first_failure, settle
 from grader.grade import JudgeFailure, criteria_hash, grade_with, judge_replies, ungraded_verdict
 from harness.agent_host import hosted_agent
 from harness.components import TrialComponents
@@ -104,6 +105,16 @@ def _charge(ledger: UsageLedger, exc: BaseException) -> None:
     usage = getattr(exc, "usage", None)
     if isinstance(usage, Usage):
         ledger.add("agent", usage)
+
+
+async def _judge_trial(task: Task, evidence: Evidence, components: TrialComponents, ledger: UsageLedger) -> tuple[Any, Any]:
+    """The reply judgement and the consent judgement, asked at once (they are independent: with LLM judges
+    a trial then waits one judge latency, not two); the reply judge's failure is reported first, as before."""
+    replies, consent = await settle([judge_replies(task, evidence, components.judge(ledger)), judge_consent(task, evidence, components.consent_judge(ledger))])
+    failure = first_failure([replies, consent])
+    if failure is not None:
+        raise failure
+    return replies, consent
 
 
 def _expose(gateway: Gateway, trial_id: str, allowed: Sequence[str] | None) -> None:
@@ -265,9 +276,8 @@ async def run_trial(
     ungraded: str | None = None
     if infra is None:
         try:
-            judgement = await judge_replies(task, evidence, components.judge(ledger))
+            judgement, consent = await _judge_trial(task, evidence, components, ledger)
             base["judgement"], base["criteria_hash"] = judgement, criteria_hash(task)
-            consent = await judge_consent(task, evidence, components.consent_judge(ledger))
             base["consent_judgement"], base["consent_hash"] = consent, consent_hash(task)
             verdict = grade_with(task, evidence, judgement, model_failure=model_failure, consent=consent)
         except JudgeFailure as exc:

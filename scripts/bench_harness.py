@@ -6,8 +6,10 @@
 A realistic trial is the model-driven runtime end to end: the reference graph agent with its router,
 the LLM user simulator and the LLM judge, each role a scripted model (`harness.gold_models`) that plays
 the gold path of `payments_transfer_daily_limit_01` — two user turns, four tool calls through the
-gateway, twelve model calls — and sleeps `latency` seconds per call. A trial's ideal wall time is therefore
-12 × latency, and N trials in flight at once ideally take the same. Per level, in a fresh process, after
+gateway, thirteen model calls of which twelve come one after another (the reply judge and the consent
+judge are asked at once; counted from the gold path, `critical_path_calls`) — and sleeps `latency`
+seconds per call. A trial's ideal wall time is therefore 12 × latency, and N trials in flight at once
+ideally take the same. Per level, in a fresh process, after
 one unmeasured cold-start run (one trial per worker, through the same executor):
 
 - efficiency = ideal / measured wall time (1.0: the harness adds nothing; the issue's goal ≥ 0.90 at 256);
@@ -52,7 +54,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 TASK = "payments_transfer_daily_limit_01"
-CALLS_PER_TRIAL = 12  # user 3 (2 messages + stop), router 2, agent 6 (4 tool steps + 2 replies), judge 1
+
+
+def critical_path_calls(task_id: str = TASK) -> int:
+    """The model calls one after another in a trial of `task_id`, counted from its gold path rather than
+    written down (a re-authored gold path changes it): the user one per turn plus its stop, the router one
+    per turn, the agent one per tool step plus one reply per turn, then one round of judges (the reply
+    judge and the consent questions are asked at once). A trial's ideal wall time is this × latency."""
+    from contracts.catalog import get_task
+
+    gold = get_task(task_id).gold
+    turns, steps = len(gold), sum(len(turn.calls) for turn in gold)
+    return (turns + 1) + turns + (steps + turns) + 1
 
 
 def _cpu_s() -> float:
@@ -95,16 +108,17 @@ async def _measure(n: int, latency: float, transport: str, workers: int = 1, pro
     if len(result.records) != n or not all(r.strict for r in result.records):
         raise SystemExit(f"the benchmark's trials must all pass: {sum(bool(r.strict) for r in result.records)}/{n}")
     calls = sum(u.calls for u in result.records[0].usage.values())
-    if calls != CALLS_PER_TRIAL:
-        raise SystemExit(f"a trial made {calls} model calls, expected {CALLS_PER_TRIAL}")
-    ideal = CALLS_PER_TRIAL * latency
+    if any(sum(u.calls for u in r.usage.values()) != calls for r in result.records):
+        raise SystemExit("the trials made different numbers of model calls: not the same realistic trial")
+    ideal = critical_path_calls() * latency
     return {
         "trials": n,
         "wall_s": wall,
         "ideal_s": ideal,
         "efficiency": ideal / wall,
         "cpu_ms_per_trial": 1000 * cpu / n,
-        "cpu_ms_per_call": 1000 * cpu / (n * CALLS_PER_TRIAL),
+        "calls_per_trial": calls,
+        "cpu_ms_per_call": 1000 * cpu / (n * calls),
         "retried_calls": sum(u.failed_calls for r in result.records for u in r.usage.values()),
     }
 
@@ -208,8 +222,9 @@ def _run_level(args: argparse.Namespace, n: int, workers: int, transport: str, c
 def report(args: argparse.Namespace, server_pid: int | None = None) -> None:
     """Each level in a fresh process; with `--baseline DIR`, each level also with DIR's code (the fake
     server and this script stay the same), the two in turn `--pairs` times, and the ratios this/baseline."""
-    ideal = CALLS_PER_TRIAL * args.latency
-    print(f"realistic trial ({args.provider} models): {CALLS_PER_TRIAL} model calls at {args.latency * 1000:.0f} ms -> ideal {ideal:.1f} s per run, whatever the number in flight")
+    calls = critical_path_calls()
+    ideal = calls * args.latency
+    print(f"realistic trial ({args.provider} models): {calls} model calls one after another at {args.latency * 1000:.0f} ms -> ideal {ideal:.1f} s per run, whatever the number in flight")
     print(
         f"{'code':>8} {'transport':>9} {'workers':>7} {'trials':>7} {'wall s':>8} {'efficiency':>10} {'CPU ms/trial':>13} {'CPU ms/call':>12} "
         f"{'fixed CPU s':>12} {'import CPU s':>13} {'SDK CPU s':>10} {'server ms/call':>15} {'retried':>8} {'peak RSS MiB':>13} {'cold start s':>13}"
@@ -223,7 +238,7 @@ def report(args: argparse.Namespace, server_pid: int | None = None) -> None:
                     for label, code in codes:
                         server_cpu = _process_cpu_s(server_pid)
                         r = _run_level(args, n, workers, transport, code)
-                        r["server_ms_per_call"] = 1000 * (_process_cpu_s(server_pid) - server_cpu) / ((n + workers) * CALLS_PER_TRIAL)
+                        r["server_ms_per_call"] = 1000 * (_process_cpu_s(server_pid) - server_cpu) / ((n + workers) * r["calls_per_trial"])
                         results.setdefault((label, transport, workers, n), []).append(r)
                         print(
                             f"{label:>8} {transport:>9} {workers:>7} {n:>7} {r['wall_s']:>8.2f} {r['efficiency']:>10.2f} {r['cpu_ms_per_trial']:>13.2f} "
