@@ -63,7 +63,7 @@ class TrialComponents:
         cache: dict[str, ModelAPI] = {}
         for role, name in self.plan.models().items():
             if name not in cache:
-                cache[name] = get_model_api(name)
+                cache[name] = get_model_api(name, http_backend=self.config.http_transport)
             apis[role] = cache[name]  # type: ignore[index]
         return apis
 

@@ -151,6 +151,10 @@ class RunConfig(BaseModel):
     exclude_simulator_faults: bool = Field(
         default=False, description="make trials with a simulator conformance fault ⊥ (infra:simulator) instead of counting them (they are always flagged)"
     )
+    http_transport: Literal["aiohttp", "httpx"] = Field(
+        default="aiohttp",
+        description="how provider SDKs reach the network: aiohttp (their DefaultAioHttpClient; less CPU per call) or httpx (their default stack); results do not depend on it",
+    )
     in_process_tools: Literal["lean", "mcp"] = Field(
         default="lean",
         description="how in-process agents reach the gateway: its lean path, or an in-memory MCP client (same records, slower; for checking)",
@@ -175,9 +179,15 @@ class RunConfig(BaseModel):
 
     def result_affecting(self) -> dict[str, object]:
         """The fields whose change makes earlier trial records incomparable (the resume key)."""
-        ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock",
-                  "in_process_tools", "workers", "executor", "ray_address"}  # fmt: skip
-        return {k: (str(v) if isinstance(v, Path) else v) for k, v in self.model_dump().items() if k not in ignore}
+        return {k: (str(v) if isinstance(v, Path) else v) for k, v in self.model_dump().items() if k not in EXECUTION_ONLY}
+
+
+EXECUTION_ONLY = frozenset(
+    {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock",
+     "in_process_tools", "http_transport", "workers", "executor", "ray_address"}
+)  # fmt: skip
+"""`RunConfig` fields that change how a run executes, never its trials' results: not in the resume key,
+and a change of them is not a change of configuration."""
 
 
 class ReportConfig(BaseModel):

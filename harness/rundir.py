@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from contracts.text import REPLY_MAX_CHARS, safe_value
+from harness.config import EXECUTION_ONLY
 from harness.files import write_atomic, write_atomic_bytes, write_atomic_many
 from harness.records import TrialKey, TrialRecord
 
@@ -177,8 +178,7 @@ def describe_change(before: dict[str, Any], after: dict[str, Any]) -> str:
     """What differs between two manifests, as flags: `--max-turns 30 -> 5`; else the dataset or plan."""
     changes = []
     old_config, new_config = before.get("config") or {}, after.get("config") or {}
-    ignore = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock",
-              "in_process_tools", "workers", "executor", "ray_address", "domain", "task", "capability", "difficulty", "rounds"}  # fmt: skip
+    ignore = EXECUTION_ONLY | {"domain", "task", "capability", "difficulty", "rounds"}
     for key in sorted(set(old_config) | set(new_config)):
         if key not in ignore and old_config.get(key) != new_config.get(key):
             changes.append(f"--{key.replace('_', '-')} {old_config.get(key)!r} -> {new_config.get(key)!r}")

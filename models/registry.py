@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from models.base import ConfigurationError, ModelAPI
 from models.model import Model, RetryPolicy, UsageLedger
+from models.providers.transport import DEFAULT_BACKEND, HttpBackend
 from models.types import GenerateConfig, Role
 
 
@@ -52,25 +53,28 @@ def known_providers() -> list[str]:
     return sorted([*PROVIDERS, *OPENAI_COMPATIBLE])
 
 
-def get_model_api(name: str) -> ModelAPI:
+def get_model_api(name: str, *, http_backend: HttpBackend = DEFAULT_BACKEND) -> ModelAPI:
+    """The provider adapter of `name`; `http_backend` is how its SDK reaches the network
+    (`models.providers.transport.HttpBackend`; results do not depend on it)."""
     provider, model = parse_model_name(name)
     if provider in OPENAI_COMPATIBLE:
         endpoint = OPENAI_COMPATIBLE[provider]
         base_url = os.environ.get(f"{provider.upper()}_BASE_URL", endpoint.base_url)
         from models.providers.openai import OpenAIChatAPI
 
-        return OpenAIChatAPI(model, provider=provider, base_url=base_url, api_key_env=endpoint.api_key_env)
+        return OpenAIChatAPI(model, provider=provider, base_url=base_url, api_key_env=endpoint.api_key_env, http_backend=http_backend)
     target = PROVIDERS.get(provider)
     if target is None:
         raise ConfigurationError(f"unknown model provider {provider!r} in {name!r}; known: {', '.join(known_providers())}")
     module_name, _, class_name = target.partition(":")
     cls = getattr(importlib.import_module(module_name), class_name)
-    return cls(model)
+    return cls(model, http_backend=http_backend)
 
 
 def sdk_modules(names: Iterable[str]) -> list[str]:
     """The provider SDK modules that models `names` will import (unknown names: none; their error comes
-    when the model is built). `httpcore2` is `httpx2`'s, which it imports on first use."""
+    when the model is built). `httpcore2` is `httpx2`'s, which it imports on first use; the SDK's
+    vendored aiohttp transport is what the default `--http-transport aiohttp` uses."""
     modules: list[str] = []
     for name in names:
         provider = name.partition(":")[0]
@@ -78,7 +82,7 @@ def sdk_modules(names: Iterable[str]) -> list[str]:
         if target is None:
             continue
         sdk = {"models.providers.openai": "openai", "models.providers.anthropic": "anthropic"}.get(target.partition(":")[0])
-        for module in (sdk, "httpcore2") if sdk else ():
+        for module in (sdk, "httpcore2", f"{sdk}._vendor.httpx_aiohttp") if sdk else ():
             if module not in modules:
                 modules.append(module)
     return modules

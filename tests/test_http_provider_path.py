@@ -5,6 +5,8 @@ are known up front. Nothing here is timed: `scripts/bench_harness.py --provider 
 
 from __future__ import annotations
 
+import asyncio
+
 import importlib.util
 import json
 import sys
@@ -155,10 +157,58 @@ async def test_a_failed_request_gives_its_slot_back() -> None:
     assert transport.shards == []  # closed with the client
 
 
-def test_openai_clients_use_the_sharded_transport(monkeypatch: pytest.MonkeyPatch) -> None:
+def _idle_connections(transport: object) -> int:
+    if type(transport).__name__ == "ShardedTransport":
+        return sum(len(shard.transport._pool.connections) for shard in transport.shards)  # type: ignore[attr-defined]
+    return sum(len(held) for held in transport.client.connector._conns.values())  # type: ignore[attr-defined]  # aiohttp's pool
+
+
+@pytest.mark.parametrize("backend", ["aiohttp", "httpx"])
+async def test_every_client_on_a_loop_shares_one_transport(monkeypatch: pytest.MonkeyPatch, backend: str) -> None:
+    """The router's, agent's, user's and judge's clients reuse each other's connections: a trial's calls
+    come one after another, so its next call takes the connection its last one freed (one pool per role
+    let each role's connection expire while the others spoke, and opened a new one)."""
+    from models.providers.transport import _shared
+
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    api = OpenAIChatAPI("gpt-5-mini")
-    assert type(api._client._client._transport).__name__ == "ShardedTransport"
+    agent, judge = OpenAIChatAPI("gpt-5-mini", http_backend=backend), OpenAIChatAPI("gpt-5", http_backend=backend)  # type: ignore[arg-type]
+    clients = [agent._client._client, judge._client._client]
+    assert {type(c._transport).__name__ for c in clients} == {"SharedTransportHandle"}
+    with fake_models(latency_s=0.0) as (url, _):
+        for client in clients:
+            assert (await client.get(f"{url}/health")).status_code == 200
+        loop = asyncio.get_running_loop()
+        shared = _shared[loop][backend].transport
+        assert type(shared).__name__ == {"aiohttp": "AiohttpTransport", "httpx": "ShardedTransport"}[backend]
+        assert _idle_connections(shared) == 1  # the second client's request reused the first's connection
+        await clients[0].aclose()  # one role's client closed: the other's connections stay
+        assert _shared[loop][backend].transport is shared and (await clients[1].get(f"{url}/health")).status_code == 200
+        await clients[1].aclose()  # the last one: the transport is closed and forgotten
+        assert backend not in _shared[loop]
+
+
+def test_a_shared_transport_is_per_event_loop() -> None:
+    """Connections belong to one event loop: a client used from a second loop gets that loop's transport,
+    and a finished loop's transport goes with it."""
+    import gc
+    import weakref
+
+    from models.providers.transport import _shared, shared_transport
+
+    handle = shared_transport()
+    seen: list[object] = []
+    loops: list[weakref.ref[asyncio.AbstractEventLoop]] = []
+
+    async def bind() -> None:
+        seen.append(handle._bind().transport)
+        loops.append(weakref.ref(asyncio.get_running_loop()))
+
+    asyncio.run(bind())
+    asyncio.run(bind())
+    gc.collect()
+    assert len(seen) == 2 and seen[0] is not seen[1]
+    assert loops[0]() is None or loops[0]() not in _shared  # the first loop's entry went with its loop
+    assert type(seen[0]).__name__ == "AiohttpTransport"  # the default backend
 
 
 # ---------------------------------------------------------------- request bodies and answers
@@ -224,8 +274,8 @@ def test_anything_but_a_completion_is_a_protocol_error(data: object) -> None:
 
 
 def test_the_sdks_a_run_needs_are_known_from_its_model_names() -> None:
-    assert sdk_modules(["vllm:a", "ollama:b", "openai:c"]) == ["openai", "httpcore2"]
-    assert sdk_modules(["anthropic:a"]) == ["anthropic", "httpcore2"]
+    assert sdk_modules(["vllm:a", "ollama:b", "openai:c"]) == ["openai", "httpcore2", "openai._vendor.httpx_aiohttp"]
+    assert sdk_modules(["anthropic:a"]) == ["anthropic", "httpcore2", "anthropic._vendor.httpx_aiohttp"]
     assert sdk_modules(["mock:gold", "nonsense"]) == []
 
 
@@ -246,7 +296,7 @@ def test_the_workers_fork_server_imports_the_run_sdks_before_it_forks(monkeypatc
     monkeypatch.setattr(forkserver._forkserver, "_preload_modules", list(forkserver._forkserver._preload_modules))
     monkeypatch.setattr(forkserver, "ensure_running", lambda: preloaded.append(list(forkserver._forkserver._preload_modules)))
     prepare_workers(RunConfig(workers=2), ["vllm:gold-agent", "mock:gold"])
-    assert preloaded == [[processes.__name__, "openai", "httpcore2"]]
+    assert preloaded == [[processes.__name__, "openai", "httpcore2", "openai._vendor.httpx_aiohttp"]]
     prepare_workers(RunConfig(workers=1), ["anthropic:x"])  # one process: no fork server, nothing preloaded
     assert len(preloaded) == 1
 
@@ -255,5 +305,5 @@ def test_preloading_imports_the_sdks_and_the_tls_context() -> None:
     from models.providers import transport
     from models.registry import preload_sdks
 
-    assert preload_sdks(["ollama:x", "mock:y"]) == ["openai", "httpcore2"]
+    assert preload_sdks(["ollama:x", "mock:y"]) == ["openai", "httpcore2", "openai._vendor.httpx_aiohttp"]
     assert "openai" in sys.modules and transport._default_contexts

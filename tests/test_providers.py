@@ -92,6 +92,12 @@ def fake_api(monkeypatch: pytest.MonkeyPatch, offline_env: None) -> Iterator[res
         raise AssertionError(f"unexpected sync request {request.url}")
 
     monkeypatch.setattr(httpx2.AsyncHTTPTransport, "handle_async_request", handle_async_request)
+    # the default `--http-transport aiohttp`: the SDKs' vendored aiohttp transport, bridged the same way
+    from anthropic._vendor.httpx_aiohttp import AiohttpTransport as AnthropicAiohttp
+    from openai._vendor.httpx_aiohttp import AiohttpTransport as OpenAIAiohttp
+
+    for transport in (OpenAIAiohttp, AnthropicAiohttp):
+        monkeypatch.setattr(transport, "handle_async_request", handle_async_request)
     monkeypatch.setattr(httpx2.HTTPTransport, "handle_request", no_sync_requests)
     yield router
     assert not unmocked, f"requests to unmocked URLs: {unmocked}"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from models.base import FATAL, ConfigurationError, ModelAPI, ProviderProtocolError, RetryDecision
 from models.providers.common import classify_stainless_error, import_sdk, pooled_http_client, read_api_key, response_headers, retry_after_seconds
+from models.providers.transport import DEFAULT_BACKEND, HttpBackend
 from models.types import ChatMessage, GenerateConfig, ModelOutput, ToolCall, ToolSpec, Usage
 
 if TYPE_CHECKING:  # type-only: keeps the SDK out of module import
@@ -135,10 +136,12 @@ class AnthropicAPI(ModelAPI):
 
     provider = "anthropic"
 
-    def __init__(self, model: str, *, api_key_env: str = "ANTHROPIC_API_KEY", base_url: str | None = None) -> None:
+    def __init__(
+        self, model: str, *, api_key_env: str = "ANTHROPIC_API_KEY", base_url: str | None = None, http_backend: HttpBackend = DEFAULT_BACKEND
+    ) -> None:
         super().__init__(model)
         self._sdk = import_sdk("anthropic")
-        http_client = pooled_http_client(self._sdk.DefaultAsyncHttpxClient)  # per-request cost flat in the number in flight
+        http_client = pooled_http_client(self._sdk, http_backend)  # per-request cost flat in the number in flight
         self._client: AsyncAnthropic = self._sdk.AsyncAnthropic(api_key=read_api_key(api_key_env), base_url=base_url, max_retries=0, http_client=http_client)
         self._warned_sampling = False
 

@@ -11,6 +11,7 @@ from types import ModuleType
 from typing import Any
 
 from models.base import PROTOCOL_ERROR_TYPES, ConfigurationError, ProviderProtocolError, RetryDecision
+from models.providers.transport import DEFAULT_BACKEND, HttpBackend
 
 def import_sdk(package: str) -> ModuleType:
     """Import a provider SDK on first use, turning its absence into an actionable configuration error."""
@@ -20,13 +21,15 @@ def import_sdk(package: str) -> ModuleType:
         raise ConfigurationError(f"the {package!r} package is required for {package} models; install it with: uv add {package}") from exc
 
 
-def pooled_http_client(client_class: Any) -> Any:
-    """The SDK's own default async HTTP client class (`DefaultAsyncHttpxClient`: its timeouts and redirect
-    policy) over a `ShardedTransport`, whose cost per request does not grow with the number in flight
-    (`models.providers.transport`)."""
-    from models.providers.transport import sharded_transport
+def pooled_http_client(sdk: Any, backend: HttpBackend = DEFAULT_BACKEND) -> Any:
+    """The SDK's own default async HTTP client class for `backend` (`DefaultAioHttpClient` or
+    `DefaultAsyncHttpxClient`: its timeouts, redirect policy, proxies from the environment) over the
+    process's shared transport of that backend, whose cost per request does not grow with the number in
+    flight and whose connections every model role reuses (`models.providers.transport`)."""
+    from models.providers.transport import shared_transport
 
-    return client_class(transport=sharded_transport())
+    client_class = sdk.DefaultAioHttpClient if backend == "aiohttp" else sdk.DefaultAsyncHttpxClient
+    return client_class(transport=shared_transport(backend, sdk.__name__))
 
 
 def read_api_key(env_var: str) -> str:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from models.base import FATAL, ConfigurationError, ModelAPI, ProviderProtocolError, RetryDecision
 from models.providers.common import classify_stainless_error, import_sdk, pooled_http_client, read_api_key
+from models.providers.transport import DEFAULT_BACKEND, HttpBackend
 from models.types import ChatMessage, GenerateConfig, ModelOutput, ToolCall, ToolSpec, Usage
 
 if TYPE_CHECKING:  # type-only: keeps the SDK out of module import
@@ -184,12 +185,13 @@ class OpenAIChatAPI(ModelAPI):
         provider: str = "openai",
         base_url: str | None = None,
         api_key_env: str | None = "OPENAI_API_KEY",
+        http_backend: HttpBackend = DEFAULT_BACKEND,
     ) -> None:
         super().__init__(model)
         self.provider = provider
         self._sdk = import_sdk("openai")
         api_key = read_api_key(api_key_env) if api_key_env else LOCAL_PLACEHOLDER_KEY
-        http_client = pooled_http_client(self._sdk.DefaultAsyncHttpxClient)
+        http_client = pooled_http_client(self._sdk, http_backend)
         self._client: AsyncOpenAI = self._sdk.AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=0, http_client=http_client)
         # OpenAI's reasoning models reject `max_tokens`; many compatible servers only know `max_tokens`.
         self._max_tokens_key = "max_completion_tokens" if provider == "openai" else "max_tokens"
