@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -35,6 +35,9 @@ from contracts.evidence import Evidence, Message, ToolCallRecord
 from contracts.schema import ConsentCheck, Contract, EvidencePhrase, Task
 from grader.judge import normalise, phrase_pattern
 from grader.settle import settle
+
+if TYPE_CHECKING:  # grader.grade imports this module
+    from grader.grade import Prepared
 from grader.values import args_match, show
 from grader.verdicts import CheckVerdict
 
@@ -221,7 +224,9 @@ class RuleConsentJudge:
         )
 
 
-async def judge_consent(task: Task, evidence: Evidence, judge: ConsentJudge | None = None) -> ConsentOutput | None:
+async def judge_consent(
+    task: Task, evidence: Evidence, judge: ConsentJudge | None = None, *, prepared: Prepared | None = None
+) -> ConsentOutput | None:
     """The consent answers of a trial (None when the task declares no consent checks). A judge's answer is
     validated here; an invalid one raises `JudgeFailure` (the trial is ungraded, as for reply judging)."""
     if not task.contract.consent:
@@ -230,7 +235,7 @@ async def judge_consent(task: Task, evidence: Evidence, judge: ConsentJudge | No
 
     # The judge answers the questions the grader will ask: the checks with their `${...}` references
     # resolved and the calls in canonical form (a check bound to `${create_case.case_id}` gates that case).
-    task, evidence, _ = prepare(task, evidence)
+    task, evidence, _ = prepared or prepare(task, evidence)
     judge = judge or RuleConsentJudge()
     asked = list(questions(task.contract, evidence))
     # The questions are independent: asked at once, so an LLM judge costs one call's latency, not one per

@@ -123,7 +123,12 @@ REFERENCE_COMPONENT: dict[str, Component] = {
 component name when that is one, else `reply`)."""
 
 
-def prepare(task: Task, evidence: Evidence) -> tuple[Task, Evidence, list[Unresolved]]:
+Prepared = tuple[Task, Evidence, list[Unresolved]]
+"""What `prepare` returns: the task with its contract resolved and canonical, the canonical evidence, and
+the references that could not be resolved."""
+
+
+def prepare(task: Task, evidence: Evidence) -> Prepared:
     """What every check and judge grades: the contract with its result references resolved from the
     recorded trace (grader/refs.py), then contract and evidence in the canonical form the domain's tools
     define (defaults, the parameters' own types, unordered lists; grader/semantics.py). A task of an
@@ -251,10 +256,15 @@ def trace_model_failure(evidence: Evidence) -> str | None:
 
 
 def _verdict(
-    task: Task, evidence: Evidence, output: JudgeOutput | None, model_failure: str | None, consent: ConsentOutput | None = None
+    task: Task,
+    evidence: Evidence,
+    output: JudgeOutput | None,
+    model_failure: str | None,
+    consent: ConsentOutput | None = None,
+    prepared: Prepared | None = None,
 ) -> TrialVerdict:
     model_failure = model_failure or trace_model_failure(evidence)
-    task, evidence, unresolved = prepare(task, evidence)
+    task, evidence, unresolved = prepared or prepare(task, evidence)
     checks: list[CheckVerdict] = []
     for family in PROGRAMMATIC_CHECKS:
         checks.extend(family(task.contract, evidence))
@@ -296,11 +306,18 @@ async def judge_replies(task: Task, evidence: Evidence, judge: Judge | None = No
 
 
 def grade_with(
-    task: Task, evidence: Evidence, output: JudgeOutput | None, *, model_failure: str | None = None, consent: ConsentOutput | None = None
+    task: Task,
+    evidence: Evidence,
+    output: JudgeOutput | None,
+    *,
+    model_failure: str | None = None,
+    consent: ConsentOutput | None = None,
+    prepared: Prepared | None = None,
 ) -> TrialVerdict:
     """The verdict from evidence plus an already obtained reply judgement (validated here) and consent
-    answers (`consent`; None: the offline consent rule decides)."""
-    return _verdict(task, evidence, output, model_failure, consent)
+    answers (`consent`; None: the offline consent rule decides). `prepared`: `prepare(task, evidence)`
+    when the caller already has it (the consent judge needed it too), so it is not worked out twice."""
+    return _verdict(task, evidence, output, model_failure, consent, prepared)
 
 
 async def grade(

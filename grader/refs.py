@@ -15,11 +15,13 @@ a failing check with a readable reason, never a crash.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from contracts.evidence import Evidence, ToolCallRecord
 from contracts.schema import Contract
@@ -127,23 +129,64 @@ def _text(value: Any) -> str:
 
 
 def resolve(contract: Contract, evidence: Evidence) -> tuple[Contract, list[Unresolved]]:
-    """The contract with every reference resolved from the trace, and the references that could not be."""
-    data = contract.model_dump(exclude_unset=True)
-    if not references_in(data):
+    """The contract with every reference resolved from the trace, and the references that could not be.
+
+    Only the families that hold a reference are resolved and re-validated (each through its own field
+    type: resolution changes values, never the families' shape the contract's own validator checks); the
+    contract's dump and where its references are is worked out once per contract object."""
+    families = _families_with_references(contract)
+    if not families:
         return contract, []
     trace = evidence.tool_trace
-    for as_text in (False, True):
-        # A whole-string reference keeps its value's type; where the schema needs text (a state path), the
-        # value is written as text instead.
-        problems: list[Unresolved] = []
-        out = {family: _resolve_value(value, trace, family, family, problems, as_text=as_text) for family, value in data.items()}
-        try:
-            return Contract.model_validate(out), problems
-        except ValidationError as exc:
-            error = exc
-    refs = ", ".join(sorted({r.text for r in references_in(data)}))
-    reason = f"the contract with {refs} resolved is not a valid contract: {error.errors()[0]['msg']}"
-    return contract, [Unresolved(family="reply_criteria" if data.get("reply_criteria") else next(iter(data)), location="contract", reference=refs, reason=reason)]
+    update: dict[str, Any] = {}
+    problems: list[Unresolved] = []
+    for family, value in families.items():
+        adapter = _family_adapter(family)
+        for as_text in (False, True):
+            # A whole-string reference keeps its value's type; where the schema needs text (a state path),
+            # the value is written as text instead.
+            found: list[Unresolved] = []
+            out = _resolve_value(value, trace, family, family, found, as_text=as_text)
+            try:
+                update[family] = adapter.validate_python(out)
+            except ValidationError as exc:
+                error = exc
+                continue
+            problems.extend(found)
+            break
+        else:
+            refs = ", ".join(sorted({r.text for v in families.values() for r in references_in(v)}))
+            reason = f"the contract with {refs} resolved is not a valid contract: {error.errors()[0]['msg']}"
+            first = "reply_criteria" if "reply_criteria" in families else next(iter(families))
+            return contract, [Unresolved(family=first, location="contract", reference=refs, reason=reason)]
+    return contract.model_copy(update=update), problems
+
+
+_REFERENCES_CACHE_SIZE = 4096
+_references: OrderedDict[int, tuple[Contract, dict[str, Any]]] = OrderedDict()
+
+
+def _families_with_references(contract: Contract) -> dict[str, Any]:
+    """{family: its dumped value} for the families of `contract` that hold a reference; kept per contract
+    object (with the object, so its id is not reused while kept) in a bounded LRU: a task's contract is
+    graded on every trial, and its references do not change."""
+    key = id(contract)
+    hit = _references.get(key)
+    if hit is not None and hit[0] is contract:
+        _references.move_to_end(key)
+        return hit[1]
+    data = contract.model_dump(exclude_unset=True)
+    families = {family: value for family, value in data.items() if references_in(value)}
+    _references[key] = (contract, families)
+    if len(_references) > _REFERENCES_CACHE_SIZE:
+        _references.popitem(last=False)
+    return families
+
+
+@functools.cache
+def _family_adapter(family: str) -> TypeAdapter[Any]:
+    field = Contract.model_fields[family]
+    return TypeAdapter(Annotated[field.annotation, field])  # the field's own constraints too
 
 
 def resolve_contract(contract: Contract, evidence: Evidence) -> Contract:

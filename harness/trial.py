@@ -30,7 +30,7 @@ from contracts.evidence import Evidence, Message, RoutingDecision
 from contracts.schema import Task
 from grader.consent import consent_hash, judge_consent
 from grader.settle import first_failure, settle
-from grader.grade import JudgeFailure, criteria_hash, grade_with, judge_replies, ungraded_verdict
+from grader.grade import JudgeFailure, Prepared, criteria_hash, grade_with, judge_replies, prepare, ungraded_verdict
 from harness.agent_host import hosted_agent
 from harness.components import TrialComponents
 from simulator.conformance import check_dialogue, fault_labels
@@ -107,14 +107,18 @@ def _charge(ledger: UsageLedger, exc: BaseException) -> None:
         ledger.add("agent", usage)
 
 
-async def _judge_trial(task: Task, evidence: Evidence, components: TrialComponents, ledger: UsageLedger) -> tuple[Any, Any]:
+async def _judge_trial(task: Task, evidence: Evidence, components: TrialComponents, ledger: UsageLedger) -> tuple[Any, Any, Prepared]:
     """The reply judgement and the consent judgement, asked at once (they are independent: with LLM judges
-    a trial then waits one judge latency, not two); the reply judge's failure is reported first, as before."""
-    replies, consent = await settle([judge_replies(task, evidence, components.judge(ledger)), judge_consent(task, evidence, components.consent_judge(ledger))])
+    a trial then waits one judge latency, not two); the reply judge's failure is reported first, as before.
+    Also the prepared contract and evidence the consent judge and the grader share (worked out once)."""
+    prepared = prepare(task, evidence)
+    replies, consent = await settle(
+        [judge_replies(task, evidence, components.judge(ledger)), judge_consent(task, evidence, components.consent_judge(ledger), prepared=prepared)]
+    )
     failure = first_failure([replies, consent])
     if failure is not None:
         raise failure
-    return replies, consent
+    return replies, consent, prepared
 
 
 def _expose(gateway: Gateway, trial_id: str, allowed: Sequence[str] | None) -> None:
@@ -276,10 +280,10 @@ async def run_trial(
     ungraded: str | None = None
     if infra is None:
         try:
-            judgement, consent = await _judge_trial(task, evidence, components, ledger)
+            judgement, consent, prepared = await _judge_trial(task, evidence, components, ledger)
             base["judgement"], base["criteria_hash"] = judgement, criteria_hash(task)
             base["consent_judgement"], base["consent_hash"] = consent, consent_hash(task)
-            verdict = grade_with(task, evidence, judgement, model_failure=model_failure, consent=consent)
+            verdict = grade_with(task, evidence, judgement, model_failure=model_failure, consent=consent, prepared=prepared)
         except JudgeFailure as exc:
             # Not ⊥: a judge that a reply derailed must not take the trial out of the denominator. The
             # trial stays visible and counted as a non-pass; the run is reported incomplete.

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import resource
@@ -56,14 +57,15 @@ sys.path.insert(0, str(ROOT))
 TASK = "payments_transfer_daily_limit_01"
 
 
+@functools.cache
 def critical_path_calls(task_id: str = TASK) -> int:
     """The model calls one after another in a trial of `task_id`, counted from its gold path rather than
     written down (a re-authored gold path changes it): the user one per turn plus its stop, the router one
     per turn, the agent one per tool step plus one reply per turn, then one round of judges (the reply
     judge and the consent questions are asked at once). A trial's ideal wall time is this × latency."""
-    from contracts.catalog import get_task
+    from contracts.catalog import load_selection
 
-    gold = get_task(task_id).gold
+    gold = load_selection(task_ids=[task_id])[task_id].gold
     turns, steps = len(gold), sum(len(turn.calls) for turn in gold)
     return (turns + 1) + turns + (steps + turns) + 1
 
