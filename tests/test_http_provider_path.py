@@ -79,9 +79,11 @@ def http_models(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, object]]
 # ---------------------------------------------------------------- whole trials over HTTP
 
 
-async def test_real_providers_play_whole_trials_against_the_fake_server(http_models: tuple[str, object], tmp_path: Path) -> None:
+@pytest.mark.parametrize("http_transport", ["aiohttp", "httpx"])
+async def test_real_providers_play_whole_trials_against_the_fake_server(http_models: tuple[str, object], tmp_path: Path, http_transport: str) -> None:
     """The bench's realistic trial, for correctness: graph agent and router on vllm:, LLM user and judge
-    on ollama:, every call a real HTTP request through the OpenAI SDK; each trial passes with usage."""
+    on ollama:, every call a real HTTP request through the OpenAI SDK over either HTTP stack; each trial
+    passes with usage."""
     from rich.console import Console
 
     from harness.config import RunConfig
@@ -91,6 +93,7 @@ async def test_real_providers_play_whole_trials_against_the_fake_server(http_mod
     config = RunConfig(
         out=tmp_path / "run", task=[TASK], rounds=3, concurrency=3, agent="graph", user="llm", judge="llm",
         agent_model="vllm:gold-agent", router_model="vllm:gold-router", user_model="ollama:gold-user", judge_model="ollama:gold-judge",
+        http_transport=http_transport,
     )  # fmt: skip
     result = await execute_run(config, console=Console(file=open("/dev/null", "w")))  # noqa: SIM115
     assert len(result.records) == 3 and all(r.strict for r in result.records), [r.error for r in result.records]
