@@ -149,7 +149,7 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
     def _free(self, tech: Technician, date: str, start_time: str, exclude: str | None = None) -> bool:
         return date not in tech.days_off and self._booking(tech.technician_id, date, start_time, exclude) is None
 
-    def _qualified_free(self, skill: str, date: str, start_time: str, exclude: str | None = None) -> list[NonBlank[str]]:
+    def _qualified_free(self, skill: str, date: str, start_time: str, exclude: str | None = None) -> list[str]:
         """Qualified technicians who could take one more job of `skill` in the window while every
         appointment already in it stays staffed."""
         others = self._demands(self._window(date, start_time, exclude))

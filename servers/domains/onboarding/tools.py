@@ -92,7 +92,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
             return None
         return doc
 
-    def _missing_documents(self, account: Account) -> list[NonBlank[str]]:
+    def _missing_documents(self, account: Account) -> list[str]:
         return [d for d in REQUIRED_DOCUMENTS[account.entity_type] if self._valid_document(account, d) is None]
 
     def _checklist(self, account: Account) -> dict[str, bool]:
