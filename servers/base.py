@@ -19,11 +19,13 @@ import functools
 import inspect
 import math
 import re
+import types
 import typing
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, Field, GetCoreSchemaHandler, GetJsonSchemaHandler, StringConstraints
+from pydantic_core import PydanticCustomError, core_schema
 
 ToolKind = Literal["read", "write", "compute"]
 StateT = TypeVar("StateT", bound=BaseModel)
@@ -196,6 +198,71 @@ UNORDERED = Unordered
 def is_unordered(annotation: Any) -> bool:
     """Whether a resolved annotation carries the `Unordered` marker (at its outermost `Annotated`)."""
     return any(meta is Unordered for meta in getattr(annotation, "__metadata__", ()))
+
+
+BLANK_PATTERN = r"\S"
+"""The JSON-schema pattern of a non-blank string: at least one character that is not whitespace."""
+
+
+def reject_blank(value: Any) -> Any:
+    """A string that is empty or only whitespace is an invalid call (the agent sees `name: must not be
+    blank ...`, the field named by the gateway); anything else passes unchanged."""
+    if isinstance(value, str) and not value.strip():
+        raise PydanticCustomError("blank", "must not be blank (empty or only whitespace); give the actual value")
+    return value
+
+
+class _NonBlankMarker:
+    """Marks a string parameter that must hold a value: a name, a title, an address line, a reason, an
+    id, a search term. Blank text (``""``, ``"   "``) is refused as an invalid call before the tool runs,
+    so no world ever stores a blank name or note and no lookup or search runs on nothing.
+
+    Write `NonBlank[str]` or `NonBlank[Trimmed]` (it composes with the other string types: the check runs
+    after their trimming and case folding); `Annotated[str, NonBlank]` is the same. The value itself is
+    not changed. The published JSON schema says so (`minLength: 1`, `pattern: "\\S"`).
+
+    The rule for every domain (docs/guarantees.md): a *required* string is never blank; an *optional*
+    string whose default is ``None`` may be omitted (or null) but, if given, is not blank; an optional
+    free text whose default is ``""`` (a memo, a description) treats blank as omitted - it is trimmed,
+    so whitespace becomes that ``""`` "none" value and is never stored as such.
+    """
+
+    def __repr__(self) -> str:
+        return "NonBlank"
+
+    def __getitem__(self, item: Any) -> Any:
+        return Annotated[item, self]
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.no_info_after_validator_function(reject_blank, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> dict[str, Any]:
+        json_schema = handler(schema)
+        target = handler.resolve_ref_schema(json_schema)
+        target.setdefault("minLength", 1)
+        target.setdefault("pattern", BLANK_PATTERN)
+        return json_schema
+
+
+NonBlank = _NonBlankMarker()
+
+
+def is_non_blank(annotation: Any) -> bool:
+    """Whether a resolved annotation carries `NonBlank`: on itself or, for `X | None`, on `X`."""
+    if any(meta is NonBlank for meta in getattr(annotation, "__metadata__", ())):
+        return True
+    inner = typing.get_args(annotation)[0] if typing.get_origin(annotation) is Annotated else annotation
+    if typing.get_origin(inner) in (typing.Union, types.UnionType):
+        return any(is_non_blank(member) for member in typing.get_args(inner) if member is not type(None))
+    return False
+
+
+def non_blank_items(annotation: Any) -> bool:
+    """Whether a resolved annotation is a list whose items carry `NonBlank` (`list[NonBlank[str]]`)."""
+    inner = typing.get_args(annotation)[0] if typing.get_origin(annotation) is Annotated else annotation
+    if typing.get_origin(inner) is Annotated:  # Unordered[list[...]] nests one more level
+        return non_blank_items(inner)
+    return typing.get_origin(inner) is list and is_non_blank(typing.get_args(inner)[0])
 
 
 EmailAddress = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True)]

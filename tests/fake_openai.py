@@ -33,11 +33,42 @@ def completion(content: str | None = None, tool: tuple[str, dict[str, Any]] | No
     )
 
 
+def response(content: str | None = None, tool: tuple[str, dict[str, Any]] | None = None, *, output: list[dict[str, Any]] | None = None,
+             prompt: int = 11, completion_tokens: int = 3) -> Answer:
+    """A Responses-API answer (`POST /v1/responses`, what the OpenAI Agents SDK uses by default): a message,
+    a function call, or exactly `output` (e.g. `[]`)."""
+    if output is None:
+        output = []
+        if content is not None:
+            output.append({"id": "msg_1", "type": "message", "role": "assistant", "status": "completed",
+                           "content": [{"type": "output_text", "text": content, "annotations": []}]})  # fmt: skip
+        if tool is not None:
+            output.append({"id": "fc_1", "type": "function_call", "call_id": "call_1", "name": tool[0], "arguments": json.dumps(tool[1]), "status": "completed"})
+    return (
+        200,
+        {
+            "id": "resp_1",
+            "object": "response",
+            "created_at": 0,
+            "status": "completed",
+            "model": "fake",
+            "output": output,
+            "parallel_tool_calls": True,
+            "tool_choice": "auto",
+            "tools": [],
+            "usage": {"input_tokens": prompt, "output_tokens": completion_tokens, "total_tokens": prompt + completion_tokens,
+                      "input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 0}},  # fmt: skip
+        },
+    )
+
+
 @dataclass
 class FakeOpenAI:
     script: Callable[[int, dict[str, Any]], Answer]
     """(request index, request body) -> the answer."""
     requests: list[dict[str, Any]] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    """The path of each request (which API the client used: `/v1/chat/completions`, `/v1/responses`)."""
     port: int = 0
 
     @property
@@ -68,6 +99,7 @@ class FakeOpenAI:
                 request = json.loads(body or b"{}")
                 index = len(self.requests)
                 self.requests.append(request)
+                self.paths.append(head.split(b"\r\n", 1)[0].split(b" ")[1].decode().split("?")[0])
                 answer = self.script(index, request)
                 if answer == "hang":
                     await anyio.sleep(3600)

@@ -171,3 +171,84 @@ async def test_the_adapter_applies_the_trials_per_call_timeout(tmp_path: Path) -
     components = TrialComponents(config, plan, apis={}, agent_factory=lambda view: OpenAIAgentsAgent(Records(balance_then_answer), graph.system_prompt))
     await execute_run(config, console=Console(file=open("/dev/null", "w")), components=components)  # noqa: SIM115
     assert seen and set(seen) == {10.0}  # 1/8 of the 80 s trial limit
+
+
+# ---- issue 28: a provider answer that is no answer is ⊥ on both of the SDK's OpenAI APIs ---------------
+
+from fake_openai import completion, fake_openai, response  # noqa: E402
+
+
+def _served_script(api: str, first: Any) -> Callable[[int, dict], Any]:
+    """`first` answers the first request; then (if the run gets that far) a balance check and a reply in
+    the API's own shape."""
+    answer = response if api == "responses" else completion
+
+    def script(index: int, request: dict) -> Any:
+        if index == 0 and first is not None:
+            return first
+        items = request.get("input") or request.get("messages") or []
+        called = any(isinstance(i, dict) and i.get("type") == "function_call_output" or i.get("role") == "tool" for i in items if isinstance(i, dict))
+        if not called:
+            return answer(tool=("get_account_balance", {"account_id": "ACC-1005"}))
+        return answer("Your balance is $640.20 and you have 310 loyalty points.")
+
+    return script
+
+
+async def _served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, api: str, first: Any) -> tuple[Any, Any]:
+    """The adapter with a model *name*, as `--agent openai-agents --agent-model openai:fake` builds it: the
+    SDK's own OpenAI provider on our counting HTTP client, against a local fake server."""
+    import agents
+
+    if api == "chat":
+        monkeypatch.setattr("agents.models._openai_shared._use_responses_by_default", False)
+    else:
+        assert agents.models._openai_shared.get_use_responses_by_default(), "the SDK's default API is Responses"
+    async with fake_openai(_served_script(api, first)) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-openai-0000")
+        config = RunConfig(out=tmp_path / "run", task=["payments_balance_inquiry_01"], infra_retries=0, task_timeout_s=60)
+        plan = Plan(agent="openai-agents", agent_model="openai:fake", user="scripted", judge="evidence", offline=True)
+        graph = load_graph("payments")
+        components = TrialComponents(config, plan, apis={}, agent_factory=lambda view: OpenAIAgentsAgent("fake", graph.system_prompt, max_turns=4))
+        result = await execute_run(config, console=Console(file=open("/dev/null", "w")), components=components)  # noqa: SIM115
+        [record] = result.records
+        return record, server
+
+
+@pytest.mark.parametrize("api", ["responses", "chat"])
+async def test_a_real_answer_on_either_api_is_scored_and_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, api: str) -> None:
+    record, server = await _served(tmp_path, monkeypatch, api, None)
+    assert set(server.paths) == {"/v1/responses" if api == "responses" else "/v1/chat/completions"}
+    assert record.status == "scored" and record.strict, (record.error, record.verdict.summary() if record.verdict else None)
+    usage = record.usage["agent"]
+    assert usage.calls + usage.failed_calls == len(server.requests) == 2 and usage.failed_calls == 0
+
+
+EMPTY_ANSWERS = {
+    "responses": response(output=[]),
+    "chat": (200, {"id": "x", "object": "chat.completion", "created": 0, "model": "fake", "choices": []}),
+}
+
+
+@pytest.mark.parametrize("api", ["responses", "chat"])
+async def test_an_answer_without_output_or_choices_is_bottom_on_either_api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, api: str) -> None:
+    """Issue 28: `choices: []` was an empty reply under openai-agents (charged to the model), and the SDK's
+    default API (Responses) had the same hole with `output: []`. Both are the provider's malformed answer,
+    observed by our HTTP client: ⊥, with the request counted."""
+    record, server = await _served(tmp_path, monkeypatch, api, EMPTY_ANSWERS[api])
+    assert server.paths[0] == ("/v1/responses" if api == "responses" else "/v1/chat/completions")
+    assert record.status == "infra_error" and record.failure_class == "infra:provider", (record.status, record.failure_class, record.error)
+    assert "malformed provider answer" in (record.error or "")
+    usage = record.usage["agent"]
+    assert usage.calls + usage.failed_calls == len(server.requests) >= 1
+
+
+def test_only_a_missing_answer_is_malformed_not_an_empty_text() -> None:
+    from harness.adapters.provider_http import malformed_answer
+
+    assert malformed_answer("responses", response(output=[])[1])
+    assert malformed_answer("responses", {"id": "r", "object": "response", "status": "completed"})  # no output at all
+    assert malformed_answer("responses", response("")[1]) is None  # a message with empty text is the model's reply
+    assert malformed_answer("chat", completion("")[1]) is None
+    assert malformed_answer("chat", {"choices": []})

@@ -1,7 +1,7 @@
 """The HTTP client the framework adapters give their provider SDKs: it counts every request the framework
 sends (retries and failed attempts included), and refuses a malformed answer the way our own provider
-layer does (`models.providers.openai`): a 200 whose chat completion has no choices is a protocol error,
-not an empty reply.
+layer does (`models.providers.openai`): a 200 whose chat completion has no choices, or whose Responses-API
+answer has no output items, is a protocol error, not an empty reply.
 
 Why: a framework reports the usage of the requests that succeeded, and only when its run succeeds; the
 trial's ledger must hold every request made, whatever the outcome (docs/guarantees.md). The adapter
@@ -17,6 +17,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from models.base import ConfigurationError, ProviderProtocolError, observe
+
+
+def malformed_answer(api: str, body: Any) -> str | None:
+    """Why a 200 answer of the chat-completions (`api="chat"`) or Responses (`api="responses"`) API is
+    not an answer at all, or None. The two APIs' equivalents: a chat completion without `choices`, a
+    response without `output` items (the Agents SDK would read either as an empty reply and charge it to
+    the model; our provider layer calls it a protocol fault, ⊥). An answer that *has* a choice or an
+    output item is the model's, however empty its text."""
+    if not isinstance(body, dict):
+        return None
+    if api == "chat" and not body.get("choices"):
+        return "the provider answered a chat completion without choices"
+    if api == "responses" and body.get("object", "response") == "response" and not body.get("output"):
+        return f"the provider answered a response without output items (status {body.get('status')!r})"
+    return None
 
 
 @dataclass
@@ -41,16 +56,19 @@ class RequestCounter:
         async def on_response(response: Any) -> None:
             if response.status_code != 200 or "json" not in response.headers.get("content-type", ""):
                 return
-            if not response.request.url.path.endswith("/chat/completions"):
+            path = response.request.url.path
+            api = "chat" if path.endswith("/chat/completions") else "responses" if path.endswith("/responses") else None
+            if api is None:
                 return
             await response.aread()
             try:
                 body = json.loads(response.content)
             except ValueError:
                 return  # the SDK reports undecodable bodies itself
-            if isinstance(body, dict) and not body.get("choices"):
+            problem = malformed_answer(api, body)
+            if problem:
                 self.malformed += 1
-                raise observe(ProviderProtocolError("the provider answered a chat completion without choices"))
+                raise observe(ProviderProtocolError(problem))
 
         timeout = httpx.Timeout(timeout_s, connect=min(timeout_s, 10.0)) if timeout_s else httpx.Timeout(600.0, connect=10.0)
         client = httpx.AsyncClient(timeout=timeout, event_hooks={"request": [on_request], "response": [on_response]})

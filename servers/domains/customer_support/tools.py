@@ -21,7 +21,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import CaseFolded, FreeText, InvalidCall, Money, Refusal, ToolEnvironment, tool
+from servers.base import CaseFolded, FreeText, InvalidCall, Money, NonBlank, Refusal, ToolEnvironment, Trimmed, tool
 from servers.domains.customer_support.world import (
     CREDIT_CAP,
     BillingDispute,
@@ -39,10 +39,10 @@ from servers.domains.customer_support.world import (
     sla_due,
 )
 
-CustomerId = Annotated[str, Field(description="Customer id, e.g. CUST-7001.")]
-CaseId = Annotated[str, Field(description="Support case id, e.g. CASE-5001.")]
-InvoiceId = Annotated[str, Field(description="Invoice id, e.g. INV-8001.")]
-ArticleId = Annotated[str, Field(description="Knowledge-base article id, e.g. KB-2001.")]
+CustomerId = Annotated[NonBlank[str], Field(description="Customer id, e.g. CUST-7001.")]
+CaseId = Annotated[NonBlank[str], Field(description="Support case id, e.g. CASE-5001.")]
+InvoiceId = Annotated[NonBlank[str], Field(description="Invoice id, e.g. INV-8001.")]
+ArticleId = Annotated[NonBlank[str], Field(description="Knowledge-base article id, e.g. KB-2001.")]
 
 ACTIVE = ("open", "pending_customer", "escalated")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.IGNORECASE)
@@ -143,7 +143,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
     def authenticate_customer(
         self,
         customer_id: CustomerId,
-        pin: Annotated[str, Field(description="The customer's four-digit support PIN, exactly as they gave it.")],
+        pin: Annotated[NonBlank[str], Field(description="The customer's four-digit support PIN, exactly as they gave it.")],
     ) -> dict[str, Any]:
         """Verify a customer's identity with their support PIN. Required before contact-detail changes,
         billing credits and billing disputes; not needed to look up cases, invoices or articles."""
@@ -173,7 +173,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
         }
 
     @tool("read")
-    def search_customers(self, name: Annotated[CaseFolded, Field(description="Full or partial customer name, e.g. 'Chen'.")]) -> dict[str, Any]:
+    def search_customers(self, name: Annotated[NonBlank[CaseFolded], Field(description="Full or partial customer name, e.g. 'Chen'.")]) -> dict[str, Any]:
         """Find customers whose name contains the text (case-insensitive). Several customers can share a
         surname: confirm the right one (city, plan) before acting."""
         needle = name.strip().lower()
@@ -186,8 +186,8 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
     def update_contact_details(
         self,
         customer_id: CustomerId,
-        email: Annotated[str | None, Field(description="New email address, or omit to keep it.")] = None,
-        phone: Annotated[str | None, Field(description="New phone number as 555-555-5555, or omit to keep it.")] = None,
+        email: Annotated[NonBlank[str] | None, Field(description="New email address, or omit to keep it.")] = None,
+        phone: Annotated[NonBlank[str] | None, Field(description="New phone number as 555-555-5555, or omit to keep it.")] = None,
     ) -> dict[str, Any]:
         """Change a customer's email and/or phone number. The customer must be verified first."""
         customer = self._customer(customer_id)
@@ -232,11 +232,11 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
     def create_case(
         self,
         customer_id: CustomerId,
-        subject: Annotated[str, Field(description="Short summary of the problem."), FreeText],
+        subject: Annotated[NonBlank[str], Field(description="Short summary of the problem."), FreeText],
         category: Annotated[Category, Field(description="technical, billing or account.")],
         product: Annotated[Product, Field(description="internet, mobile, voice, tv or sdwan.")],
         impact: Annotated[Impact, Field(description="outage (service completely down), degraded, minor, or question.")],
-        description: Annotated[str, Field(description="The customer's account of the problem."), FreeText] = "",
+        description: Annotated[Trimmed, Field(description="The customer's account of the problem."), FreeText] = "",
     ) -> dict[str, Any]:
         """Open a new support case owned by tier 1, untriaged (no priority yet: set one with set_priority).
         Refused (409) when the customer already has an active case for the same product and category:
@@ -267,7 +267,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
         self,
         case_id: CaseId,
         impact: Annotated[Impact | None, Field(description="Corrected impact, or omit.")] = None,
-        status: Annotated[str | None, Field(description="open or pending_customer (waiting on the customer), or omit.")] = None,
+        status: Annotated[NonBlank[str] | None, Field(description="open or pending_customer (waiting on the customer), or omit.")] = None,
     ) -> dict[str, Any]:
         """Correct a case's impact or move it between open and pending_customer. Closing uses close_case."""
         case = self._case(case_id)
@@ -289,12 +289,10 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
     def add_case_note(
         self,
         case_id: CaseId,
-        note: Annotated[str, Field(description="What to record on the case."), FreeText],
+        note: Annotated[NonBlank[str], Field(description="What to record on the case."), FreeText],
     ) -> dict[str, Any]:
         """Add a note to an active case (any owning team). Use it to document what was done or reported."""
         case = self._case(case_id)
-        if not note.strip():
-            raise InvalidCall("A note cannot be empty.")
         self._require_active(case)
         case.notes.append(Note(text=note, at=self.state.now))
         case.note_count += 1
@@ -304,7 +302,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
     def close_case(
         self,
         case_id: CaseId,
-        resolution: Annotated[str, Field(description="How the problem was resolved."), FreeText],
+        resolution: Annotated[NonBlank[str], Field(description="How the problem was resolved."), FreeText],
     ) -> dict[str, Any]:
         """Close a resolved case. Refused for cases owned by another team (403) and for cases with an open
         billing dispute (409); merged and closed cases cannot be closed again (409)."""
@@ -330,8 +328,8 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
     @tool("write")
     def merge_cases(
         self,
-        duplicate_case_id: Annotated[str, Field(description="The case to fold in (it becomes status merged).")],
-        primary_case_id: Annotated[str, Field(description="The case that stays open and keeps the work.")],
+        duplicate_case_id: Annotated[NonBlank[str], Field(description="The case to fold in (it becomes status merged).")],
+        primary_case_id: Annotated[NonBlank[str], Field(description="The case that stays open and keeps the work.")],
     ) -> dict[str, Any]:
         """Merge a duplicate case into the primary case of the same customer. The duplicate becomes status
         merged and points at the primary; the primary lists the duplicate among its linked cases. The
@@ -391,8 +389,8 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
     def escalate_case(
         self,
         case_id: CaseId,
-        team: Annotated[str, Field(description="tier2 (technical, P1/P2 only) or billing (billing cases).")],
-        reason: Annotated[str, Field(description="Why it is escalated and what was already tried."), FreeText],
+        team: Annotated[NonBlank[str], Field(description="tier2 (technical, P1/P2 only) or billing (billing cases).")],
+        reason: Annotated[NonBlank[str], Field(description="Why it is escalated and what was already tried."), FreeText],
     ) -> dict[str, Any]:
         """Hand a tier-1 case to another team, which then owns it. tier2 takes only technical cases of
         priority P1 or P2 (422 otherwise); billing takes only billing cases (422 otherwise)."""
@@ -436,7 +434,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
         invoice_id: InvoiceId,
         case_id: CaseId,
         amount: Annotated[Money, Field(description="Credit in US dollars, e.g. 49.99.")],
-        reason: Annotated[str, Field(description="Why the credit is given."), FreeText],
+        reason: Annotated[NonBlank[str], Field(description="Why the credit is given."), FreeText],
     ) -> dict[str, Any]:
         """Credit an invoice, linked to the customer's billing case (422 for another customer's case or a case
         that is not a billing case). The customer must be verified (403). All
@@ -482,7 +480,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
         invoice_id: InvoiceId,
         case_id: CaseId,
         amount: Annotated[Money, Field(description="Disputed amount in US dollars.")],
-        reason: Annotated[str, Field(description="What the customer disputes."), FreeText],
+        reason: Annotated[NonBlank[str], Field(description="What the customer disputes."), FreeText],
     ) -> dict[str, Any]:
         """Open a billing dispute on an invoice for the billing team to investigate, linked to the customer's
         billing case. The customer must be verified (403); not on a case another team owns (403); one open
@@ -510,7 +508,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
     @tool("read")
     def search_articles(
         self,
-        query: Annotated[str, Field(description="Symptoms or keywords, e.g. 'router keeps rebooting'.")],
+        query: Annotated[NonBlank[str], Field(description="Symptoms or keywords, e.g. 'router keeps rebooting'.")],
         product: Annotated[Product | None, Field(description="Only articles for this product.")] = None,
     ) -> dict[str, Any]:
         """Search the knowledge base. Matches words of the query against titles and symptoms; best first.

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import ClockTime, Date, FreeText, IdMinter, InvalidCall, Refusal, ToolEnvironment, Trimmed, tool
+from servers.base import ClockTime, Date, FreeText, IdMinter, InvalidCall, NonBlank, Refusal, ToolEnvironment, Trimmed, tool
 from servers.domains.field_service.world import (
     SLOT_HOURS,
     SLOT_STARTS,
@@ -29,10 +29,10 @@ from servers.domains.field_service.world import (
     default_field_service_state,
 )
 
-WorkOrderId = Annotated[str, Field(description="Work order id, e.g. WO-5001.")]
-AppointmentId = Annotated[str, Field(description="Appointment id, e.g. APT-7001.")]
-CustomerId = Annotated[str, Field(description="The id of the customer making the request, e.g. CUST-3001.")]
-TechnicianId = Annotated[str, Field(description="Technician id, e.g. TECH-101.")]
+WorkOrderId = Annotated[NonBlank[str], Field(description="Work order id, e.g. WO-5001.")]
+AppointmentId = Annotated[NonBlank[str], Field(description="Appointment id, e.g. APT-7001.")]
+CustomerId = Annotated[NonBlank[str], Field(description="The id of the customer making the request, e.g. CUST-3001.")]
+TechnicianId = Annotated[NonBlank[str], Field(description="Technician id, e.g. TECH-101.")]
 StartTime = Annotated[ClockTime, Field(description="Start of the two-hour window, HH:MM: one of 08:00, 10:00, 12:00, 14:00, 16:00.")]
 
 CLOSED = ("completed", "cancelled")
@@ -359,7 +359,7 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
         self,
         appointment_id: AppointmentId,
         customer_id: CustomerId,
-        reason: Annotated[str, Field(description="Why the customer cancels, in their words."), FreeText],
+        reason: Annotated[NonBlank[str], Field(description="Why the customer cancels, in their words."), FreeText],
     ) -> dict[str, Any]:
         """Cancel a scheduled appointment. Only the appointment's owner (its customer) may cancel it. The
         work order goes back to open so it can be booked again later."""
@@ -415,15 +415,13 @@ class FieldServiceEnvironment(ToolEnvironment[FieldServiceState]):
     def add_work_order_note(
         self,
         work_order_id: WorkOrderId,
-        note: Annotated[Trimmed, Field(description="The note to record, e.g. gate code, access instructions, symptoms."), FreeText],
+        note: Annotated[NonBlank[Trimmed], Field(description="The note to record, e.g. gate code, access instructions, symptoms."), FreeText],
     ) -> dict[str, Any]:
         """Add a note to an open or scheduled work order (closed work orders - completed or cancelled -
         do not take notes)."""
         wo = self._work_order(work_order_id)
         if wo.status in CLOSED:
             raise Refusal(409, f"Work order is {wo.status}; notes cannot be added to a closed work order", work_order_id=work_order_id)
-        if not note.strip():
-            raise Refusal(422, "The note is empty")
         entry = Note(note_id=self.ids.mint("NOTE"), text=note.strip(), created_at=f"{self.state.business_date} {self.state.business_time}")
         wo.notes.append(entry)
         wo.note_count = len(wo.notes)

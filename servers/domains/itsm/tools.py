@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from servers.base import CaseFolded, DateTime, FreeText, InvalidCall, Refusal, ToolEnvironment, tool
+from servers.base import CaseFolded, DateTime, FreeText, InvalidCall, NonBlank, Refusal, ToolEnvironment, Trimmed, tool
 from servers.domains.itsm.world import (
     AccessApproval,
     AccessGrant,
@@ -32,13 +32,13 @@ from servers.domains.itsm.world import (
     priority_of,
 )
 
-UserId = Annotated[str, Field(description="User id, e.g. USR-1001.")]
-IncidentId = Annotated[str, Field(description="Incident id, e.g. INC-2001.")]
-CiId = Annotated[str, Field(description="Configuration item id, e.g. CI-3001.")]
-ChangeId = Annotated[str, Field(description="Change request id, e.g. CHG-4001.")]
-RequestId = Annotated[str, Field(description="Service request id, e.g. REQ-5001.")]
-RoleId = Annotated[str, Field(description="Role id, e.g. ROLE-CRM-USER.")]
-RecordId = Annotated[str, Field(description="Governed record id, e.g. REC-6001.")]
+UserId = Annotated[NonBlank[str], Field(description="User id, e.g. USR-1001.")]
+IncidentId = Annotated[NonBlank[str], Field(description="Incident id, e.g. INC-2001.")]
+CiId = Annotated[NonBlank[str], Field(description="Configuration item id, e.g. CI-3001.")]
+ChangeId = Annotated[NonBlank[str], Field(description="Change request id, e.g. CHG-4001.")]
+RequestId = Annotated[NonBlank[str], Field(description="Service request id, e.g. REQ-5001.")]
+RoleId = Annotated[NonBlank[str], Field(description="Role id, e.g. ROLE-CRM-USER.")]
+RecordId = Annotated[NonBlank[str], Field(description="Governed record id, e.g. REC-6001.")]
 ResolutionCode = Literal["fixed", "workaround", "hardware_replaced", "user_error", "no_fault_found", "duplicate"]
 OpenStatus = Literal["new", "in_progress", "on_hold"]
 
@@ -141,7 +141,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
         return {**u.model_dump(mode="json"), "manager_name": self._name(u.manager_id), "active_roles": grants}
 
     @tool("read")
-    def find_users(self, name: Annotated[CaseFolded, Field(description="Full or partial name, e.g. 'Chen'.")]) -> dict[str, Any]:
+    def find_users(self, name: Annotated[NonBlank[CaseFolded], Field(description="Full or partial name, e.g. 'Chen'.")]) -> dict[str, Any]:
         """Find users whose name contains the text (case-insensitive). Several people can share a surname:
         confirm the right one by department or title before acting."""
         needle = name.strip().lower()
@@ -183,12 +183,12 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
     @tool("write")
     def create_incident(
         self,
-        user_id: Annotated[str, Field(description="The caller: the user reporting or affected, e.g. USR-1001.")],
-        ci_id: Annotated[str, Field(description="The affected configuration item, e.g. CI-3001.")],
-        title: Annotated[str, Field(description="Short description of the problem."), FreeText],
+        user_id: Annotated[NonBlank[str], Field(description="The caller: the user reporting or affected, e.g. USR-1001.")],
+        ci_id: Annotated[NonBlank[str], Field(description="The affected configuration item, e.g. CI-3001.")],
+        title: Annotated[NonBlank[str], Field(description="Short description of the problem."), FreeText],
         impact: Annotated[Level, Field(description="high (many users or a whole service), medium (a team), low (one user).")],
         urgency: Annotated[Level, Field(description="high (work stopped now), medium (degraded), low (can wait).")],
-        description: Annotated[str, Field(description="Details the caller gave."), FreeText] = "",
+        description: Annotated[Trimmed, Field(description="Details the caller gave."), FreeText] = "",
     ) -> dict[str, Any]:
         """Log a new incident. Priority comes from impact x urgency (high/high = P1). The incident is
         assigned to the configuration item's support group. Refused (409) when the caller already has an
@@ -227,8 +227,8 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
         impact: Annotated[Level | None, Field(description="New impact, if it changes.")] = None,
         urgency: Annotated[Level | None, Field(description="New urgency, if it changes.")] = None,
         status: Annotated[OpenStatus | None, Field(description="new, in_progress or on_hold (use resolve_incident to resolve).")] = None,
-        assignee_id: Annotated[str | None, Field(description="User id of the engineer to assign; must belong to the assignment group.")] = None,
-        assignment_group: Annotated[str | None, Field(description="Support group id to reassign to, e.g. GRP-NET.")] = None,
+        assignee_id: Annotated[NonBlank[str] | None, Field(description="User id of the engineer to assign; must belong to the assignment group.")] = None,
+        assignment_group: Annotated[NonBlank[str] | None, Field(description="Support group id to reassign to, e.g. GRP-NET.")] = None,
     ) -> dict[str, Any]:
         """Change an open incident's impact/urgency (priority is recomputed), status, assignment group or
         assignee. Refused for resolved incidents (409), when nothing would change (409), and for lowering a
@@ -267,12 +267,10 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
 
     @tool("write")
     def add_work_note(
-        self, incident_id: IncidentId, note: Annotated[str, Field(description="The note to add to the incident."), FreeText]
+        self, incident_id: IncidentId, note: Annotated[NonBlank[str], Field(description="The note to add to the incident."), FreeText]
     ) -> dict[str, Any]:
         """Add a work note to an incident (visible to IT staff). The same note is not added twice (409)."""
         incident = self._incident(incident_id)
-        if not note.strip():
-            raise InvalidCall("A work note cannot be empty.")
         if note in incident.work_notes:
             raise Refusal(409, "This note is already on the incident", incident_id=incident_id)
         incident.work_notes.append(note)
@@ -311,7 +309,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
         self,
         incident_id: IncidentId,
         resolution_code: Annotated[ResolutionCode, Field(description="fixed, workaround, hardware_replaced, user_error, no_fault_found or duplicate.")],
-        resolution_notes: Annotated[str, Field(description="What was done to restore service."), FreeText],
+        resolution_notes: Annotated[NonBlank[str], Field(description="What was done to restore service."), FreeText],
     ) -> dict[str, Any]:
         """Resolve an incident. Refused if already resolved (409) and for a P1 whose on-call was never
         paged (422: page on-call first)."""
@@ -337,12 +335,12 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
     @tool("write")
     def submit_change(
         self,
-        user_id: Annotated[str, Field(description="The requester's user id, e.g. USR-1005.")],
-        ci_id: Annotated[str, Field(description="The configuration item being changed, e.g. CI-3003.")],
-        title: Annotated[str, Field(description="What the change does."), FreeText],
+        user_id: Annotated[NonBlank[str], Field(description="The requester's user id, e.g. USR-1005.")],
+        ci_id: Annotated[NonBlank[str], Field(description="The configuration item being changed, e.g. CI-3003.")],
+        title: Annotated[NonBlank[str], Field(description="What the change does."), FreeText],
         change_type: Annotated[ChangeType, Field(description="standard (pre-approved routine change), normal (needs CAB approval) or emergency (needs emergency CAB approval).")],
         scheduled_start: Annotated[DateTime, Field(description="Planned start, local time, YYYY-MM-DDTHH:MM, e.g. 2026-12-02T22:00.")],
-        description: Annotated[str, Field(description="Implementation and back-out plan."), FreeText] = "",
+        description: Annotated[Trimmed, Field(description="Implementation and back-out plan."), FreeText] = "",
     ) -> dict[str, Any]:
         """Submit a change request. Standard changes are pre-approved (status approved); normal and
         emergency changes wait for CAB approval (status pending_approval). Refused when the start is in the
@@ -370,7 +368,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
 
     @tool("write")
     def approve_change(
-        self, change_id: ChangeId, approver_id: Annotated[str, Field(description="User id of the CAB member approving, e.g. USR-1014.")]
+        self, change_id: ChangeId, approver_id: Annotated[NonBlank[str], Field(description="User id of the CAB member approving, e.g. USR-1014.")]
     ) -> dict[str, Any]:
         """Record the Change Advisory Board's approval of a normal or emergency change. The approver must be
         a CAB member (403) and not the change's requester (403). Standard changes are pre-approved and take
@@ -433,9 +431,9 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
     @tool("write")
     def create_service_request(
         self,
-        user_id: Annotated[str, Field(description="Who the item is for, e.g. USR-1001.")],
-        item_id: Annotated[str, Field(description="Catalogue item id, e.g. CAT-102.")],
-        notes: Annotated[str, Field(description="Optional details (model, mailbox name...)."), FreeText] = "",
+        user_id: Annotated[NonBlank[str], Field(description="Who the item is for, e.g. USR-1001.")],
+        item_id: Annotated[NonBlank[str], Field(description="Catalogue item id, e.g. CAT-102.")],
+        notes: Annotated[Trimmed, Field(description="Optional details (model, mailbox name...)."), FreeText] = "",
     ) -> dict[str, Any]:
         """Order a catalogue item for a user. Items that need approval start with approval pending (sent to
         the user's manager). Refused (409) when the user already has an open request for the same item."""
@@ -460,7 +458,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
 
     @tool("write")
     def fulfil_service_request(
-        self, request_id: RequestId, fulfilment_notes: Annotated[str, Field(description="What was delivered."), FreeText] = ""
+        self, request_id: RequestId, fulfilment_notes: Annotated[Trimmed, Field(description="What was delivered."), FreeText] = ""
     ) -> dict[str, Any]:
         """Fulfil (deliver and close) an open service request. Refused when the request is not open (409)
         or its required approval is pending or was rejected (403)."""
@@ -476,7 +474,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
 
     @tool("write")
     def cancel_service_request(
-        self, request_id: RequestId, reason: Annotated[str, Field(description="Why it is cancelled."), FreeText]
+        self, request_id: RequestId, reason: Annotated[NonBlank[str], Field(description="Why it is cancelled."), FreeText]
     ) -> dict[str, Any]:
         """Cancel an open service request at the user's wish. Refused when it is not open (409)."""
         request = self._request(request_id)
@@ -532,7 +530,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
         self,
         user_id: UserId,
         role_id: RoleId,
-        justification: Annotated[str, Field(description="Why the user needs the role."), FreeText],
+        justification: Annotated[NonBlank[str], Field(description="Why the user needs the role."), FreeText],
     ) -> dict[str, Any]:
         """Send a privileged-access approval request to the user's manager (status pending). Refused for
         roles that are not privileged (422) and when a pending or approved request already exists (409)."""
@@ -574,7 +572,7 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
 
     @tool("write")
     def revoke_access(
-        self, user_id: UserId, role_id: RoleId, reason: Annotated[str, Field(description="Why the access is removed."), FreeText]
+        self, user_id: UserId, role_id: RoleId, reason: Annotated[NonBlank[str], Field(description="Why the access is removed."), FreeText]
     ) -> dict[str, Any]:
         """Revoke a role from a user. Refused (409) when the user does not hold the role."""
         self._user(user_id)
@@ -597,8 +595,8 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
     @tool("read")
     def get_audit_log(
         self,
-        record_id: Annotated[str | None, Field(description="Only entries about this record (or other target id), e.g. REC-6007.")] = None,
-        change_id: Annotated[str | None, Field(description="Only entries made under this change, e.g. CHG-4010.")] = None,
+        record_id: Annotated[NonBlank[str] | None, Field(description="Only entries about this record (or other target id), e.g. REC-6007.")] = None,
+        change_id: Annotated[NonBlank[str] | None, Field(description="Only entries made under this change, e.g. CHG-4010.")] = None,
     ) -> dict[str, Any]:
         """Read the audit log (deletions, access grants and revocations, change approvals and
         implementations), oldest first, optionally filtered by target record or change."""
@@ -637,8 +635,8 @@ class ItsmEnvironment(ToolEnvironment[ItsmState]):
     def delete_record(
         self,
         record_id: RecordId,
-        change_id: Annotated[str, Field(description="The approved change authorising the deletion, e.g. CHG-4004.")],
-        reason: Annotated[str, Field(description="Why the record is deleted."), FreeText],
+        change_id: Annotated[NonBlank[str], Field(description="The approved change authorising the deletion, e.g. CHG-4004.")],
+        reason: Annotated[NonBlank[str], Field(description="Why the record is deleted."), FreeText],
     ) -> dict[str, Any]:
         """Delete a governed record under an approved change that lists it. Refused under legal hold (423),
         without an approved change covering the record (403), or if already deleted (409). Every deletion

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import DateTime, FreeText, InvalidCall, Refusal, ToolEnvironment, Trimmed, Unordered, tool
+from servers.base import DateTime, FreeText, InvalidCall, NonBlank, Refusal, ToolEnvironment, Trimmed, Unordered, tool
 from servers.domains.marketing.world import (
     AuditEntry,
     Campaign,
@@ -29,9 +29,9 @@ from servers.domains.marketing.world import (
     matches,
 )
 
-CampaignId = Annotated[str, Field(description="Campaign id, e.g. CMP-5004.")]
-SegmentId = Annotated[str, Field(description="Segment id, e.g. SEG-602.")]
-TemplateId = Annotated[str, Field(description="Template id, e.g. TPL-801.")]
+CampaignId = Annotated[NonBlank[str], Field(description="Campaign id, e.g. CMP-5004.")]
+SegmentId = Annotated[NonBlank[str], Field(description="Segment id, e.g. SEG-602.")]
+TemplateId = Annotated[NonBlank[str], Field(description="Template id, e.g. TPL-801.")]
 RegionFilter = Annotated[Region | None, Field(description="NA, EU or APAC; omit for any region.")]
 LifecycleFilter = Annotated[Lifecycle | None, Field(description="lead, customer or churned; omit for any.")]
 IndustryFilter = Annotated[Industry | None, Field(description="retail, software or healthcare; omit for any.")]
@@ -153,12 +153,10 @@ class MarketingEnvironment(ToolEnvironment[MarketingState]):
     @tool("write")
     def create_campaign(
         self,
-        name: Annotated[Trimmed, Field(description="Campaign name as the marketer gives it."), FreeText],
+        name: Annotated[NonBlank[Trimmed], Field(description="Campaign name as the marketer gives it."), FreeText],
         channel: Annotated[Channel, Field(description="email or sms.")],
     ) -> dict[str, Any]:
         """Create a new draft campaign (no segment, template or schedule yet). Names must be unique."""
-        if not name.strip():
-            raise Refusal(422, "A campaign needs a name")
         clash = next((c for c in self.state.campaigns.values() if c.name.strip().lower() == name.strip().lower()), None)
         if clash is not None:
             raise Refusal(409, "A campaign with this name already exists", campaign_id=clash.campaign_id)
@@ -223,7 +221,7 @@ class MarketingEnvironment(ToolEnvironment[MarketingState]):
     @tool("write")
     def build_segment(
         self,
-        name: Annotated[Trimmed, Field(description="Segment name as the marketer gives it."), FreeText],
+        name: Annotated[NonBlank[Trimmed], Field(description="Segment name as the marketer gives it."), FreeText],
         region: RegionFilter = None,
         lifecycle: LifecycleFilter = None,
         industry: IndustryFilter = None,
@@ -244,7 +242,7 @@ class MarketingEnvironment(ToolEnvironment[MarketingState]):
     def add_segment_members(
         self,
         segment_id: SegmentId,
-        subscriber_ids: Annotated[Unordered[list[str]], Field(min_length=1, description="Subscriber ids to add, e.g. ['SUB-7001'].")],
+        subscriber_ids: Annotated[Unordered[list[NonBlank[str]]], Field(min_length=1, description="Subscriber ids to add, e.g. ['SUB-7001'].")],
     ) -> dict[str, Any]:
         """Add people to a segment by subscriber id. Refused as a whole if any of them is unsubscribed,
         unknown or already a member (nothing is added then)."""

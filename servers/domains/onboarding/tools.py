@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import CaseFolded, EmailAddress, FreeText, InvalidCall, Trimmed, Refusal, ToolEnvironment, tool
+from servers.base import CaseFolded, EmailAddress, FreeText, InvalidCall, NonBlank, Refusal, ToolEnvironment, Trimmed, tool
 from servers.domains.onboarding.world import (
     REQUIRED_DOCUMENTS,
     Account,
@@ -33,10 +33,10 @@ from servers.domains.onboarding.world import (
     default_onboarding_state,
 )
 
-AccountId = Annotated[str, Field(description="Account id, e.g. ACC-3004 (the number mirrors the prospect's PRO-3004).")]
-ProspectId = Annotated[str, Field(description="Prospect id, e.g. PRO-3004.")]
+AccountId = Annotated[NonBlank[str], Field(description="Account id, e.g. ACC-3004 (the number mirrors the prospect's PRO-3004).")]
+ProspectId = Annotated[NonBlank[str], Field(description="Prospect id, e.g. PRO-3004.")]
 PlanArg = Annotated[PlanName, Field(description="Plan name: starter, growth or enterprise.")]
-Email = Annotated[EmailAddress, Field(description="The user's work email address, e.g. lea@example.com.")]
+Email = Annotated[NonBlank[EmailAddress], Field(description="The user's work email address, e.g. lea@example.com.")]
 
 _SENSITIVE_ISSUES = {"sanctions_match"}
 
@@ -147,7 +147,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
     @tool("read")
     def search_prospects(
         self,
-        company_name: Annotated[CaseFolded, Field(description="Part of the company name, case-insensitive, e.g. 'Brightwave'.")],
+        company_name: Annotated[NonBlank[CaseFolded], Field(description="Part of the company name, case-insensitive, e.g. 'Brightwave'.")],
     ) -> dict[str, Any]:
         """Find prospects whose company name contains the text. Several companies can share a name:
         tell them apart by legal entity id and country."""
@@ -279,7 +279,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
     def update_settings(
         self,
         account_id: AccountId,
-        timezone: Annotated[str | None, Field(description="IANA time zone, e.g. Europe/Berlin or America/Chicago.")] = None,
+        timezone: Annotated[NonBlank[str] | None, Field(description="IANA time zone, e.g. Europe/Berlin or America/Chicago.")] = None,
         data_region: Annotated[DataRegion | None, Field(description="Where the account's data is stored: us, eu or apac.")] = None,
         sso_enabled: Annotated[bool | None, Field(description="Turn single sign-on on (true) or off (false).")] = None,
     ) -> dict[str, Any]:
@@ -353,7 +353,7 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
     def register_document(
         self,
         account_id: AccountId,
-        upload_reference: Annotated[str, Field(description="The portal upload reference the customer gives, e.g. UPL-7042.")],
+        upload_reference: Annotated[NonBlank[str], Field(description="The portal upload reference the customer gives, e.g. UPL-7042.")],
     ) -> dict[str, Any]:
         """Register a document the customer uploaded to the portal as the account's document of its type
         (replacing an older one of that type). Refused (422) when the upload belongs to another company
@@ -410,8 +410,8 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
     def resolve_verification_issue(
         self,
         account_id: AccountId,
-        issue_id: Annotated[str, Field(description="Verification issue id, e.g. ISS-3002-1.")],
-        resolution: Annotated[Trimmed, Field(description="What the customer confirmed or provided, in a sentence."), FreeText],
+        issue_id: Annotated[NonBlank[str], Field(description="Verification issue id, e.g. ISS-3002-1.")],
+        resolution: Annotated[NonBlank[Trimmed], Field(description="What the customer confirmed or provided, in a sentence."), FreeText],
     ) -> dict[str, Any]:
         """Resolve an open verification issue with the customer's explanation. An expired or unreadable
         document is resolved only after a replacement is registered (422). Sanctions matches are never
@@ -428,8 +428,6 @@ class OnboardingEnvironment(ToolEnvironment[OnboardingState]):
             doc = self._valid_document(account, issue.document_type)
             if doc is None or doc.upload_reference == issue.document_reference:
                 raise Refusal(422, "Register a valid replacement document before resolving this issue", issue_id=issue_id, document_type=issue.document_type)
-        if not resolution.strip():
-            raise Refusal(422, "Describe how the issue was resolved", issue_id=issue_id)
         issue.status = "resolved"
         issue.resolution = resolution.strip()
         self._touch(account, "resolve_verification_issue")

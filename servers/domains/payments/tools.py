@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import FreeText, InvalidCall, Money, Refusal, ToolEnvironment, tool
+from servers.base import FreeText, InvalidCall, Money, NonBlank, Refusal, ToolEnvironment, Trimmed, tool
 from servers.domains.payments.world import (
     Account,
     LedgerCategory,
@@ -29,8 +29,8 @@ from servers.domains.payments.world import (
     default_payments_state,
 )
 
-AccountId = Annotated[str, Field(description="Account id, e.g. ACC-1001.")]
-TransactionId = Annotated[str, Field(description="Payment transaction id, e.g. TXN-A1B2C3.")]
+AccountId = Annotated[NonBlank[str], Field(description="Account id, e.g. ACC-1001.")]
+TransactionId = Annotated[NonBlank[str], Field(description="Payment transaction id, e.g. TXN-A1B2C3.")]
 Amount = Money
 
 POINTS_PER_DOLLAR = 10
@@ -105,8 +105,8 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
     @tool("compute")
     def authenticate_customer(
         self,
-        customer_id: Annotated[str, Field(description="Customer id, e.g. CUST-2001.")],
-        pin: Annotated[str, Field(description="The customer's four-digit PIN.")],
+        customer_id: Annotated[NonBlank[str], Field(description="Customer id, e.g. CUST-2001.")],
+        pin: Annotated[NonBlank[str], Field(description="The customer's four-digit PIN.")],
     ) -> dict[str, Any]:
         """Verify a customer's identity with their PIN. Required before refunds, disputes and freezes."""
         customer = self.state.customers.get(customer_id)
@@ -122,7 +122,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
     def freeze_account(
         self,
         account_id: AccountId,
-        reason: Annotated[str, Field(description="Why the account is frozen, e.g. 'lost card'."), FreeText],
+        reason: Annotated[NonBlank[str], Field(description="Why the account is frozen, e.g. 'lost card'."), FreeText],
     ) -> dict[str, Any]:
         """Freeze an account so that no money can leave it. The owner must be authenticated."""
         account = self._account(account_id)
@@ -199,7 +199,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
         source_account_id: AccountId,
         destination_account_id: AccountId,
         amount: Amount,
-        memo: Annotated[str, Field(description="Optional note shown on both statements."), FreeText] = "",
+        memo: Annotated[Trimmed, Field(description="Optional note shown on both statements."), FreeText] = "",
     ) -> dict[str, Any]:
         """Move money between two accounts. Refused for frozen accounts, insufficient funds, or above the
         daily limit (all of today's outgoing transfers from the source count towards it)."""
@@ -235,7 +235,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
         account_id: AccountId,
         amount: Amount,
         method: Annotated[PaymentMethod, Field(description="card, paypal, bank_transfer or account_balance.")],
-        merchant: Annotated[str, Field(description="Who is being paid.")] = "CRM Store",
+        merchant: Annotated[NonBlank[str], Field(description="Who is being paid.")] = "CRM Store",
     ) -> dict[str, Any]:
         """Charge a payment to an account. `account_balance` debits the balance; other methods charge externally."""
         amount = _cents(amount)
@@ -264,7 +264,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
     def send_receipt(
         self,
         transaction_id: TransactionId,
-        email: Annotated[str | None, Field(description="Where to send it; defaults to the account owner's email.")] = None,
+        email: Annotated[NonBlank[str] | None, Field(description="Where to send it; defaults to the account owner's email.")] = None,
     ) -> dict[str, Any]:
         """Email a receipt for a payment. One receipt per transaction."""
         payment = self._payment(transaction_id)
@@ -302,7 +302,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
         self,
         transaction_id: TransactionId,
         category: Annotated[LedgerCategory, Field(description="Ledger category: 'checkout', 'refund' or 'dispute'.")] = "checkout",
-        note: Annotated[str, Field(description="Optional free-text note."), FreeText] = "",
+        note: Annotated[Trimmed, Field(description="Optional free-text note."), FreeText] = "",
     ) -> dict[str, Any]:
         """Record a payment in the transaction log (the ledger). Each transaction is logged once per category;
         a refund is logged only after the payment was refunded, a dispute only after one was filed."""
@@ -330,7 +330,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
         self,
         transaction_id: TransactionId,
         amount: Amount,
-        reason: Annotated[str, Field(description="Why the refund is issued, e.g. 'duplicate charge'."), FreeText],
+        reason: Annotated[NonBlank[str], Field(description="Why the refund is issued, e.g. 'duplicate charge'."), FreeText],
     ) -> dict[str, Any]:
         """Refund all or part of a payment to its original method. The owner must be authenticated. Loyalty
         points awarded for the payment follow the money: they are reduced to 10 per dollar of what is kept."""
@@ -365,7 +365,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
         self,
         transaction_id: TransactionId,
         reason: Annotated[DisputeReason, Field(description="Dispute reason code.")],
-        description: Annotated[str, Field(description="The customer's account of the problem."), FreeText] = "",
+        description: Annotated[Trimmed, Field(description="The customer's account of the problem."), FreeText] = "",
     ) -> dict[str, Any]:
         """Open a dispute on a payment. The owner must be authenticated; refunded payments cannot be disputed."""
         payment = self._payment(transaction_id)

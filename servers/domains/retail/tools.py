@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import FreeText, InvalidCall, Trimmed, Refusal, ToolEnvironment, tool
+from servers.base import FreeText, InvalidCall, NonBlank, Refusal, ToolEnvironment, Trimmed, tool
 from servers.domains.retail.world import (
     RETURN_WINDOW_DAYS,
     Address,
@@ -29,11 +29,11 @@ from servers.domains.retail.world import (
     default_retail_state,
 )
 
-CustomerId = Annotated[str, Field(description="Customer id, e.g. CUST-5001.")]
-OrderId = Annotated[str, Field(description="Order id, e.g. ORD-9001.")]
-Sku = Annotated[str, Field(description="Product SKU, e.g. SKU-1001.")]
-ReturnId = Annotated[str, Field(description="Return id, e.g. RET-7001.")]
-Reason = Annotated[str, Field(description="Why, in the customer's words, e.g. 'too small'."), FreeText]
+CustomerId = Annotated[NonBlank[str], Field(description="Customer id, e.g. CUST-5001.")]
+OrderId = Annotated[NonBlank[str], Field(description="Order id, e.g. ORD-9001.")]
+Sku = Annotated[NonBlank[str], Field(description="Product SKU, e.g. SKU-1001.")]
+ReturnId = Annotated[NonBlank[str], Field(description="Return id, e.g. RET-7001.")]
+Reason = Annotated[NonBlank[str], Field(description="Why, in the customer's words, e.g. 'too small'."), FreeText]
 REFUND_DESTINATIONS = ("original_payment", "store_credit")
 
 
@@ -105,7 +105,7 @@ class RetailEnvironment(ToolEnvironment[RetailState]):
     def authenticate_customer(
         self,
         customer_id: CustomerId,
-        pin: Annotated[str, Field(description="The customer's four-digit PIN.")],
+        pin: Annotated[NonBlank[str], Field(description="The customer's four-digit PIN.")],
     ) -> dict[str, Any]:
         """Verify a customer's identity with their PIN. Required before returns, refunds, exchanges,
         cancellations, shipping-address changes and listing a customer's orders; not needed for order
@@ -183,7 +183,7 @@ class RetailEnvironment(ToolEnvironment[RetailState]):
     @tool("read")
     def search_products(
         self,
-        query: Annotated[str, Field(description="Words to look for in product names, or a SKU, e.g. 'headphones'.")],
+        query: Annotated[NonBlank[str], Field(description="Words to look for in product names, or a SKU, e.g. 'headphones'.")],
     ) -> dict[str, Any]:
         """Search the product catalog by name words or SKU (case-insensitive); every word must match.
         Each size/colour variant has its own SKU; variants of one product share a product_id."""
@@ -271,7 +271,7 @@ class RetailEnvironment(ToolEnvironment[RetailState]):
         self,
         return_id: ReturnId,
         refund_to: Annotated[
-            str,
+            NonBlank[str],
             Field(
                 description="'original_payment' (the order's card, PayPal or gift card) or 'store_credit' "
                 "(only when the customer chooses it; not for gift-card orders). No other destination exists."
@@ -334,8 +334,8 @@ class RetailEnvironment(ToolEnvironment[RetailState]):
     def create_exchange(
         self,
         order_id: OrderId,
-        sku: Annotated[str, Field(description="SKU of the delivered item to send back, e.g. SKU-2102.")],
-        new_sku: Annotated[str, Field(description="SKU of the variant (another size or colour of the same product) to send instead.")],
+        sku: Annotated[NonBlank[str], Field(description="SKU of the delivered item to send back, e.g. SKU-2102.")],
+        new_sku: Annotated[NonBlank[str], Field(description="SKU of the variant (another size or colour of the same product) to send instead.")],
         reason: Reason,
     ) -> dict[str, Any]:
         """Exchange one delivered line item (its full quantity) for another size or colour of the same
@@ -418,9 +418,9 @@ class RetailEnvironment(ToolEnvironment[RetailState]):
     def update_shipping_address(
         self,
         order_id: OrderId,
-        street: Annotated[Trimmed, Field(description="Street line with house number, e.g. '12 Oak Avenue'."), FreeText],
-        city: Annotated[Trimmed, Field(description="City, e.g. 'Springfield'.")],
-        postal_code: Annotated[Trimmed, Field(description="Postal (ZIP) code, e.g. '62704'.")],
+        street: Annotated[NonBlank[Trimmed], Field(description="Street line with house number, e.g. '12 Oak Avenue'."), FreeText],
+        city: Annotated[NonBlank[Trimmed], Field(description="City, e.g. 'Springfield'.")],
+        postal_code: Annotated[NonBlank[Trimmed], Field(description="Postal (ZIP) code, e.g. '62704'.")],
     ) -> dict[str, Any]:
         """Change the shipping address of an order that has not shipped yet (status Processing). The
         order's customer must be authenticated. Refused once the order has shipped, and when the address

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import CaseFolded, FreeText, InvalidCall, Money, Refusal, ToolEnvironment, tool
+from servers.base import CaseFolded, FreeText, InvalidCall, Money, NonBlank, Refusal, ToolEnvironment, tool
 from servers.domains.sales.world import (
     PIPELINE,
     QUALIFY_THRESHOLD,
@@ -30,10 +30,10 @@ from servers.domains.sales.world import (
     default_sales_state,
 )
 
-LeadId = Annotated[str, Field(description="Lead id, e.g. LEAD-1001.")]
-ContactId = Annotated[str, Field(description="Contact id, e.g. CON-3001.")]
-OpportunityId = Annotated[str, Field(description="Opportunity id, e.g. OPP-4001.")]
-SequenceId = Annotated[str, Field(description="Outreach sequence id, e.g. SEQ-01.")]
+LeadId = Annotated[NonBlank[str], Field(description="Lead id, e.g. LEAD-1001.")]
+ContactId = Annotated[NonBlank[str], Field(description="Contact id, e.g. CON-3001.")]
+OpportunityId = Annotated[NonBlank[str], Field(description="Opportunity id, e.g. OPP-4001.")]
+SequenceId = Annotated[NonBlank[str], Field(description="Outreach sequence id, e.g. SEQ-01.")]
 
 AMOUNT_MAX = 10_000_000.0
 
@@ -122,9 +122,9 @@ class SalesEnvironment(ToolEnvironment[SalesState]):
     @tool("read")
     def search_leads(
         self,
-        owner_rep_id: Annotated[str | None, Field(description="Only leads owned by this rep, e.g. REP-01.")] = None,
+        owner_rep_id: Annotated[NonBlank[str] | None, Field(description="Only leads owned by this rep, e.g. REP-01.")] = None,
         status: Annotated[LeadStatus | None, Field(description="Only leads with this status: new, working, qualified, disqualified, converted.")] = None,
-        company: Annotated[CaseFolded | None, Field(description="Only leads whose company name contains this text (case-insensitive).")] = None,
+        company: Annotated[NonBlank[CaseFolded] | None, Field(description="Only leads whose company name contains this text (case-insensitive).")] = None,
     ) -> dict[str, Any]:
         """Search leads by owner, status and company name; every filter is optional."""
         rows = [
@@ -169,7 +169,7 @@ class SalesEnvironment(ToolEnvironment[SalesState]):
         return {**opp.model_dump(mode="json"), "company": self.state.accounts[opp.account_id].name, "next_stage": _next_stage(opp.stage)}
 
     @tool("read")
-    def list_opportunities(self, owner_rep_id: Annotated[str, Field(description="The rep whose opportunities to list, e.g. REP-01.")]) -> dict[str, Any]:
+    def list_opportunities(self, owner_rep_id: Annotated[NonBlank[str], Field(description="The rep whose opportunities to list, e.g. REP-01.")]) -> dict[str, Any]:
         """List the opportunities a rep owns, with company, stage and amount."""
         self._rep(owner_rep_id)
         rows = [o for o in self.state.opportunities.values() if o.owner_rep_id == owner_rep_id]
@@ -225,8 +225,8 @@ class SalesEnvironment(ToolEnvironment[SalesState]):
     def send_email(
         self,
         contact_id: ContactId,
-        subject: Annotated[str, Field(description="Email subject line."), FreeText],
-        body: Annotated[str, Field(description="Email body text."), FreeText],
+        subject: Annotated[NonBlank[str], Field(description="Email subject line."), FreeText],
+        body: Annotated[NonBlank[str], Field(description="Email body text."), FreeText],
     ) -> dict[str, Any]:
         """Send a one-off sales email to a contact. Refused for opted-out contacts."""
         contact = self._contact(contact_id)
@@ -241,7 +241,7 @@ class SalesEnvironment(ToolEnvironment[SalesState]):
         self,
         contact_id: ContactId,
         kind: Annotated[ActivityKind, Field(description="call, meeting or note (emails are recorded by send_email).")],
-        summary: Annotated[str, Field(description="What happened, in a sentence or two."), FreeText],
+        summary: Annotated[NonBlank[str], Field(description="What happened, in a sentence or two."), FreeText],
     ) -> dict[str, Any]:
         """Record a call, meeting or note against a contact. Allowed for opted-out contacts (it sends nothing)."""
         self._contact(contact_id)
@@ -255,7 +255,7 @@ class SalesEnvironment(ToolEnvironment[SalesState]):
     def convert_lead(
         self,
         lead_id: LeadId,
-        opportunity_name: Annotated[str, Field(description="Name of the new opportunity, e.g. 'Orbit Retail eCommerce platform'."), FreeText],
+        opportunity_name: Annotated[NonBlank[str], Field(description="Name of the new opportunity, e.g. 'Orbit Retail eCommerce platform'."), FreeText],
         amount: Annotated[Money, Field(description="Expected deal value in US dollars.")],
     ) -> dict[str, Any]:
         """Convert a qualified lead into an opportunity (stage 'qualification') on the lead's account. Only

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import CaseFolded, Date, FreeText, InvalidCall, Money, Refusal, ToolEnvironment, Trimmed, UpperCode, tool
+from servers.base import CaseFolded, Date, FreeText, InvalidCall, Money, NonBlank, Refusal, ToolEnvironment, Trimmed, UpperCode, tool
 from servers.domains.travel.world import (
     Booking,
     BookingPayment,
@@ -28,12 +28,12 @@ from servers.domains.travel.world import (
     default_travel_state,
 )
 
-TravellerId = Annotated[str, Field(description="Traveller profile id, e.g. TRV-101.")]
-BookingId = Annotated[str, Field(description="Booking locator, e.g. PNR-K7Q2MA.")]
-FlightId = Annotated[str, Field(description="Flight id: flight number and departure month/day, e.g. AU210-1210.")]
-PaymentMethodId = Annotated[str, Field(description="A payment method id from the traveller's profile, e.g. PM-4421.")]
-StayId = Annotated[str, Field(description="Hotel stay id, e.g. STAY-4001.")]
-PassengerName = Annotated[str, Field(description="The passenger's full name exactly as on the booking.")]
+TravellerId = Annotated[NonBlank[str], Field(description="Traveller profile id, e.g. TRV-101.")]
+BookingId = Annotated[NonBlank[str], Field(description="Booking locator, e.g. PNR-K7Q2MA.")]
+FlightId = Annotated[NonBlank[str], Field(description="Flight id: flight number and departure month/day, e.g. AU210-1210.")]
+PaymentMethodId = Annotated[NonBlank[str], Field(description="A payment method id from the traveller's profile, e.g. PM-4421.")]
+StayId = Annotated[NonBlank[str], Field(description="Hotel stay id, e.g. STAY-4001.")]
+PassengerName = Annotated[NonBlank[str], Field(description="The passenger's full name exactly as on the booking.")]
 
 BAG_FEE = 40.0
 MAX_BAGS_PER_PASSENGER = 3
@@ -243,8 +243,8 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
     @tool("read")
     def search_flights(
         self,
-        origin: Annotated[UpperCode, Field(description="Three-letter airport code, e.g. BOS.")],
-        destination: Annotated[UpperCode, Field(description="Three-letter airport code, e.g. ORD.")],
+        origin: Annotated[NonBlank[UpperCode], Field(description="Three-letter airport code, e.g. BOS.")],
+        destination: Annotated[NonBlank[UpperCode], Field(description="Three-letter airport code, e.g. ORD.")],
         date: Annotated[Date, Field(description="Departure date, YYYY-MM-DD.")],
     ) -> dict[str, Any]:
         """Find scheduled Aurora Air flights on a route and date, with per-passenger prices by fare class
@@ -291,7 +291,7 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
     @tool("read")
     def search_hotels(
         self,
-        city: Annotated[CaseFolded, Field(description="City name, e.g. Chicago.")],
+        city: Annotated[NonBlank[CaseFolded], Field(description="City name, e.g. Chicago.")],
         check_in: Annotated[Date, Field(description="Check-in date, YYYY-MM-DD.")],
         check_out: Annotated[Date, Field(description="Check-out date, YYYY-MM-DD.")],
     ) -> dict[str, Any]:
@@ -386,7 +386,7 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
         traveller_id: TravellerId,
         flight_id: FlightId,
         fare_class: Annotated[FareClass, Field(description="basic, standard or flexible.")],
-        passengers: Annotated[list[Trimmed], Field(description="Full names of every passenger, as on their ID; the traveller first if flying.")],
+        passengers: Annotated[list[NonBlank[Trimmed]], Field(description="Full names of every passenger, as on their ID; the traveller first if flying.")],
         payment_method_id: PaymentMethodId,
     ) -> dict[str, Any]:
         """Book economy seats on one flight for one or more passengers and charge the total fare
@@ -434,10 +434,10 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
     def change_flight(
         self,
         booking_id: BookingId,
-        flight_id: Annotated[str, Field(description="The booked flight being replaced, e.g. AU210-1210.")],
-        new_flight_id: Annotated[str, Field(description="The flight to move to (same route), e.g. AU214-1210.")],
+        flight_id: Annotated[NonBlank[str], Field(description="The booked flight being replaced, e.g. AU210-1210.")],
+        new_flight_id: Annotated[NonBlank[str], Field(description="The flight to move to (same route), e.g. AU214-1210.")],
         accepted_fare_difference: Annotated[Money, Field(description="The total fare difference the customer accepted, exactly as quote_flight_change returned it (negative when money comes back; 0 when none).")],
-        payment_method_id: Annotated[str | None, Field(description="Profile payment method that pays a positive fare difference; not needed otherwise.")] = None,
+        payment_method_id: Annotated[NonBlank[str] | None, Field(description="Profile payment method that pays a positive fare difference; not needed otherwise.")] = None,
     ) -> dict[str, Any]:
         """Move a booking from one flight to another on the same route (a date or time change) for all
         passengers. Basic fares are refused. A positive fare difference is charged to a profile payment
@@ -479,7 +479,7 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
         return {"booking_id": booking_id, "status": "changed", "flight_id": new_flight_id, **settlement, "total_paid": booking.total_paid}
 
     @tool("write")
-    def change_seat(self, booking_id: BookingId, flight_id: FlightId, passenger_name: PassengerName, seat: Annotated[str, Field(description="A free seat in the booked cabin, e.g. 14A.")]) -> dict[str, Any]:
+    def change_seat(self, booking_id: BookingId, flight_id: FlightId, passenger_name: PassengerName, seat: Annotated[NonBlank[str], Field(description="A free seat in the booked cabin, e.g. 14A.")]) -> dict[str, Any]:
         """Assign or change one passenger's seat on one flight of a booking. The seat must be free in the
         booked cabin. Basic fares cannot select or change seats."""
         booking = self._booking(booking_id)
@@ -530,7 +530,7 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
         return {"booking_id": booking_id, "passenger_name": passenger_name, "bags": booking.bags[index], "fee_charged": fee, "payment_method_id": method}
 
     @tool("write")
-    def update_passenger_name(self, booking_id: BookingId, passenger_name: PassengerName, new_name: Annotated[str, Field(description="The requested new name.")]) -> dict[str, Any]:
+    def update_passenger_name(self, booking_id: BookingId, passenger_name: PassengerName, new_name: Annotated[NonBlank[str], Field(description="The requested new name.")]) -> dict[str, Any]:
         """Request a change of a passenger's name on a booking. Aurora Air does not allow passenger name
         changes or transfers of tickets to another person: this is always refused."""
         booking = self._booking(booking_id)
@@ -539,7 +539,7 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
 
     # ---- cancellations -------------------------------------------------------------------------
     @tool("write")
-    def cancel_booking(self, booking_id: BookingId, reason: Annotated[str, Field(description="The customer's reason, in a few words."), FreeText] = "") -> dict[str, Any]:
+    def cancel_booking(self, booking_id: BookingId, reason: Annotated[Trimmed, Field(description="The customer's reason, in a few words."), FreeText] = "") -> dict[str, Any]:
         """Cancel a whole booking. Within 24 hours of booking: full refund to the original payment method.
         After that by fare class: basic gets nothing back, standard gets the amount paid as travel credit,
         flexible gets a full refund. Bookings with a flown flight cannot be cancelled. Miles spent on
@@ -586,12 +586,12 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
     def book_hotel(
         self,
         traveller_id: TravellerId,
-        hotel_id: Annotated[str, Field(description="Hotel id from search_hotels, e.g. HTL-201.")],
-        room_type: Annotated[str, Field(description="Room type offered by the hotel, e.g. standard, king.")],
+        hotel_id: Annotated[NonBlank[str], Field(description="Hotel id from search_hotels, e.g. HTL-201.")],
+        room_type: Annotated[NonBlank[str], Field(description="Room type offered by the hotel, e.g. standard, king.")],
         check_in: Annotated[Date, Field(description="Check-in date, YYYY-MM-DD.")],
         check_out: Annotated[Date, Field(description="Check-out date, YYYY-MM-DD.")],
         payment_method_id: PaymentMethodId,
-        booking_id: Annotated[str, Field(description="Optional flight booking this stay belongs to, e.g. PNR-K7Q2MA.")] = "",
+        booking_id: Annotated[Trimmed, Field(description="Optional flight booking this stay belongs to, e.g. PNR-K7Q2MA.")] = "",
     ) -> dict[str, Any]:
         """Book one hotel room for a traveller and charge nightly rate x nights to a profile payment method.
         Optionally link it to one of the traveller's flight bookings. Stays are 1 to 30 nights, with
