@@ -104,11 +104,27 @@ def test_validation_reports_a_cap_below_an_expected_count() -> None:
     assert any("attempt_limits caps process_payment at 1" in p for p in _consistency(task))
 
 
-def test_the_kill_mutation_retries_the_capped_call_and_fails_it() -> None:
+@pytest.mark.anyio
+async def test_the_kill_mutation_retries_the_capped_call_and_fails_it() -> None:
+    from harness.release.replay import GatewayReplayer
+    from servers.gateway import Gateway
+
     task = get_task("payments_checkout_frozen_account_01")
     env = environment_class("payments")
     [mutation] = [m for m in generic_mutations(task, env) if m.name.startswith("retry process_payment(")]
     calls = [c for turn in mutation.turns for c in turn.calls if c.tool == "process_payment"]
     assert len(calls) == 2 and calls[0] == calls[1]
-    cap = task.contract.attempt_limits
-    assert cap is not None and cap[0].max == 1
+    async with GatewayReplayer(Gateway(["payments"])) as replayer:
+        evidence = await replayer.play(task, mutation.turns)
+    [failed] = grade_offline(task, evidence).failures()
+    assert failed.check.startswith("attempt_limits[0] process_payment(") and failed.component == "forbidden"
+
+
+def test_without_a_gold_call_the_mutation_attempts_the_capped_call_past_the_cap() -> None:
+    task = get_task("payments_checkout_frozen_account_01")
+    capped = task.contract.model_dump(exclude_none=True)
+    capped["attempt_limits"] = [{"tool": "process_payment", "params": {"account_id": "ACC-1004"}, "max": 2}]
+    other = task.model_copy(update={"contract": Contract.model_validate(capped)})
+    [mutation] = [m for m in generic_mutations(other, environment_class("payments")) if m.name.startswith("attempt process_payment(")]
+    added = [c for c in mutation.turns[-1].calls if c.tool == "process_payment" and c.args.get("account_id") == "ACC-1004"]
+    assert len(added) == 3
