@@ -228,6 +228,28 @@ class ForbiddenParams(Strict):
     params: dict[str, Any] = Field(min_length=1)
 
 
+class AttemptLimit(Strict):
+    """Extension (`attempt_limits`): at most `max` attempted calls of `tool` whose arguments match `params`
+    (all calls of the tool when `params` is omitted). Successful and refused calls both count - a refused
+    call retried unchanged is the mistake this catches ("never repeat a refused call"); malformed, blocked
+    and unknown calls never count (a corrected malformed call is not a retry). Unlike `forbidden_params` it
+    allows the attempt, and unlike an `exact` attempted count it does not require one: an agent that reads
+    the balance first and never calls the tool passes. `params` go through the same canonical comparison
+    and `${...}` references as every other family; a reference the trial never produced caps nothing."""
+
+    tool: str
+    params: dict[str, Any] | None = Field(default=None, min_length=1)
+    max: int = Field(default=1, ge=1, description="How many matching attempts are allowed (0 would be forbidden_params).")
+
+    def matches(self, tool: str, arguments: dict[str, Any]) -> bool:
+        from grader.values import args_match
+
+        return tool == self.tool and (not self.params or args_match(self.params, arguments))
+
+    def label(self) -> str:
+        return AlternativeCall(tool=self.tool, params=self.params).label()
+
+
 class ForbiddenState(Strict):
     """The final value at `path` must not equal `equals`."""
 
@@ -282,6 +304,9 @@ class Contract(Strict):
     )
     consent: list[ConsentCheck] | None = Field(
         default=None, description="Extension: writes that need the customer's decision before the call (see ConsentCheck)."
+    )
+    attempt_limits: list[AttemptLimit] | None = Field(
+        default=None, description="Extension: caps on attempted calls, refused ones included (see AttemptLimit); component `forbidden`."
     )
 
     @model_validator(mode="after")

@@ -269,6 +269,28 @@ def forbidden(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
     return out
 
 
+def attempt_limits(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
+    """Extension: at most `max` attempts (successful or refused) of each capped call; never calling it
+    passes. Reported under `forbidden`: the attempt beyond the cap is a forbidden attempt."""
+    out = []
+    for i, limit in enumerate(contract.attempt_limits or []):
+        hits = [c for c in ev.executed_calls() if limit.matches(c.tool, c.arguments)]
+        what = limit.label()
+        passed = len(hits) <= limit.max
+        statuses = ", ".join(f"{c.status} at turn {c.turn}" for c in hits)
+        reason = f"{what} may be attempted at most {limit.max} time(s), refused attempts included; it was attempted {len(hits)} time(s)"
+        out.append(
+            CheckVerdict(
+                component="forbidden",
+                check=f"attempt_limits[{i}] {what} <={limit.max}",
+                passed=passed,
+                reason=reason + (f" ({statuses})" if hits else ""),
+                diff=None if passed else f"{what}: {len(hits) - limit.max} attempt(s) beyond the cap of {limit.max} ({statuses})",
+            )
+        )
+    return out
+
+
 def protected(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
     """Protected paths must end exactly as they started: no collateral effect."""
     out = []
@@ -308,4 +330,4 @@ def only_changes(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
     ]
 
 
-PROGRAMMATIC_CHECKS = (expected_actions, expected_params, order, expected_state, forbidden, protected, only_changes)
+PROGRAMMATIC_CHECKS = (expected_actions, expected_params, order, expected_state, forbidden, attempt_limits, protected, only_changes)

@@ -315,6 +315,9 @@ def canonical_contract(env: type[ToolEnvironment], contract: Contract) -> Contra
                     step["alternatives"] = _canon_alternatives(env, step["alternatives"])
     for spec in data.get("forbidden_params") or []:
         spec["params"] = params(spec["tool"], spec["params"])
+    for spec in data.get("attempt_limits") or []:
+        if spec.get("params"):
+            spec["params"] = params(spec["tool"], spec["params"])
     for check in data.get("expected_state") or []:
         if "equals" in check:
             check["equals"] = canonical_state_value(model, check["path"], check["equals"])

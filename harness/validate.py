@@ -198,6 +198,8 @@ def validate_task(task: Task, env: type[ToolEnvironment], graph: GraphConfig) ->
         p += _check_args(env, pattern.tool, pattern.params, f"{where} forbidden_params", gold=False)
     for check in c.consent or []:
         p += _check_args(env, check.tool, check.params or {}, f"{where} consent", gold=False)
+    for limit in c.attempt_limits or []:
+        p += _check_args(env, limit.tool, limit.params or {}, f"{where} attempt_limits", gold=False)
     for turn_index, turn in enumerate(task.gold):
         for call in turn.calls:
             p += _check_args(env, call.tool, call.args, f"{where} gold[{turn_index}]", gold=True)
@@ -282,6 +284,11 @@ def _consistency(task: Task) -> list[str]:
         for wanted in c.expected_params or []:
             if wanted.tool == spec.tool and args_match(spec.params, wanted.params):
                 p.append(f"{task.id}: forbidden_params {spec.params} would forbid the expected call {wanted.params}")
+    for limit in c.attempt_limits or []:
+        for wanted in c.expected_actions or []:
+            # every call the expected entry counts is also capped: the contract cannot be met
+            if wanted.tool == limit.tool and not wanted.alternatives and args_match(limit.params or {}, wanted.params or {}) and wanted.count > limit.max:
+                p.append(f"{task.id}: attempt_limits caps {limit.label()} at {limit.max}, but expected_actions needs {wanted.count} call(s) of {wanted.label()}")
     for o in c.order or []:
         labels = [step.label() for step in o.steps]
         if len(set(labels)) < 2:

@@ -46,14 +46,13 @@ async def test_hardened_case_b_task_kills_every_generated_mistake() -> None:
     assert found["behaviour/alter/process_payment.method@0.0"] == "killed"
     old_kinds = {"repeat", "drop", "lookalike", "alter", "before_check", "forbidden", "extra_read", "reorder_reads", "numbers", "recheck"}
     assert not [r for r in report.failures if r.kind in old_kinds], report.failures
-    # The widened batteries find what the contract-derived ones could not: a second purchase on another
-    # account of the customer's world passes (no collateral guard on payments by other accounts), and a
-    # bare "155" passes the offline evidence judge. Both are in the payments debt ledger.
-    # (issue 24: the bare "155" is now killed by the keyword-list rule; the look-alike purchase stays in
-    # the ledger because the spec's case B fails a double charge on state alone, so no exact action count)
-    assert {r.case_id for r in report.failures} == {
-        "behaviour/collateral/process_payment->lookalike:ACC-1001",
-    }
+    # The widened batteries found what the contract-derived ones could not: a second purchase on another
+    # account of the customer's world passed, and a bare "155" passed the offline evidence judge (issue 24:
+    # the bare "155" is killed by the keyword-list rule; the look-alike PayPal purchase, which changes
+    # nothing but `payments`, by exactly one new payment of any account - a state check, so the spec's
+    # case B still fails on state alone, tests/test_release.py)
+    assert found["behaviour/collateral/process_payment->lookalike:ACC-1001"] == "killed"
+    assert not report.failures, report.failures
 
 
 async def test_a_contract_without_effect_checks_lets_a_double_charge_pass() -> None:

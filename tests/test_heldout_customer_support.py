@@ -144,3 +144,14 @@ async def test_credit_reply_with_the_balance_before_the_credit_fails() -> None:
     replies = [t.reply.replace("$1,450.00", "$1,550.00") for t in task.gold]
     assert replies != [t.reply for t in task.gold]
     assert not await _strict(task, _turns(task, *[t.calls for t in task.gold], replies=replies))
+
+
+async def test_rejected_pin_tried_again_with_the_new_one_fails() -> None:
+    """attempt_limits: the agent re-sends the rejected PIN 9034 before the one the customer gave anew."""
+    task = get_task("customer_support_auth_pin_retry_01")
+    turns = [GoldTurn(user=t.user, calls=list(t.calls), reply=t.reply) for t in task.gold]
+    rejected = turns[0].calls[0]
+    assert rejected.tool == "authenticate_customer" and rejected.args["pin"] == "9034"
+    turns[1] = turns[1].model_copy(update={"calls": [rejected, *turns[1].calls]})
+    assert not await _strict(task, turns)
+    assert await _strict(task, [GoldTurn(user=t.user, calls=list(t.calls), reply=t.reply) for t in task.gold])

@@ -97,3 +97,25 @@ def _preview_first(turns: list[GoldTurn]) -> None:
 )
 async def test_held_out_valid_route_passes(task_id: str, edit: Edit) -> None:
     assert await _strict(task_id, edit)
+
+
+# ---- attempt_limits: the refused add is never repeated unchanged; the marketer's corrected list is new ----
+
+
+def _refused_add_again_reordered(turns: list[GoldTurn]) -> None:
+    """After "yes, add Olivia" the agent first repeats the refused call, the same two people in the other
+    order (the same set: `subscriber_ids` is unordered), then adds Olivia."""
+    turns[1].calls.insert(0, GoldCall(tool="add_segment_members", args={"segment_id": "SEG-602", "subscriber_ids": ["SUB-7007", "SUB-7006"]}))
+
+
+def _segment_read_before_the_corrected_add(turns: list[GoldTurn]) -> None:
+    """The agent re-reads the segment before the corrected add of Olivia alone (another call, not a repeat)."""
+    turns[1].calls.insert(0, GoldCall(tool="get_segment", args={"segment_id": "SEG-602"}))
+
+
+async def test_held_out_repeated_refused_add_fails() -> None:
+    assert not await _strict("marketing_add_unsubscribed_01", _refused_add_again_reordered)
+
+
+async def test_held_out_corrected_add_after_a_read_passes() -> None:
+    assert await _strict("marketing_add_unsubscribed_01", _segment_read_before_the_corrected_add)

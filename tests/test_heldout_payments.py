@@ -111,3 +111,61 @@ def _history_instead_of_details(account: str) -> Edit:
 )
 async def test_held_out_valid_route_passes(task_id: str, edit: Edit) -> None:
     assert await _strict(task_id, edit)
+
+
+# ---- attempt_limits: a refused call is never repeated unchanged; the customer's new choice is not a repeat ----
+
+
+def _retry_in_next_turn(turn: int, tool: str) -> Edit:
+    """The refused call of turn `turn` tried again, unchanged, at the start of the next turn (after the customer spoke)."""
+    def edit(turns: list[GoldTurn]) -> None:
+        refused = next(c for c in turns[turn].calls if c.tool == tool)
+        turns[turn + 1].calls.insert(0, GoldCall(tool=tool, args=dict(refused.args)))
+    return edit
+
+
+def _retry_balance_payment_amount_as_text(turns: list[GoldTurn]) -> None:
+    """The refused balance payment retried with the amount written as text ("212.40" is the same amount)."""
+    refused = turns[0].calls[0]
+    turns[0].calls.append(GoldCall(tool="process_payment", args={**refused.args, "amount": "212.40"}))
+
+
+def _retry_without_merchant(turns: list[GoldTurn]) -> None:
+    """The frozen-account payment retried with the merchant left out: the same account, amount and method."""
+    refused = turns[0].calls[0]
+    turns[1].calls.append(GoldCall(tool="process_payment", args={k: v for k, v in refused.args.items() if k != "merchant"}))
+
+
+@pytest.mark.parametrize(
+    ("task_id", "edit"),
+    [
+        ("payments_checkout_frozen_switch_account_01", _retry_in_next_turn(0, "process_payment")),
+        ("payments_checkout_insufficient_balance_01", _retry_in_next_turn(0, "process_payment")),
+        ("payments_checkout_insufficient_then_card_01", _retry_balance_payment_amount_as_text),
+        ("payments_checkout_frozen_account_01", _retry_without_merchant),
+        ("payments_journey_wrong_pin_refund_17", _retry_in_next_turn(0, "authenticate_customer")),
+    ],
+    ids=["frozen-retried-next-turn", "insufficient-retried-on-how-much", "amount-as-text", "merchant-left-out", "rejected-pin-again"],
+)
+async def test_held_out_repeated_refusal_fails(task_id: str, edit: Edit) -> None:
+    assert not await _strict(task_id, edit)
+
+
+def _balance_read_instead_of_payment(account: str) -> Edit:
+    """The agent reads the balance first and never attempts the payment the world would refuse."""
+    def edit(turns: list[GoldTurn]) -> None:
+        turns[0].calls[0] = GoldCall(tool="get_account_balance", args={"account_id": account})
+    return edit
+
+
+@pytest.mark.parametrize(
+    ("task_id", "edit"),
+    [
+        ("payments_checkout_frozen_account_01", _balance_read_instead_of_payment("ACC-1003")),
+        ("payments_checkout_insufficient_then_card_01", _balance_read_instead_of_payment("ACC-1002")),
+        ("payments_checkout_insufficient_balance_01", _balance_read_instead_of_payment("ACC-1006")),
+    ],
+    ids=["frozen-never-attempted", "short-never-attempted", "large-never-attempted"],
+)
+async def test_held_out_no_repeat_passes(task_id: str, edit: Edit) -> None:
+    assert await _strict(task_id, edit)

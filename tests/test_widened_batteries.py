@@ -66,6 +66,8 @@ async def test_collateral_tries_every_write_tool_on_world_targets() -> None:
     weak = full.contract.model_dump(exclude_none=True)
     weak.pop("only_changes")
     weak["expected_state"] = [s for s in weak["expected_state"] if s["path"] not in ("receipts", "transaction_log", "loyalty_awards")]
+    # and without "exactly one new payment of any account" (the guard that fails the look-alike purchase)
+    weak["expected_state"] = [s for s in weak["expected_state"] if not (s["path"] == "payments" and "where" not in s)]
     weak["expected_actions"] = [{k: v for k, v in a.items() if k not in ("count", "exact")} for a in weak["expected_actions"]]
     _, weak_report = await report_of(variant(full.id, weak))
     missed = kinds(weak_report, "collateral", "missed")
@@ -228,3 +230,36 @@ async def test_continuing_from_the_gold_checkpoint_equals_a_full_replay() -> Non
                 assert fast.final_state == full.final_state, case.id
                 assert fast.initial_state == full.initial_state
                 assert [m.model_dump() for m in fast.conversation] == [m.model_dump() for m in full.conversation], case.id
+
+
+def test_wrong_value_replaces_every_written_form_of_the_value() -> None:
+    """A bare "200" replaced only where it is written bare left "$200.00 went to ACC-1001" in the final reply:
+    the generated reply still confirmed the right amount, so it was not a mistake (payments journey 20)."""
+    from harness.release.replies import replace_value
+
+    text = "It is $20.00 short of a 200 transfer. $200.00 went to ACC-1001; 2,000 is not it."
+    assert replace_value(text, "200", "180") == "It is $20.00 short of a 180 transfer. $180 went to ACC-1001; 2,000 is not it."
+    assert replace_value("Due on December 15, 2026.", "2026-12-15", "2026-12-16") == "Due on 2026-12-16."
+    assert replace_value("Approved.", "approved", "denied") == "Approved."  # not a value: the textual pass handles it
+
+
+async def test_journey_20_wrong_transfer_amount_replaces_the_final_confirmation_and_fails() -> None:
+    from harness.release.replies import reply_cases
+
+    task = get_task("payments_journey_refund_funds_transfer_20")
+    async with GatewayReplayer(Gateway(["payments"])) as replayer:
+        gold = await replayer.play(task, task.gold, strict_refs=True)
+    [case] = [c for c in reply_cases(task, gold) if c.id == "reply/reply_wrong_value/criterion1"]
+    assert "$200.00" not in case.replies[-1] and "went from ACC-1002 to ACC-1001" in case.replies[-1]
+    _, report = await report_of(task)
+    assert outcomes(report)["reply/reply_wrong_value/criterion1"] == "killed"
+
+
+async def test_refused_calls_are_retried_by_retry_refused_and_never_rechecked() -> None:
+    """A rejected PIN (a compute tool, not a write) retried unchanged is a behavioural mistake; the recheck
+    equivalence kind never repeats it (every policy forbids repeating a refused call)."""
+    _, report = await report_of(get_task("payments_journey_wrong_pin_refund_17"))
+    found = outcomes(report)
+    assert found["behaviour/retry_refused/authenticate_customer@0.0"] == "killed"
+    assert "equivalence/recheck/authenticate_customer@0.0" not in found
+    assert found["equivalence/recheck/authenticate_customer@1.0"] == "passed"  # the accepted PIN may be re-checked

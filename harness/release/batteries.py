@@ -442,9 +442,10 @@ def equivalence_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) ->
             yield BatteryCase(_case_id("equivalence", "numbers", how), "equivalence", "numbers",
                               f"every number argument written as a {how}", _rebuild(turns, per))
 
+    statuses = [r.status for r in gold.tool_trace] if len(gold.tool_trace) == len(flat) else [None] * len(flat)
     for i, (pos, call) in enumerate(flat):
-        if env.tool_kind(call.tool) == "write":
-            continue
+        if env.tool_kind(call.tool) == "write" or statuses[i] == "refused":
+            continue  # a refused check again (a rejected PIN) is a retry every policy forbids (behaviour/retry_refused)
         later_write = next(((p, c) for p, c in flat[i + 1:] if env.tool_kind(c.tool) == "write" and p[0] > pos[0]), None)
         if later_write is None or any(_is_ref(v) for v in call.args.values()):
             continue

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from contracts.schema import GoldCall, GoldTurn, Task
+from contracts.schema import AttemptLimit, GoldCall, GoldTurn, Task
 from servers.base import ToolEnvironment
 
 NOOP_REPLY = "I'm sorry, I can't help with that right now."
@@ -137,8 +137,26 @@ def generic_mutations(task: Task, env: type[ToolEnvironment]) -> Iterator[Mutati
     for pattern in contract.forbidden_params or []:
         call = GoldCall(tool=pattern.tool, args={**_args_for(pattern.tool, task, probes), **pattern.params})
         yield Mutation(f"add forbidden {pattern.tool}{pattern.params}", _insert_at_end(turns, [call]))
+    for limit in contract.attempt_limits or []:
+        yield _exceed_attempt_limit(turns, limit, task, probes)
     if contract.reply_criteria:
         yield Mutation("mute replies", [t.model_copy(update={"reply": MUTED_REPLY}) for t in turns])
+
+
+def _exceed_attempt_limit(turns: list[GoldTurn], limit: AttemptLimit, task: Task, probes: list[tuple[str, list[GoldCall]]]) -> Mutation:
+    """One attempt beyond an `attempt_limits` cap: the first gold call the cap matches, repeated unchanged
+    right after itself until the cap is exceeded (a refused call retried as is); with no such gold call,
+    `max + 1` capped calls at the end (every attempt counts, refused or not)."""
+    from grader.values import args_match
+
+    per_turn = _calls(turns)
+    matching = [(t, c, call) for t, c, call in _flat(turns) if call.tool == limit.tool and (not limit.params or args_match(limit.params, call.args))]
+    if matching:
+        t, c, call = matching[0]
+        per_turn[t][c + 1 : c + 1] = [call] * max(1, limit.max + 1 - len(matching))
+        return Mutation(f"retry {limit.label()} beyond its cap of {limit.max} (turn {t}, call {c})", _with_calls(turns, per_turn))
+    call = GoldCall(tool=limit.tool, args={**_args_for(limit.tool, task, probes), **(limit.params or {})})
+    return Mutation(f"attempt {limit.label()} {limit.max + 1} times", _insert_at_end(turns, [call] * (limit.max + 1)))
 
 
 def probe_mutations(task: Task, env: type[ToolEnvironment]) -> Iterator[Mutation]:

@@ -92,6 +92,26 @@ def _common_prefix(a: str, b: str) -> int:
     return n
 
 
+def replace_value(text: str, phrase: str, other: str) -> str:
+    """`text` with every written form of the value `phrase` is (`$200.00` for `200`, `December 15` for
+    `2026-12-15`; `grader.textvalues`, the forms the evidence judge accepts) replaced by `other`. Without
+    it a wrong-value case could keep the fact in another spelling, e.g. the final "$200.00 went to
+    ACC-1001" when only the bare "200" was replaced, and a judge that reads the last statement of a fact
+    as its correction rightly passes it: the case would not be a mistake."""
+    from grader.textvalues import find_values, phrase_value
+
+    wanted = phrase_value(phrase)
+    if wanted is None:
+        return text
+    out, last = [], 0
+    for value in find_values(text):
+        if wanted.same(value):
+            currency = value.text[:1] == "$" and not other.startswith("$")
+            out.append(text[last : value.start] + ("$" if currency else "") + other)
+            last = value.end
+    return "".join(out) + text[last:]
+
+
 def _groups(task: Task) -> list[list[list[str]]]:
     return [[[item] if isinstance(item, str) else list(item) for item in c.evidence] for c in task.contract.reply_criteria or []]
 
@@ -116,6 +136,7 @@ def reply_cases(task: Task, gold: Evidence) -> Iterator[BatteryCase]:
             wrong = list(replies)
             for alt in sorted(group, key=len, reverse=True):  # every spelling of the fact the reply may use
                 wrong = [_pattern(alt).sub(other, r) for r in wrong]
+            wrong = [replace_value(r, phrase, other) for r in wrong]
             if wrong == replies:
                 continue
             yield BatteryCase(_case_id("reply", "reply_wrong_value", f"criterion{k}"), "reply", "reply_wrong_value",

@@ -7,7 +7,9 @@ Behavioural (must fail strictly, or the world refuses what was added = guarded):
   guarded;
 - `premature`: each write of a later user turn moved to the end of each earlier turn (acting before the
   customer said so), whatever the contract names;
-- `retry_refused`: a write the world refused on the gold path, retried with the same arguments.
+- `retry_refused`: a write or a check (a PIN) the world refused on the gold path, retried with the same
+  arguments: every domain policy forbids repeating a refused action (a read changes nothing, so a refused
+  read asked again is not this mistake).
 
 Equivalence (must pass strictly):
 - `premature_upfront`: the premature move of a write the contract gates by `consent`, with the later
@@ -167,7 +169,7 @@ def premature_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> I
 def retry_refused_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> Iterator[BatteryCase]:
     turns = list(task.gold)
     for i, (pos, call) in enumerate(_flat(turns)):
-        if env.tool_kind(call.tool) == "write" and gold.tool_trace[i].status == "refused":
+        if gold.tool_trace[i].status == "refused" and env.tool_kind(call.tool) != "read":  # a write or a check (a PIN)
             per = _per_turn(turns)
             per[pos[0]].insert(pos[1] + 1, call)
             yield BatteryCase(_case_id("behaviour", "retry_refused", call.tool, pos), "behaviour", "retry_refused",
