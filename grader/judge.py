@@ -340,6 +340,8 @@ PRIOR_MARKERS = frozenset(
 )
 """Words that place a value at another time than the fact's ("was", "now", "remaining"): a balance before and
 after a transfer are two facts, not a contradiction."""
+OTHER_FACT_MARKERS = frozenset("another other second separate additional extra".split())
+"""Words that make a value another fact of the same label ("another refund of $54.00")."""
 LABEL_BEFORE, LABEL_AFTER = 4, 2
 
 
@@ -365,7 +367,7 @@ def _label_words(unit: str, value: Value) -> tuple[set[str], bool]:
     """Content-word stems around a value in its clause (never across another value: a label between two
     values belongs to the nearer one), and whether a prior-value marker precedes it."""
     words_before, words_after = _windows(unit, value)
-    return _content_stems(words_before + words_after), any(w in PRIOR_MARKERS for w in words_before + words_after)
+    return _content_stems(words_before + words_after), any(w in PRIOR_MARKERS or w in OTHER_FACT_MARKERS for w in words_before + words_after)
 
 
 CONFLICT_KINDS = frozenset({"number", "percent", "date", "time"})
@@ -649,7 +651,7 @@ class EvidenceJudge:
                         return CriterionJudgement(passed=False, quote=wrong.sentence, explanation=why), True
                     if conflicts:
                         earlier = conflicts[0].wrong.value.text if conflicts[0].wrong.value else conflicts[0].wrong.sentence[:80]
-                        notes.append(f"an earlier message stated {earlier!r}; the last statement of the fact is {phrase!r}")
+                        notes.append(f"an earlier statement said {earlier!r}, corrected: the last statement of the fact is {phrase!r}")
                     break
                 if phrase_hits(phrase, all_units, negation=negation):
                     notes.append(f"{phrase!r} occurs only in a keyword list, not in a sentence")
