@@ -67,6 +67,50 @@ def test_values_are_recognised_with_kinds() -> None:
     assert phrase_value("30 days") is None and phrase_value("CASE-") is None and phrase_value("$40") is not None
 
 
+@pytest.mark.parametrize(
+    ("phrase", "reply"),
+    [
+        ("3", "The APAC segment has three members."),
+        ("25", "Twenty-five customers opened the email."),
+        ("12", "You have Twelve open tickets."),
+        ("3 items", "There are three items in your cart."),
+        ("3 tickets", "You have 3 open tickets."),
+        ("1 member", "The Healthcare segment has one subscribed member."),
+        ("one member", "The Healthcare segment has 1 member."),
+        ("30 days", "Items can be returned within thirty days of delivery."),
+        ("30 days", "Items have a 30-day return window."),
+        ("1", "The starter plan allows only one."),
+    ],
+)
+def test_a_count_matches_in_digits_or_words_with_its_noun(phrase: str, reply: str) -> None:
+    verdict, _ = judge("States the count the customer asked for.", [phrase], [reply])
+    assert verdict.passed, verdict.explanation
+
+
+@pytest.mark.parametrize(
+    ("phrase", "reply"),
+    [
+        ("3", "The APAC segment has four members."),
+        ("3 items", "There are 3 in your cart."),  # the count without its noun
+        ("3 items", "There are three boxes in your cart."),
+        ("3 items", "There are 4 items in your cart."),
+        ("1", "The one you booked is confirmed."),  # a pronoun, not a count
+        ("1", "One of them is confirmed."),
+        ("1", "I booked the one-way fare."),
+        ("12", "About a dozen tickets are open."),  # approximate words are no counts
+    ],
+)
+def test_a_wrong_count_or_a_count_without_its_noun_does_not_match(phrase: str, reply: str) -> None:
+    verdict, _ = judge("States the count the customer asked for.", [phrase], [reply])
+    assert not verdict.passed, verdict.explanation
+
+
+def test_number_words_are_values_only_where_they_count() -> None:
+    assert [(v.text, int(v.value)) for v in find_values("three tickets, ninety nine points, zero fees and only one.")] == [  # type: ignore[call-overload]
+        ("three", 3), ("ninety nine", 99), ("zero", 0), ("one", 1)]
+    assert find_values("No one needs the one-way fare; someone picked one of them, the one you chose.") == []
+
+
 # ---- rule 2: wrong values, contradictions, corrections ---------------------------------------------
 
 BALANCE = "States the balance of ACC-1005 as $640.20."
@@ -94,6 +138,59 @@ def test_values_of_other_facts_and_prior_values_are_not_contradictions() -> None
     assert verdict.passed and not output.contradiction_found
     verdict, _ = judge("States the growth plan price of $299 per month.", ["299"], ["The growth plan is $299 per month and the enterprise plan $1,200 per month."])
     assert verdict.passed
+
+
+REFUND = "Gives the $45.00 refund amount."
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Your refund of $45.00 and $54.00 has been credited.",
+        "Your refund of $45.00 (or $54.00) has been credited.",
+        "Your refund of $45.00, sorry, $54.00 has been credited.",
+        "Your refund of $45.00 has been credited; we refunded $54.00 to your card.",
+    ],
+)
+def test_a_wrong_value_stated_with_the_right_one_in_one_sentence_fails(reply: str) -> None:
+    verdict, output = judge(REFUND, ["45.00"], [reply])
+    assert not verdict.passed and "54.00" in verdict.explanation and output.contradiction_found
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Your refunds of $45.00 and $54.00 have been credited.",  # a plural label enumerates
+        "Both refunds, $45.00 and $54.00, have been credited.",
+        "Your refund of $45.00 has been credited, so your balance is now $154.00.",  # another time
+        "Of your $99.00 order total, $45.00 is refunded to your card.",  # a total and a part
+        "We refunded $45.00 and charged a $5.00 restocking fee.",  # another label
+        "A refund of $45.00 was issued on 2026-12-01, and another refund of $54.00 on 2026-12-02.",
+        "Your refund of $54.00, sorry, $45.00 has been credited.",  # corrected, ends on the right value
+    ],
+)
+def test_several_values_of_several_facts_in_one_sentence_pass(reply: str) -> None:
+    verdict, output = judge(REFUND, ["45.00"], [reply])
+    assert verdict.passed and not output.contradiction_found, verdict.explanation
+
+
+SEGMENT = "Confirms the APAC audience segment (3 members) is now Winter Promo's audience."
+
+
+def test_another_count_of_the_same_thing_contradicts_a_count() -> None:
+    verdict, output = judge(SEGMENT, ["3", "APAC"], ["The APAC audience segment has 3 members.", "Correction: the APAC audience segment has four members."])
+    assert not verdict.passed and output.contradiction_found
+    verdict, _ = judge(SEGMENT, ["3", "APAC"], ["The APAC audience segment has 3 or 4 members."])
+    assert not verdict.passed
+    verdict, _ = judge(SEGMENT, ["3", "APAC"], ["The APAC audience segment has 3 members, 2 of them opted in."])
+    assert verdict.passed, verdict.explanation  # another count (of opted-in members) is another fact
+
+
+def test_a_later_right_value_without_a_correction_does_not_outweigh_a_wrong_one() -> None:
+    verdict, output = judge(BALANCE, ["640.20"], ["Your balance is $604.20.", "For reference, the statement line shows a balance of $640.20."])
+    assert not verdict.passed and output.contradiction_found
+    verdict, _ = judge(BALANCE, ["640.20"], ["Your balance is $604.20. Sorry, I misread it: your balance is $640.20."])
+    assert verdict.passed, verdict.explanation  # corrected in the same message, ending on the right value
 
 
 STATUS = "Tells the customer that ORD-9006 is cancelled."
