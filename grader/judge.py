@@ -393,12 +393,8 @@ def _same_kind(right: Value, value: Value) -> bool:
     return right.kind != "number" or is_money(right) == is_money(value)
 
 
-def _same_count(right: Hit, unit: str, value: Value) -> bool:
-    """Two counts count the same thing when the words after them share a noun (or neither has one)."""
-    if right.value is None or right.value.kind != "number" or is_money(right.value):
-        return True
-    a, b = _count_nouns(right.sentence, right.value), _count_nouns(unit, value)
-    return bool(a & b) or not (a or b)
+def _is_count(value: Value) -> bool:
+    return value.kind == "number" and not is_money(value)
 
 
 COORDINATION = re.compile(
@@ -480,6 +476,8 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
     for h in right:
         by_sentence.setdefault((h.message, h.sentence), []).append(h)
     facts: list[set[str]] = []
+    nouns: set[str] = set()  # what the right counts count
+    grouped: set[tuple[int, int]] = set()  # values stated together with a right value: judged as a group
     together: list[Hit] = []  # values stated with a right value for its fact
     for (message, sentence), sentence_hits in by_sentence.items():
         unit = next(u for u in units if u.message == message and u.text == sentence)
@@ -488,8 +486,13 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
         for run in coordinated(sentence, values):
             if not starts & {v.start for v in run}:
                 continue
+            grouped |= {(message, unit.index * 10_000 + v.start) for v in run}
             labels = _group_labels(sentence, run) if len(run) > 1 else _label_words(sentence, run[0])[0]
             fact = labels & vocabulary
+            counted = _count_nouns(sentence, run[-1]) if _is_count(first) else frozenset()
+            if _is_count(first) and not counted:
+                continue  # "size 10", "tier 2", "a stock of 40": a number naming, not counting, is no fact here
+            nouns |= counted
             if fact:
                 facts.append(fact)
             if len(run) < 2 or not fact or _enumerates(sentence, run) or any(_label_words(sentence, v)[1] for v in run):
@@ -507,13 +510,15 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
             continue
         for value in find_values(unit.text):
             position = unit.index * 10_000 + value.start
-            if (unit.message, position) in seen or not _same_kind(first, value) or first.same(value) or any(k.same(value) for k in known):
+            if (unit.message, position) in seen or (unit.message, position) in grouped or not _same_kind(first, value):
+                continue
+            if first.same(value) or any(k.same(value) for k in known):
                 continue
             labels, prior = _label_words(unit.text, value)
             if prior or not any(fact <= labels for fact in facts) or negated_before(normalise(unit.text[: value.start])):
                 continue
-            if not any(_same_count(h, unit.text, value) for h in right):
-                continue
+            if _is_count(first) and not nouns & _count_nouns(unit.text, value):
+                continue  # a count of another thing
             wrong.append(Hit(unit.message, unit.text, position, value))
     if not wrong:
         return []

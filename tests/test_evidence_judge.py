@@ -186,6 +186,20 @@ def test_another_count_of_the_same_thing_contradicts_a_count() -> None:
     assert verdict.passed, verdict.explanation  # another count (of opted-in members) is another fact
 
 
+@pytest.mark.parametrize(
+    ("criterion", "phrase", "replies"),
+    [
+        ("Confirms the exchange to size 11.", "11", ["Yes: size 10 and size 11 of the Everyday Sneakers are both in stock."]),
+        ("Says size 10 is available.", "10", ["The Everyday Sneakers ($75.00) are in stock in sizes 8, 10 and 11."]),
+        ("Confirms the exchange to size 10.", "10", ["ORD-9009 (Everyday Sneakers, size 9) is delivered.", "Done: the exchange is for size 10."]),
+    ],
+)
+def test_a_number_that_names_rather_than_counts_is_no_contradiction(criterion: str, phrase: str, replies: list[str]) -> None:
+    """Found by the gold replies of retail: "size 10" and "size 9" name sizes, they count nothing."""
+    verdict, output = judge(criterion, [phrase], replies)
+    assert verdict.passed and not output.contradiction_found, verdict.explanation
+
+
 def test_a_later_right_value_without_a_correction_does_not_outweigh_a_wrong_one() -> None:
     verdict, output = judge(BALANCE, ["640.20"], ["Your balance is $604.20.", "For reference, the statement line shows a balance of $640.20."])
     assert not verdict.passed and output.contradiction_found
