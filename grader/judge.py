@@ -358,16 +358,19 @@ def _windows(unit: str, value: Value) -> tuple[list[str], list[str]]:
     others = [v for v in find_values(unit) if v.start != value.start]
     left = max([v.end for v in others if v.end <= value.start], default=0)
     right = min([v.start for v in others if v.start >= value.end], default=len(unit))
-    before = _CLAUSE_BREAK.split(unit[left : value.start].lower())[-1]
+    # a value in parentheses right after a noun is labelled by it: "APAC audience (3 members)"
+    before = _CLAUSE_BREAK.split(re.sub(r"\(\s*$", " ", unit[left : value.start].lower()))[-1]
     after = _CLAUSE_BREAK.split(unit[value.end : right].lower())[0]
     return re.findall(r"[a-z][a-z']+", before)[-LABEL_BEFORE:], re.findall(r"[a-z][a-z']+", after)[:LABEL_AFTER]
 
 
-def _label_words(unit: str, value: Value) -> tuple[set[str], bool]:
+def _label_words(unit: str, value: Value, naming: frozenset[str] = frozenset()) -> tuple[set[str], bool]:
     """Content-word stems around a value in its clause (never across another value: a label between two
-    values belongs to the nearer one), and whether a prior-value marker precedes it."""
+    values belongs to the nearer one), and whether a prior-value marker precedes it. A marker the criterion
+    itself names the fact with (`naming`: "the remaining balance of $22.50") is part of the label there."""
     words_before, words_after = _windows(unit, value)
-    return _content_stems(words_before + words_after), any(w in PRIOR_MARKERS or w in OTHER_FACT_MARKERS for w in words_before + words_after)
+    markers = [w for w in words_before + words_after if (w in PRIOR_MARKERS or w in OTHER_FACT_MARKERS) and w not in naming]
+    return _content_stems(words_before + words_after), bool(markers)
 
 
 CONFLICT_KINDS = frozenset({"number", "percent", "date", "time"})
@@ -472,6 +475,7 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
         return []
     first: Value = right[0].value  # type: ignore[assignment]
     vocabulary = _content_stems(re.findall(r"[a-z][a-z']+", criterion.lower()))
+    naming = frozenset(re.findall(r"[a-z]+", criterion.lower()))
     by_sentence: dict[tuple[int, str], list[Hit]] = {}
     for h in right:
         by_sentence.setdefault((h.message, h.sentence), []).append(h)
@@ -495,7 +499,7 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
             nouns |= counted
             if fact:
                 facts.append(fact)
-            if len(run) < 2 or not fact or _enumerates(sentence, run) or any(_label_words(sentence, v)[1] for v in run):
+            if len(run) < 2 or not fact or _enumerates(sentence, run) or any(_label_words(sentence, v, naming)[1] for v in run):
                 continue
             for value in run:
                 if value.start not in starts and _same_kind(first, value) and not first.same(value) and not any(k.same(value) for k in known):
@@ -514,7 +518,7 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
                 continue
             if first.same(value) or any(k.same(value) for k in known):
                 continue
-            labels, prior = _label_words(unit.text, value)
+            labels, prior = _label_words(unit.text, value, naming)
             if prior or not any(fact <= labels for fact in facts) or negated_before(normalise(unit.text[: value.start])):
                 continue
             if _is_count(first) and not nouns & _count_nouns(unit.text, value):

@@ -186,6 +186,15 @@ def test_another_count_of_the_same_thing_contradicts_a_count() -> None:
     assert verdict.passed, verdict.explanation  # another count (of opted-in members) is another fact
 
 
+def test_a_time_word_the_criterion_names_the_fact_with_is_part_of_its_label() -> None:
+    """"remaining" places a value at another time, except when the criterion asks for the remaining balance."""
+    criterion = "Confirms the $200 transfer and the remaining balance of $22.50."
+    verdict, output = judge(criterion, ["200", "22.50"], ["Your $200 transfer is done.", "Your remaining balance is $22.50.", "Your remaining balance is $42.50."])
+    assert not verdict.passed and output.contradiction_found
+    verdict, _ = judge(BALANCE, ["640.20"], ["Your balance is $640.20, and $600.00 remaining after the pending payment."])
+    assert verdict.passed, verdict.explanation
+
+
 @pytest.mark.parametrize(
     ("criterion", "phrase", "replies"),
     [
