@@ -423,6 +423,16 @@ def coordinated(unit: str, values: list[Value]) -> list[list[Value]]:
     return runs
 
 
+SELF_CORRECTION = re.compile(r"\b(?:sorry|rather|i mean|i meant|actually|wait|correction|make that|no)\b", re.I)
+
+
+def _self_corrected(unit: str, run: list[Value]) -> bool:
+    """Values joined by a self-correction ("$22.50, or rather $42.50", "08:00, sorry, 16:00") restate one
+    fact, whatever labels them: every value but the right one is a wrong value, even one the task names
+    elsewhere (the refund amount given as the balance)."""
+    return any(SELF_CORRECTION.search(unit[a.end : b.start]) for a, b in zip(run, run[1:], strict=False))
+
+
 def _enumerates(unit: str, run: list[Value]) -> bool:
     """Whether values stated together name several facts: an enumeration word around them, or a plural
     label noun before them ("your refunds of $45.00 and $54.00", "sizes 9 and 10")."""
@@ -499,12 +509,16 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
             nouns |= counted
             if fact:
                 facts.append(fact)
-            if len(run) < 2 or not fact or _enumerates(sentence, run) or any(_label_words(sentence, v, naming)[1] for v in run):
+            if len(run) < 2:
+                continue
+            retracted = _self_corrected(sentence, run)
+            if not retracted and (not fact or _enumerates(sentence, run) or any(_label_words(sentence, v, naming)[1] for v in run)):
                 continue
             for value in run:
-                if value.start not in starts and _same_kind(first, value) and not first.same(value) and not any(k.same(value) for k in known):
-                    if not _value_negated(sentence, value):
-                        together.append(Hit(message, sentence, unit.index * 10_000 + value.start, value))
+                if value.start in starts or not _same_kind(first, value) or first.same(value) or _value_negated(sentence, value):
+                    continue
+                if retracted or not any(k.same(value) for k in known):
+                    together.append(Hit(message, sentence, unit.index * 10_000 + value.start, value))
     if not facts and not together:
         return []
     wrong: list[Hit] = list(together)

@@ -209,6 +209,16 @@ def test_a_number_that_names_rather_than_counts_is_no_contradiction(criterion: s
     assert verdict.passed and not output.contradiction_found, verdict.explanation
 
 
+def test_a_self_correction_to_a_value_the_task_names_elsewhere_is_still_wrong() -> None:
+    """"$22.50, or rather $42.50": the refund amount the customer named, given as the balance."""
+    criterion = "Confirms the $200 transfer and the remaining balance of $22.50."
+    reply = "Done: $200.00 went to ACC-1001, and your remaining balance is $22.50, or rather $42.50."
+    output = EvidenceJudge().judge_sync([ReplyCriterion(criterion=criterion, evidence=["200", "22.50"])], [reply], instruction="Refund my $42.50 order.")
+    assert not output.criteria[0].passed and output.contradiction_found
+    verdict, _ = judge("Confirms APT-7003 is now at 08:00.", ["08:00"], ["Done: APT-7003 is now on Wednesday 2 December at 08:00, sorry, 16:00."])
+    assert not verdict.passed  # a self-correction ties the values to one fact even without a label
+
+
 def test_a_later_right_value_without_a_correction_does_not_outweigh_a_wrong_one() -> None:
     verdict, output = judge(BALANCE, ["640.20"], ["Your balance is $604.20.", "For reference, the statement line shows a balance of $640.20."])
     assert not verdict.passed and output.contradiction_found
