@@ -6,17 +6,26 @@ The LLM judge implements the same `Judge` protocol; every verdict records which 
 The evidence judge is deterministic and value-aware (rules, each with a unit test in
 tests/test_evidence_judge.py; user-facing summary in docs/judges.md):
 
-1. Values. An evidence phrase that IS a value (``$40``, ``2026-12-02``, ``10:00``, ``CASE-5016``) matches
-   any written form of the same value (`grader.textvalues`); other phrases match as whole words
-   (case-insensitive, ``$``/thousands separators ignored, a trailing ``*`` is a stem).
-2. Wrong values. When a value item matches (an amount, percentage, date or time), another value of the same
-   kind stated for the same fact (next to the same criterion nouns, e.g. a second "balance") in another
-   sentence, neither named by any criterion of the task nor placed at another time ("was", "previously",
-   "from", "now", "remaining"), contradicts it: the criterion fails
-   unless the transcript's LAST statement of the fact is the right value, made in a later message than
-   every wrong one (a correction). An unresolved conflict sets `contradiction_found`. Status words work
-   the same way: another status of the same vocabulary (`grader.statuswords`, from the worlds' own
-   `Literal` types) said of the same record id contradicts a matched status.
+1. Values. An evidence phrase that IS a value (``$40``, ``2026-12-02``, ``10:00``, ``CASE-5016``, ``3``) matches
+   any written form of the same value (`grader.textvalues`; counts also as number words, "three"); a count
+   phrase (``3 items``, ``1 member``, ``30 days``) matches the count in any form followed by its words,
+   singular or plural, with up to two words between ("three open items"); other phrases match as whole
+   words (case-insensitive, ``$``/thousands separators ignored, a trailing ``*`` is a stem).
+2. Wrong values. When a value item matches (an amount, percentage, date, time, or a count followed by what
+   it counts), another value of the same kind (money with money, a count with a count of the same noun),
+   named by no criterion of the task nor the user's instruction, not negated and not placed at another time
+   or fact ("was", "previously", "from", "now", "remaining", "another" — unless the criterion itself names
+   the fact with that word, "the remaining balance"), contradicts it when it is stated for the same fact:
+   next to the same criterion nouns (e.g. a second "balance", in any sentence), or stated together with
+   the right value under its label ("refund of $45.00 and $54.00", "$45.00 (or $54.00)") unless a plural
+   label or "both"/"each" makes them several facts ("refunds of $45.00 and $54.00"), or joined to it by a
+   self-correction ("$22.50, or rather $42.50", "08:00, sorry, 16:00": then even a value the task names
+   elsewhere is wrong). The criterion fails unless the transcript's LAST statement of the fact is the right
+   value, made after every wrong one and marked as a correction ("sorry", "correction", "I misread") in its
+   sentence or the one before (the correction rule; a right value merely restated later does not outweigh
+   a wrong one). An unresolved conflict sets `contradiction_found`. Status words work the same way:
+   another status of the same vocabulary (`grader.statuswords`, from the worlds' own `Literal` types) said
+   of the same record id contradicts a matched status.
 3. Negation. A match whose clause puts a negator within five words before it ("not", "never", "didn't",
    "no longer", "unable to", "nothing has been") does not count; a value only when the negator stands
    right before it ("not $40"); an id never (it names the record, the claim is elsewhere). When the

@@ -149,6 +149,22 @@ async def test_reply_and_exploit_batteries_on_a_correct_contract() -> None:
         assert found[f"exploit/{kind}/all"] == "killed", kind
 
 
+async def test_a_wrong_value_reply_replaces_every_written_form_of_the_fact() -> None:
+    """Payments journey 20: the evidence "200" was replaced in "$200 transfer" but not in the confirmation
+    "$200.00 went from ACC-1002 to ACC-1001", so the "wrong" replies still confirmed the right amount."""
+    from grader.grade import grade_offline
+    from grader.textvalues import find_values
+    from harness.release.replies import reply_cases, reply_evidence, restate
+
+    assert restate("$200.00 went to ACC-1001; $200 in all, not 1200.", "200", "180") == "$180 went to ACC-1001; $180 in all, not 1200."
+    task = get_task("payments_journey_refund_funds_transfer_20")
+    async with GatewayReplayer(Gateway(["payments"])) as replayer:
+        gold = await replayer.play(task, task.gold, strict_refs=True)
+    [case] = [c for c in reply_cases(task, gold) if c.id == "reply/reply_wrong_value/criterion1"]
+    assert case.replies and not any(v.kind == "number" and v.value == 200 for r in case.replies for v in find_values(r))
+    assert not grade_offline(task, reply_evidence(gold, case.replies)).strict
+
+
 def test_argument_forms_follow_the_tools_own_types() -> None:
     assert other_forms(Money, "15.50") == [("spaces", " 15.50 ")]  # parse_money strips; case is moot
     _, hints = PAYMENTS.tool_signature("process_payment")
