@@ -363,13 +363,21 @@ def _content_stems(words: list[str]) -> set[str]:
 
 
 def _windows(unit: str, value: Value) -> tuple[list[str], list[str]]:
-    """The words just before and after a value in its clause, never across another value."""
-    others = [v for v in find_values(unit) if v.start != value.start]
+    """The words just before and after a value in its clause, never across another value. A record id
+    on the way is left out but does not end the label ("the remaining balance on ACC-1002 is $22.50": the
+    id names whose balance, the label is still "remaining balance"), unless the value is an id itself."""
+    values = find_values(unit)
+    others = [v for v in values if v.start != value.start and (v.kind != "id" or value.kind == "id")]
     left = max([v.end for v in others if v.end <= value.start], default=0)
     right = min([v.start for v in others if v.start >= value.end], default=len(unit))
+    chars = list(unit.lower())
+    for v in values:
+        if v.kind == "id" and value.kind != "id" and left <= v.start and v.end <= right:
+            chars[v.start : v.end] = " " * (v.end - v.start)
+    text = "".join(chars)
     # a value in parentheses right after a noun is labelled by it: "APAC audience (3 members)"
-    before = _CLAUSE_BREAK.split(re.sub(r"\(\s*$", " ", unit[left : value.start].lower()))[-1]
-    after = _CLAUSE_BREAK.split(unit[value.end : right].lower())[0]
+    before = _CLAUSE_BREAK.split(re.sub(r"\(\s*$", " ", text[left : value.start]))[-1]
+    after = _CLAUSE_BREAK.split(text[value.end : right])[0]
     return re.findall(r"[a-z][a-z']+", before)[-LABEL_BEFORE:], re.findall(r"[a-z][a-z']+", after)[:LABEL_AFTER]
 
 

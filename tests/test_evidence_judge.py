@@ -195,6 +195,13 @@ def test_a_time_word_the_criterion_names_the_fact_with_is_part_of_its_label() ->
     assert verdict.passed, verdict.explanation
 
 
+def test_a_record_id_inside_a_label_does_not_cut_it() -> None:
+    criterion = "Confirms the $200 transfer to ACC-1001 and the remaining balance of $22.50."
+    replies = ["$200.00 went to ACC-1001 and your remaining balance is $20.50.", "For your records: the remaining balance on ACC-1002 is $22.50."]
+    verdict, output = judge(criterion, ["200", "ACC-1001", "22.50"], replies)
+    assert not verdict.passed and output.contradiction_found and "20.50" in verdict.explanation
+
+
 @pytest.mark.parametrize(
     ("criterion", "phrase", "replies"),
     [
