@@ -349,6 +349,9 @@ PRIOR_MARKERS = frozenset(
 )
 """Words that place a value at another time than the fact's ("was", "now", "remaining"): a balance before and
 after a transfer are two facts, not a contradiction."""
+PRIOR_AFTER = frozenset("remaining remains left before previously earlier originally initially formerly instead prior".split())
+"""The markers that place a value at another time when they follow it ("$22.50 remaining", "$690.20
+before the transfer"); "was"/"were" after a value are the verb of its own fact ("$381.60 was credited")."""
 OTHER_FACT_MARKERS = frozenset("another other second separate additional extra".split())
 """Words that make a value another fact of the same label ("another refund of $54.00")."""
 LABEL_BEFORE, LABEL_AFTER = 4, 2
@@ -386,7 +389,8 @@ def _label_words(unit: str, value: Value, naming: frozenset[str] = frozenset()) 
     values belongs to the nearer one), and whether a prior-value marker precedes it. A marker the criterion
     itself names the fact with (`naming`: "the remaining balance of $22.50") is part of the label there."""
     words_before, words_after = _windows(unit, value)
-    markers = [w for w in words_before + words_after if (w in PRIOR_MARKERS or w in OTHER_FACT_MARKERS) and w not in naming]
+    markers = [w for w in words_before if (w in PRIOR_MARKERS or w in OTHER_FACT_MARKERS) and w not in naming]
+    markers += [w for w in words_after if w in PRIOR_AFTER and w not in naming]
     return _content_stems(words_before + words_after), bool(markers)
 
 

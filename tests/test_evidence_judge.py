@@ -195,6 +195,14 @@ def test_a_time_word_the_criterion_names_the_fact_with_is_part_of_its_label() ->
     assert verdict.passed, verdict.explanation
 
 
+def test_was_after_a_value_is_its_verb_not_a_prior_value() -> None:
+    criterion = "Confirms the $318.60 refund was credited to ACC-1004."
+    verdict, output = judge(criterion, ["318.60"], ["The $318.60 refund is on its way.", "Done: a refund of $381.60 was credited to ACC-1004."])
+    assert not verdict.passed and output.contradiction_found
+    verdict, _ = judge(BALANCE, ["640.20"], ["Your balance was $690.20 this morning; your balance is $640.20."])
+    assert verdict.passed, verdict.explanation  # "was" before a value still places it at another time
+
+
 def test_a_record_id_inside_a_label_does_not_cut_it() -> None:
     criterion = "Confirms the $200 transfer to ACC-1001 and the remaining balance of $22.50."
     replies = ["$200.00 went to ACC-1001 and your remaining balance is $20.50.", "For your records: the remaining balance on ACC-1002 is $22.50."]
