@@ -14,8 +14,9 @@ tests/test_evidence_judge.py; user-facing summary in docs/judges.md):
 2. Wrong values. When a value item matches (an amount, percentage, date, time, or a count followed by what
    it counts), another value of the same kind (money with money, a count with a count of the same noun),
    named by no criterion of the task nor the user's instruction, not negated and not placed at another time
-   or fact ("was", "previously", "from", "now", "remaining", "another" — unless the criterion itself names
-   the fact with that word, "the remaining balance"), contradicts it when it is stated for the same fact:
+   or fact ("was", "previously", "from", "now", "remaining", "another" before it; "remaining", "left",
+   "before" after it — "$381.60 was credited" is no prior value; a word the criterion itself names the
+   fact with, "the remaining balance", is part of the label), contradicts it when it is stated for the same fact:
    next to the same criterion nouns (e.g. a second "balance", in any sentence), or stated together with
    the right value under its label ("refund of $45.00 and $54.00", "$45.00 (or $54.00)") unless a plural
    label or "both"/"each" makes them several facts ("refunds of $45.00 and $54.00"), or joined to it by a
