@@ -353,9 +353,11 @@ after a transfer are two facts, not a contradiction."""
 PRIOR_AFTER = frozenset("remaining remains left before previously earlier originally initially formerly instead prior".split())
 """The markers that place a value at another time when they follow it ("$22.50 remaining", "$690.20
 before the transfer"); "was"/"were" after a value are the verb of its own fact ("$381.60 was credited")."""
-OTHER_FACT_MARKERS = frozenset("another other second separate additional extra".split())
+OTHER_FACT_MARKERS = frozenset("another other second separate additional extra next following follow subsequent later last".split())
 """Words that make a value another fact of the same label ("another refund of $54.00")."""
 LABEL_BEFORE, LABEL_AFTER = 4, 2
+MARKER_BEFORE = 6
+"""How far back in its clause an other-fact marker ("another", "follow-up", "next") still makes a value another fact."""
 
 
 def _stem(word: str) -> str:
@@ -366,7 +368,7 @@ def _content_stems(words: list[str]) -> set[str]:
     return {_stem(w) for w in words if w not in STOPWORDS and w not in UNIT_WORDS and len(w) >= 3}
 
 
-def _windows(unit: str, value: Value) -> tuple[list[str], list[str]]:
+def _windows(unit: str, value: Value, before_n: int = LABEL_BEFORE) -> tuple[list[str], list[str]]:
     """The words just before and after a value in its clause, never across another value. A record id
     on the way is left out but does not end the label ("the remaining balance on ACC-1002 is $22.50": the
     id names whose balance, the label is still "remaining balance"), unless the value is an id itself."""
@@ -382,7 +384,7 @@ def _windows(unit: str, value: Value) -> tuple[list[str], list[str]]:
     # a value in parentheses right after a noun is labelled by it: "APAC audience (3 members)"
     before = _CLAUSE_BREAK.split(re.sub(r"\(\s*$", " ", text[left : value.start]))[-1]
     after = _CLAUSE_BREAK.split(text[value.end : right])[0]
-    return re.findall(r"[a-z][a-z']+", before)[-LABEL_BEFORE:], re.findall(r"[a-z][a-z']+", after)[:LABEL_AFTER]
+    return re.findall(r"[a-z][a-z']+", before)[-before_n:], re.findall(r"[a-z][a-z']+", after)[:LABEL_AFTER]
 
 
 def _label_words(unit: str, value: Value, naming: frozenset[str] = frozenset()) -> tuple[set[str], bool]:
@@ -390,7 +392,9 @@ def _label_words(unit: str, value: Value, naming: frozenset[str] = frozenset()) 
     values belongs to the nearer one), and whether a prior-value marker precedes it. A marker the criterion
     itself names the fact with (`naming`: "the remaining balance of $22.50") is part of the label there."""
     words_before, words_after = _windows(unit, value)
-    markers = [w for w in words_before if (w in PRIOR_MARKERS or w in OTHER_FACT_MARKERS) and w not in naming]
+    wide = _windows(unit, value, MARKER_BEFORE)[0]  # "the follow-up visit is on": the marker is five words back
+    markers = [w for w in words_before if w in PRIOR_MARKERS and w not in naming]
+    markers += [w for w in wide if w in OTHER_FACT_MARKERS and w not in naming]
     markers += [w for w in words_after if w in PRIOR_AFTER and w not in naming]
     return _content_stems(words_before + words_after), bool(markers)
 
@@ -438,7 +442,11 @@ def coordinated(unit: str, values: list[Value]) -> list[list[Value]]:
     "$45.00 (or $54.00)", "$45.00, sorry, $54.00"."""
     runs: list[list[Value]] = []
     for value in values:
-        if runs and _same_kind(runs[-1][-1], value) and COORDINATION.fullmatch(unit[runs[-1][-1].end : value.start]):
+        between = unit[runs[-1][-1].end : value.start] if runs else ""
+        noun = re.match(r"\s*([A-Za-z][a-z']*)", unit[value.end :])
+        if noun and re.match(r"\s*" + re.escape(noun.group(1)) + r"\b", between, re.I):
+            between = between.lstrip()[len(noun.group(1)) :]  # "867 miles, sorry, 876 miles": the noun repeated
+        if runs and _same_kind(runs[-1][-1], value) and COORDINATION.fullmatch(between):
             runs[-1].append(value)
         else:
             runs.append([value])

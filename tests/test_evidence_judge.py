@@ -224,6 +224,13 @@ def test_a_number_that_names_rather_than_counts_is_no_contradiction(criterion: s
     assert verdict.passed and not output.contradiction_found, verdict.explanation
 
 
+def test_a_self_correction_may_repeat_the_counted_noun_and_a_next_visit_is_another_fact() -> None:
+    verdict, _ = judge("States 867 miles credited.", ["867"], ["I credited 867 miles, sorry, 876 miles for AU512."])
+    assert not verdict.passed
+    verdict, _ = judge("Confirms the visit on 2026-12-15.", ["2026-12-15"], ["Your visit is on 2026-12-15; the follow-up visit is on 2026-12-22."])
+    assert verdict.passed, verdict.explanation
+
+
 def test_a_self_correction_to_a_value_the_task_names_elsewhere_is_still_wrong() -> None:
     """"$22.50, or rather $42.50": the refund amount the customer named, given as the balance."""
     criterion = "Confirms the $200 transfer and the remaining balance of $22.50."
