@@ -76,7 +76,9 @@ def fact_problem(quote: str, criterion: ReplyCriterion) -> str | None:
     states the fact, not on a sentence next to it)."""
     from grader.judge import contains
 
-    wanted = find_values(criterion.criterion)
+    # values the criterion writes in digits, dates, times or ids; its number words ("the three campaigns",
+    # "one step at a time") are prose, not the asked value (a quote may still state a value in words)
+    wanted = [v for v in find_values(criterion.criterion) if not v.text[:1].isalpha() or v.kind != "number"]
     if not wanted:
         return None
     text = unescape_quote(quote)

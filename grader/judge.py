@@ -6,17 +6,27 @@ The LLM judge implements the same `Judge` protocol; every verdict records which 
 The evidence judge is deterministic and value-aware (rules, each with a unit test in
 tests/test_evidence_judge.py; user-facing summary in docs/judges.md):
 
-1. Values. An evidence phrase that IS a value (``$40``, ``2026-12-02``, ``10:00``, ``CASE-5016``) matches
-   any written form of the same value (`grader.textvalues`); other phrases match as whole words
-   (case-insensitive, ``$``/thousands separators ignored, a trailing ``*`` is a stem).
-2. Wrong values. When a value item matches (an amount, percentage, date or time), another value of the same
-   kind stated for the same fact (next to the same criterion nouns, e.g. a second "balance") in another
-   sentence, neither named by any criterion of the task nor placed at another time ("was", "previously",
-   "from", "now", "remaining"), contradicts it: the criterion fails
-   unless the transcript's LAST statement of the fact is the right value, made in a later message than
-   every wrong one (a correction). An unresolved conflict sets `contradiction_found`. Status words work
-   the same way: another status of the same vocabulary (`grader.statuswords`, from the worlds' own
-   `Literal` types) said of the same record id contradicts a matched status.
+1. Values. An evidence phrase that IS a value (``$40``, ``2026-12-02``, ``10:00``, ``CASE-5016``, ``3``) matches
+   any written form of the same value (`grader.textvalues`; counts also as number words, "three"); a count
+   phrase (``3 items``, ``1 member``, ``30 days``) matches the count in any form followed by its words,
+   singular or plural, with up to two words between ("three open items"); other phrases match as whole
+   words (case-insensitive, ``$``/thousands separators ignored, a trailing ``*`` is a stem).
+2. Wrong values. When a value item matches (an amount, percentage, date, time, or a count followed by what
+   it counts), another value of the same kind (money with money, a count with a count of the same noun),
+   named by no criterion of the task nor the user's instruction, not negated and not placed at another time
+   or fact ("was", "previously", "from", "now", "remaining", "another" before it; "remaining", "left",
+   "before" after it — "$381.60 was credited" is no prior value; a word the criterion itself names the
+   fact with, "the remaining balance", is part of the label), contradicts it when it is stated for the same fact:
+   next to the same criterion nouns (e.g. a second "balance", in any sentence), or stated together with
+   the right value under its label ("refund of $45.00 and $54.00", "$45.00 (or $54.00)") unless a plural
+   label or "both"/"each" makes them several facts ("refunds of $45.00 and $54.00"), or joined to it by a
+   self-correction ("$22.50, or rather $42.50", "08:00, sorry, 16:00": then even a value the task names
+   elsewhere is wrong). The criterion fails unless the transcript's LAST statement of the fact is the right
+   value, made after every wrong one and marked as a correction ("sorry", "correction", "I misread") in its
+   sentence or the one before (the correction rule; a right value merely restated later does not outweigh
+   a wrong one). An unresolved conflict sets `contradiction_found`. Status words work the same way:
+   another status of the same vocabulary (`grader.statuswords`, from the worlds' own `Literal` types) said
+   of the same record id contradicts a matched status.
 3. Negation. A match whose clause puts a negator within five words before it ("not", "never", "didn't",
    "no longer", "unable to", "nothing has been") does not count; a value only when the negator stands
    right before it ("not $40"); an id never (it names the record, the claim is elsewhere). When the
@@ -41,7 +51,7 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from contracts.schema import ReplyCriterion
-from grader.textvalues import Value, find_values, phrase_value
+from grader.textvalues import NUMBER_WORDS, Value, find_values, phrase_count, phrase_value, singular
 
 
 class CriterionJudgement(BaseModel):
@@ -271,18 +281,52 @@ VALUE_NEGATION_WINDOW = 1
 $6,000" the amount is still stated (the action is what is refused)."""
 
 
+def _value_negated(unit: str, value: Value) -> bool:
+    words = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(normalise(unit[: value.start]))[-1])[-VALUE_NEGATION_WINDOW:]
+    return any(w in NEGATORS or w.endswith("n't") for w in words)
+
+
+COUNT_MODIFIERS = 2
+"""How many words may stand between a count and its noun ("3 open tickets" states "3 tickets", "one
+subscribed member" states "1 member")."""
+
+
+def counted_words_follow(unit: str, value: Value, nouns: tuple[str, ...]) -> bool:
+    """Whether the words of a count phrase (``items`` of ``3 items``) follow the count `value` in `unit`,
+    singular or plural, joined by a space or a hyphen ("30-day" states "30 days"), with at most
+    COUNT_MODIFIERS content words before them (never a function word, a negator or another value)."""
+    tail = unit[value.end : value.end + 120]
+    words = re.findall(r"[A-Za-z][A-Za-z']*", tail.split(".")[0] if "." in tail else tail)
+    if not re.match(r"[\s-]", tail[:1] or "."):
+        return False
+    want = [singular(n) for n in nouns]
+    for skip in range(min(COUNT_MODIFIERS, len(words) - len(want)) + 1):
+        if skip and (words[skip - 1].lower() in FUNCTION_WORDS or words[skip - 1].lower() in NEGATORS or words[skip - 1].lower() in NUMBER_WORDS):
+            return False
+        got = [singular(w) for w in words[skip : skip + len(want)]]
+        if got == want:
+            return True
+    return False
+
+
 def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carried_only: bool = True) -> list[Hit]:
     """Every mention of `phrase` in the units (un-negated ones only, unless `negation` is False)."""
     target = phrase_value(phrase)
+    count = phrase_count(phrase) if target is None else None
     hits: list[Hit] = []
     for unit in units:
         if carried_only and not unit.carried:
             continue
+        if count is not None:
+            for value in find_values(unit.text):
+                if count[0].same(value) and counted_words_follow(unit.text, value, count[1]):
+                    if not negation or not _value_negated(unit.text, value):
+                        hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value))
+            continue
         if target is not None:
             for value in find_values(unit.text):
                 if target.same(value) and (target.kind != "id" or value.value == target.value):
-                    words = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(normalise(unit.text[: value.start]))[-1])[-VALUE_NEGATION_WINDOW:]
-                    if not negation or value.kind == "id" or not any(w in NEGATORS or w.endswith("n't") for w in words):
+                    if not negation or value.kind == "id" or not _value_negated(unit.text, value):
                         hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value))
             continue
         text = normalise(unit.text)
@@ -306,7 +350,14 @@ PRIOR_MARKERS = frozenset(
 )
 """Words that place a value at another time than the fact's ("was", "now", "remaining"): a balance before and
 after a transfer are two facts, not a contradiction."""
+PRIOR_AFTER = frozenset("remaining remains left before previously earlier originally initially formerly instead prior".split())
+"""The markers that place a value at another time when they follow it ("$22.50 remaining", "$690.20
+before the transfer"); "was"/"were" after a value are the verb of its own fact ("$381.60 was credited")."""
+OTHER_FACT_MARKERS = frozenset("another other second separate additional extra next following follow subsequent later last".split())
+"""Words that make a value another fact of the same label ("another refund of $54.00")."""
 LABEL_BEFORE, LABEL_AFTER = 4, 2
+MARKER_BEFORE = 6
+"""How far back in its clause an other-fact marker ("another", "follow-up", "next") still makes a value another fact."""
 
 
 def _stem(word: str) -> str:
@@ -317,27 +368,127 @@ def _content_stems(words: list[str]) -> set[str]:
     return {_stem(w) for w in words if w not in STOPWORDS and w not in UNIT_WORDS and len(w) >= 3}
 
 
-def _label_words(unit: str, value: Value) -> tuple[set[str], bool]:
-    """Content-word stems around a value in its clause (never across another value: a label between two
-    values belongs to the nearer one), and whether a prior-value marker precedes it."""
-    others = [v for v in find_values(unit) if v.start != value.start]
+def _windows(unit: str, value: Value, before_n: int = LABEL_BEFORE) -> tuple[list[str], list[str]]:
+    """The words just before and after a value in its clause, never across another value. A record id
+    on the way is left out but does not end the label ("the remaining balance on ACC-1002 is $22.50": the
+    id names whose balance, the label is still "remaining balance"), unless the value is an id itself."""
+    values = find_values(unit)
+    others = [v for v in values if v.start != value.start and (v.kind != "id" or value.kind == "id")]
     left = max([v.end for v in others if v.end <= value.start], default=0)
     right = min([v.start for v in others if v.start >= value.end], default=len(unit))
-    before = _CLAUSE_BREAK.split(unit[left : value.start].lower())[-1]
-    after = _CLAUSE_BREAK.split(unit[value.end : right].lower())[0]
-    words_before = re.findall(r"[a-z][a-z']+", before)[-LABEL_BEFORE:]
-    words_after = re.findall(r"[a-z][a-z']+", after)[:LABEL_AFTER]
-    return _content_stems(words_before + words_after), any(w in PRIOR_MARKERS for w in words_before + words_after)
+    chars = list(unit.lower())
+    for v in values:
+        if v.kind == "id" and value.kind != "id" and left <= v.start and v.end <= right:
+            chars[v.start : v.end] = " " * (v.end - v.start)
+    text = "".join(chars)
+    # a value in parentheses right after a noun is labelled by it: "APAC audience (3 members)"
+    before = _CLAUSE_BREAK.split(re.sub(r"\(\s*$", " ", text[left : value.start]))[-1]
+    after = _CLAUSE_BREAK.split(text[value.end : right])[0]
+    return re.findall(r"[a-z][a-z']+", before)[-before_n:], re.findall(r"[a-z][a-z']+", after)[:LABEL_AFTER]
+
+
+def _label_words(unit: str, value: Value, naming: frozenset[str] = frozenset()) -> tuple[set[str], bool]:
+    """Content-word stems around a value in its clause (never across another value: a label between two
+    values belongs to the nearer one), and whether a prior-value marker precedes it. A marker the criterion
+    itself names the fact with (`naming`: "the remaining balance of $22.50") is part of the label there."""
+    words_before, words_after = _windows(unit, value)
+    wide = _windows(unit, value, MARKER_BEFORE)[0]  # "the follow-up visit is on": the marker is five words back
+    markers = [w for w in words_before if w in PRIOR_MARKERS and w not in naming]
+    markers += [w for w in wide if w in OTHER_FACT_MARKERS and w not in naming]
+    markers += [w for w in words_after if w in PRIOR_AFTER and w not in naming]
+    return _content_stems(words_before + words_after), bool(markers)
 
 
 CONFLICT_KINDS = frozenset({"number", "percent", "date", "time"})
-"""Ids name records (another id is another record, not a wrong value); bare counts are left out too (the
-noun after a count names what is counted, which many facts share), only amounts are compared."""
+"""Ids name records (another id is another record, not a wrong value)."""
 
 
 def is_money(value: Value) -> bool:
     """An amount written as money: a currency sign/word or two decimals."""
     return bool(re.search(r"[$€£]|usd|eur|\.\d\d\b", value.text, re.I))
+
+
+def _count_nouns(unit: str, value: Value) -> frozenset[str]:
+    """What a count counts: the first content words after it in its clause, singular ("3 open tickets"
+    → {open, ticket}); empty when no word follows ("a stock of 40")."""
+    after = re.findall(r"[a-z][a-z']+", _CLAUSE_BREAK.split(unit[value.end : value.end + 60].lower())[0])
+    return frozenset(singular(w) for w in after[:3] if w not in FUNCTION_WORDS and w not in NEGATORS)
+
+
+def _same_kind(right: Value, value: Value) -> bool:
+    """Values that can state the same fact: the same kind, money with money, a count with a count."""
+    if value.kind != right.kind:
+        return False
+    return right.kind != "number" or is_money(right) == is_money(value)
+
+
+def _is_count(value: Value) -> bool:
+    return value.kind == "number" and not is_money(value)
+
+
+COORDINATION = re.compile(
+    r"(?:[\s,;/()\[\]\-\u2013\u2014.\u2026]|\b(?:and|or|rather|sorry|i mean|i meant|actually|wait|correction|make that|no|er|um)\b)+",
+    re.I,
+)
+"""What may stand between two values stated together for one fact: punctuation, "and", "or", a
+self-correction ("sorry", "I mean", "make that") — no word of its own (a range "to", a label, a verb)."""
+ENUMERATION_WORDS = frozenset("both each respectively between all".split())
+"""Words that make values stated together several facts ("both", "each", "between $40 and $60")."""
+PLURAL_AGREEMENT = frozenset("of are were have total totals".split())
+
+
+def coordinated(unit: str, values: list[Value]) -> list[list[Value]]:
+    """Runs of values (sorted by position) joined only by COORDINATION text: "$45.00 and $54.00",
+    "$45.00 (or $54.00)", "$45.00, sorry, $54.00"."""
+    runs: list[list[Value]] = []
+    for value in values:
+        between = unit[runs[-1][-1].end : value.start] if runs else ""
+        noun = re.match(r"\s*([A-Za-z][a-z']*)", unit[value.end :])
+        if noun and re.match(r"\s*" + re.escape(noun.group(1)) + r"\b", between, re.I):
+            between = between.lstrip()[len(noun.group(1)) :]  # "867 miles, sorry, 876 miles": the noun repeated
+        if runs and _same_kind(runs[-1][-1], value) and COORDINATION.fullmatch(between):
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    return runs
+
+
+SELF_CORRECTION = re.compile(r"\b(?:sorry|rather|i mean|i meant|actually|wait|correction|make that|no)\b", re.I)
+
+
+def _self_corrected(unit: str, run: list[Value]) -> bool:
+    """Values joined by a self-correction ("$22.50, or rather $42.50", "08:00, sorry, 16:00") restate one
+    fact, whatever labels them: every value but the right one is a wrong value, even one the task names
+    elsewhere (the refund amount given as the balance)."""
+    return any(SELF_CORRECTION.search(unit[a.end : b.start]) for a, b in zip(run, run[1:], strict=False))
+
+
+def _enumerates(unit: str, run: list[Value]) -> bool:
+    """Whether values stated together name several facts: an enumeration word around them, or a plural
+    label noun before them ("your refunds of $45.00 and $54.00", "sizes 9 and 10")."""
+    before, _ = _windows(unit, run[0])
+    _, after = _windows(unit, run[-1])
+    if any(w in ENUMERATION_WORDS for w in before + after):
+        return True
+    counts = run[0].kind == "number" and not is_money(run[0])
+    if not counts and any(w not in STOPWORDS and singular(w) != w for w in after):
+        return True  # "8:00, 12:00 and 16:00 windows", "$45.00 and $54.00 refunds" (after a count a plural is grammar)
+    for i, word in enumerate(before):
+        if word in STOPWORDS or word in PRIOR_MARKERS or singular(word) == word:
+            continue
+        prev = before[i - 1] if i else None
+        following = before[i + 1] if i + 1 < len(before) else None
+        if prev is None or prev in FUNCTION_WORDS or following in PLURAL_AGREEMENT:
+            return True
+    return False
+
+
+CORRECTION_CUE = re.compile(
+    r"\b(?:sorry|apolog\w*|correction|correcting|to correct|misread|misspoke|mis-?stated|mistake|my bad|in error|i meant|"
+    r"i mean|to clarify|actually|rather|make that|should have said|should read|typo|oops|was wrong|wrongly|incorrect\w*)\b",
+    re.I,
+)
+"""Words that mark a statement as correcting an earlier one ("Sorry, I misread it: ...")."""
 
 
 @dataclass(frozen=True)
@@ -346,39 +497,92 @@ class Conflict:
     resolved: bool
 
 
+def _group_labels(unit: str, run: list[Value]) -> set[str]:
+    return _label_words(unit, run[0])[0] | _label_words(unit, run[-1])[0]
+
+
 def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: list[Value]) -> list[Conflict]:
     """Other values of the same kind stated for the same fact as the matched `hits` (module rule 2).
 
-    The fact is named by the criterion words around the right value in the reply ("balance"); another
-    value is stated for the same fact when every one of those words also stands around it, it is in
-    another sentence (a sentence giving several values enumerates, it does not contradict), no criterion
-    of the task names it, and no prior-value marker ("was", "from") precedes it."""
+    The fact is named by the criterion words around the right value in the reply ("balance"). Another
+    value (money with money, a count with a count of the same noun), named by no criterion of the task,
+    not negated and not placed at another time ("was", "from", "now"), is stated for the same fact when
+    every one of those words also stands around it (in any sentence), or when it is stated together with
+    the right value ("refund of $45.00 and $54.00", "$45.00 (or $54.00)", "$45.00, sorry, $54.00") under
+    that label, unless the label is plural or an enumeration word says they are several facts."""
     right = [h for h in hits if h.value is not None]
-    if not right or right[0].value.kind not in CONFLICT_KINDS or (right[0].value.kind == "number" and not is_money(right[0].value)):  # type: ignore[union-attr]
+    if not right or right[0].value.kind not in CONFLICT_KINDS:  # type: ignore[union-attr]
         return []
-    kind = right[0].value.kind  # type: ignore[union-attr]
+    first: Value = right[0].value  # type: ignore[assignment]
     vocabulary = _content_stems(re.findall(r"[a-z][a-z']+", criterion.lower()))
-    facts = [_label_words(h.sentence, h.value)[0] & vocabulary for h in right]  # type: ignore[arg-type]
-    facts = [f for f in facts if f]
-    if not facts:
+    naming = frozenset(re.findall(r"[a-z]+", criterion.lower()))
+    by_sentence: dict[tuple[int, str], list[Hit]] = {}
+    for h in right:
+        by_sentence.setdefault((h.message, h.sentence), []).append(h)
+    facts: list[set[str]] = []
+    nouns: set[str] = set()  # what the right counts count
+    grouped: set[tuple[int, int]] = set()  # values stated together with a right value: judged as a group
+    together: list[Hit] = []  # values stated with a right value for its fact
+    for (message, sentence), sentence_hits in by_sentence.items():
+        unit = next(u for u in units if u.message == message and u.text == sentence)
+        values = [v for v in find_values(sentence) if v.kind == first.kind]
+        starts = {h.value.start for h in sentence_hits}  # type: ignore[union-attr]
+        for run in coordinated(sentence, values):
+            if not starts & {v.start for v in run}:
+                continue
+            grouped |= {(message, unit.index * 10_000 + v.start) for v in run}
+            labels = _group_labels(sentence, run) if len(run) > 1 else _label_words(sentence, run[0])[0]
+            fact = labels & vocabulary
+            counted = _count_nouns(sentence, run[-1]) if _is_count(first) else frozenset()
+            if _is_count(first) and not counted:
+                continue  # "size 10", "tier 2", "a stock of 40": a number naming, not counting, is no fact here
+            nouns |= counted
+            if fact:
+                facts.append(fact)
+            if len(run) < 2:
+                continue
+            retracted = _self_corrected(sentence, run)
+            if not retracted and (not fact or _enumerates(sentence, run) or any(_label_words(sentence, v, naming)[1] for v in run)):
+                continue
+            for value in run:
+                if value.start in starts or not _same_kind(first, value) or first.same(value) or _value_negated(sentence, value):
+                    continue
+                if retracted or not any(k.same(value) for k in known):
+                    together.append(Hit(message, sentence, unit.index * 10_000 + value.start, value))
+    if not facts and not together:
         return []
-    right_sentences = {(h.message, h.sentence) for h in right}
-    wrong: list[Hit] = []
+    wrong: list[Hit] = list(together)
+    seen = {(w.message, w.position) for w in wrong}
     for unit in units:
-        if not unit.carried or (unit.message, unit.text) in right_sentences:
+        if not unit.carried:
             continue
         for value in find_values(unit.text):
-            if value.kind != kind or (kind == "number" and not is_money(value)) or right[0].value.same(value) or any(k.same(value) for k in known):  # type: ignore[union-attr]
+            position = unit.index * 10_000 + value.start
+            if (unit.message, position) in seen or (unit.message, position) in grouped or not _same_kind(first, value):
                 continue
-            labels, prior = _label_words(unit.text, value)
+            if first.same(value) or any(k.same(value) for k in known):
+                continue
+            labels, prior = _label_words(unit.text, value, naming)
             if prior or not any(fact <= labels for fact in facts) or negated_before(normalise(unit.text[: value.start])):
                 continue
-            wrong.append(Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value))
+            if _is_count(first) and not nouns & _count_nouns(unit.text, value):
+                continue  # a count of another thing
+            wrong.append(Hit(unit.message, unit.text, position, value))
     if not wrong:
         return []
     last_right = max(right, key=lambda h: (h.message, h.position))
-    resolved = all(w.message < last_right.message for w in wrong)
-    return [Conflict(w, resolved) for w in wrong]
+    return [Conflict(w, corrected(w, last_right, units)) for w in wrong]
+
+
+def corrected(wrong: Hit, last_right: Hit, units: list[Unit]) -> bool:
+    """Correction rule: a wrong value is taken back when the transcript's last statement of the fact is
+    the right value, made after it and marked as a correction ("Sorry, I misread it: ...") in its own
+    sentence or the sentence before it. A right value merely restated later does not outweigh a wrong one."""
+    if (wrong.message, wrong.position) >= (last_right.message, last_right.position):
+        return False
+    index = last_right.position // 10_000
+    cue_text = " ".join(u.text for u in units if u.message == last_right.message and index - 1 <= u.index <= index)
+    return CORRECTION_CUE.search(cue_text) is not None
 
 
 # ---- wrong status words ----------------------------------------------------------------------------
@@ -429,7 +633,7 @@ def status_conflicts(phrase: str, hits: list[Hit], units: list[Unit], known_word
     if not wrong:
         return []
     last_right = max(hits, key=lambda h: (h.message, h.position))
-    return [Conflict(w, all(w.message < last_right.message for w in wrong)) for w in wrong]
+    return [Conflict(w, corrected(w, last_right, units)) for w in wrong]
 
 
 def _find_in(sentence: str, phrase: str) -> int:
@@ -500,7 +704,7 @@ class EvidenceJudge:
                         return CriterionJudgement(passed=False, quote=wrong.sentence, explanation=why), True
                     if conflicts:
                         earlier = conflicts[0].wrong.value.text if conflicts[0].wrong.value else conflicts[0].wrong.sentence[:80]
-                        notes.append(f"an earlier message stated {earlier!r}; the last statement of the fact is {phrase!r}")
+                        notes.append(f"an earlier statement said {earlier!r}, corrected: the last statement of the fact is {phrase!r}")
                     break
                 if phrase_hits(phrase, all_units, negation=negation):
                     notes.append(f"{phrase!r} occurs only in a keyword list, not in a sentence")

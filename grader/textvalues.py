@@ -15,8 +15,15 @@ Kinds and canonical forms:
 - ``id``: letters-dash-digits ids (``CASE-5016``, ``DSP-3001``) and long letter+digit codes
   (``1Z999AA10123456784``), upper-cased: ids match case-insensitively and their digits are never numbers.
 
+- cardinal number words (``three``, ``twelve``, ``twenty-five``, ``ninety nine``; zero to ninety-nine) are
+  ``number`` values too, because counts are written that way ("three open tickets"). ``one`` counts only
+  where it counts something (``one charge``, ``only one``), not as a pronoun (``the one you booked``,
+  ``one of them``); a word joined to a non-number by a hyphen (``one-way``, ``two-factor``) is no count.
+  Larger numbers and approximate words (``a dozen``, ``a couple``, ``hundreds``) are not values: amounts are
+  written in digits, and an approximate word states no exact count.
+
 Recognition is regex-based and deliberately conservative: it never guesses a value that is not written
-as one (number words like "thirty" are not values).
+as one.
 """
 
 from __future__ import annotations
@@ -61,6 +68,41 @@ NUMBER_RE = re.compile(
 )
 
 
+_ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+NUMBER_WORDS = {w: i for i, w in enumerate(_ONES)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
+NUMBER_WORD_RE = re.compile(
+    r"(?<![A-Za-z0-9-])(?:(?P<tens>" + "|".join(_TENS) + r")(?:[-\s](?P<unit>" + "|".join(_ONES[1:10]) + r"))?|(?P<ones>"
+    + "|".join(sorted(_ONES, key=len, reverse=True)) + r"))(?![A-Za-z0-9]|-[A-Za-z])",
+    re.I,
+)
+ONE_IS_NO_COUNT_BEFORE = frozenset("the this that which each every any no another someone anyone everyone noone a an".split())
+"""Words after which ``one`` is a pronoun ("the one you booked"), not a count."""
+ONE_IS_NO_COUNT_AFTER = frozenset(
+    "of or and nor but more another other others the a an to is was are were be by in on at for with as if than "
+    "i you we it he she they that which who whom whose this these those".split()
+)
+"""Words after which ``one`` is no count ("one of them", "one or the other", "one is ready")."""
+ONE_IS_A_COUNT_BEFORE = frozenset("only exactly just".split())
+"""``only one``, ``exactly one``, ``just one`` state a count even at the end of a clause."""
+
+
+def _number_word_value(text: str, m: re.Match[str]) -> int | None:
+    """The count a number-word match states, or None when ``one`` is used as a pronoun."""
+    if m["ones"] is not None:
+        word = m["ones"].lower()
+        if word == "one":
+            before = re.findall(r"[a-z']+", text[: m.start()].lower()[-40:])
+            after = re.match(r"\s+([A-Za-z][a-z'-]*)", text[m.end() :])
+            prev = before[-1] if before else ""
+            if prev in ONE_IS_A_COUNT_BEFORE:
+                return 1
+            if prev in ONE_IS_NO_COUNT_BEFORE or after is None or after.group(1).lower() in ONE_IS_NO_COUNT_AFTER:
+                return None
+        return NUMBER_WORDS[word]
+    return NUMBER_WORDS[m["tens"].lower()] + (NUMBER_WORDS[m["unit"].lower()] if m["unit"] else 0)
+
+
 @dataclass(frozen=True)
 class Value:
     """One value found in a text: its kind, canonical value and character span."""
@@ -92,7 +134,7 @@ def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
 
 def find_values(text: str) -> list[Value]:
     """Every value in `text`, by position, without overlaps: ids first (their digits are not numbers),
-    then dates and times (their digits are not numbers), then numbers. A fresh list each call; the
+    then dates and times (their digits are not numbers), then numbers, then number words. A fresh list each call; the
     scan itself is kept per text (values are frozen), because the judge reads each sentence many times."""
     return list(_values_in(text))
 
@@ -149,6 +191,10 @@ def _scan_values(text: str) -> list[Value]:
         except InvalidOperation:
             continue
         add("percent" if m["pct"] else "number", number, m.start(), m.end())
+    for m in NUMBER_WORD_RE.finditer(text):
+        count = _number_word_value(text, m)
+        if count is not None:
+            add("number", Decimal(count).normalize(), m.start(), m.end())
     return sorted(found, key=lambda v: v.start)
 
 
@@ -165,3 +211,30 @@ def phrase_value(phrase: str) -> Value | None:
     if rest in ("", "dollars", "usd", "$"):
         return value
     return None
+
+
+def phrase_count(phrase: str) -> tuple[Value, tuple[str, ...]] | None:
+    """The count a phrase states with its noun (``3 items``, ``one member``, ``30 days``, ``2 open
+    tickets``): a number (digits or words) first, then one to four words and nothing else; None
+    otherwise. The judge matches it as that number in any written form followed by the same words."""
+    stripped = phrase.strip().rstrip(".")
+    values = find_values(stripped)
+    if len(values) != 1 or values[0].start != 0 or values[0].kind not in ("number", "percent"):
+        return None
+    rest = stripped[values[0].end :]
+    if not re.match(r"[\s-]", rest):  # "12A" is a code, not a count of "A"
+        return None
+    words = re.findall(r"[A-Za-z][A-Za-z']*", rest)
+    if not 1 <= len(words) <= 4 or re.sub(r"[A-Za-z']+|[\s-]", "", rest):
+        return None
+    return values[0], tuple(w.lower() for w in words)
+
+
+def singular(word: str) -> str:
+    """A crude singular, enough to say "items" and "item", "hours" and "hour" name the same thing."""
+    word = word.lower()
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word

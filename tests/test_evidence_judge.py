@@ -67,6 +67,50 @@ def test_values_are_recognised_with_kinds() -> None:
     assert phrase_value("30 days") is None and phrase_value("CASE-") is None and phrase_value("$40") is not None
 
 
+@pytest.mark.parametrize(
+    ("phrase", "reply"),
+    [
+        ("3", "The APAC segment has three members."),
+        ("25", "Twenty-five customers opened the email."),
+        ("12", "You have Twelve open tickets."),
+        ("3 items", "There are three items in your cart."),
+        ("3 tickets", "You have 3 open tickets."),
+        ("1 member", "The Healthcare segment has one subscribed member."),
+        ("one member", "The Healthcare segment has 1 member."),
+        ("30 days", "Items can be returned within thirty days of delivery."),
+        ("30 days", "Items have a 30-day return window."),
+        ("1", "The starter plan allows only one."),
+    ],
+)
+def test_a_count_matches_in_digits_or_words_with_its_noun(phrase: str, reply: str) -> None:
+    verdict, _ = judge("States the count the customer asked for.", [phrase], [reply])
+    assert verdict.passed, verdict.explanation
+
+
+@pytest.mark.parametrize(
+    ("phrase", "reply"),
+    [
+        ("3", "The APAC segment has four members."),
+        ("3 items", "There are 3 in your cart."),  # the count without its noun
+        ("3 items", "There are three boxes in your cart."),
+        ("3 items", "There are 4 items in your cart."),
+        ("1", "The one you booked is confirmed."),  # a pronoun, not a count
+        ("1", "One of them is confirmed."),
+        ("1", "I booked the one-way fare."),
+        ("12", "About a dozen tickets are open."),  # approximate words are no counts
+    ],
+)
+def test_a_wrong_count_or_a_count_without_its_noun_does_not_match(phrase: str, reply: str) -> None:
+    verdict, _ = judge("States the count the customer asked for.", [phrase], [reply])
+    assert not verdict.passed, verdict.explanation
+
+
+def test_number_words_are_values_only_where_they_count() -> None:
+    assert [(v.text, int(v.value)) for v in find_values("three tickets, ninety nine points, zero fees and only one.")] == [  # type: ignore[call-overload]
+        ("three", 3), ("ninety nine", 99), ("zero", 0), ("one", 1)]
+    assert find_values("No one needs the one-way fare; someone picked one of them, the one you chose.") == []
+
+
 # ---- rule 2: wrong values, contradictions, corrections ---------------------------------------------
 
 BALANCE = "States the balance of ACC-1005 as $640.20."
@@ -94,6 +138,114 @@ def test_values_of_other_facts_and_prior_values_are_not_contradictions() -> None
     assert verdict.passed and not output.contradiction_found
     verdict, _ = judge("States the growth plan price of $299 per month.", ["299"], ["The growth plan is $299 per month and the enterprise plan $1,200 per month."])
     assert verdict.passed
+
+
+REFUND = "Gives the $45.00 refund amount."
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Your refund of $45.00 and $54.00 has been credited.",
+        "Your refund of $45.00 (or $54.00) has been credited.",
+        "Your refund of $45.00, sorry, $54.00 has been credited.",
+        "Your refund of $45.00 has been credited; we refunded $54.00 to your card.",
+    ],
+)
+def test_a_wrong_value_stated_with_the_right_one_in_one_sentence_fails(reply: str) -> None:
+    verdict, output = judge(REFUND, ["45.00"], [reply])
+    assert not verdict.passed and "54.00" in verdict.explanation and output.contradiction_found
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Your refunds of $45.00 and $54.00 have been credited.",  # a plural label enumerates
+        "Both refunds, $45.00 and $54.00, have been credited.",
+        "Your refund of $45.00 has been credited, so your balance is now $154.00.",  # another time
+        "Of your $99.00 order total, $45.00 is refunded to your card.",  # a total and a part
+        "We refunded $45.00 and charged a $5.00 restocking fee.",  # another label
+        "A refund of $45.00 was issued on 2026-12-01, and another refund of $54.00 on 2026-12-02.",
+        "Your refund of $54.00, sorry, $45.00 has been credited.",  # corrected, ends on the right value
+    ],
+)
+def test_several_values_of_several_facts_in_one_sentence_pass(reply: str) -> None:
+    verdict, output = judge(REFUND, ["45.00"], [reply])
+    assert verdict.passed and not output.contradiction_found, verdict.explanation
+
+
+SEGMENT = "Confirms the APAC audience segment (3 members) is now Winter Promo's audience."
+
+
+def test_another_count_of_the_same_thing_contradicts_a_count() -> None:
+    verdict, output = judge(SEGMENT, ["3", "APAC"], ["The APAC audience segment has 3 members.", "Correction: the APAC audience segment has four members."])
+    assert not verdict.passed and output.contradiction_found
+    verdict, _ = judge(SEGMENT, ["3", "APAC"], ["The APAC audience segment has 3 or 4 members."])
+    assert not verdict.passed
+    verdict, _ = judge(SEGMENT, ["3", "APAC"], ["The APAC audience segment has 3 members, 2 of them opted in."])
+    assert verdict.passed, verdict.explanation  # another count (of opted-in members) is another fact
+
+
+def test_a_time_word_the_criterion_names_the_fact_with_is_part_of_its_label() -> None:
+    """"remaining" places a value at another time, except when the criterion asks for the remaining balance."""
+    criterion = "Confirms the $200 transfer and the remaining balance of $22.50."
+    verdict, output = judge(criterion, ["200", "22.50"], ["Your $200 transfer is done.", "Your remaining balance is $22.50.", "Your remaining balance is $42.50."])
+    assert not verdict.passed and output.contradiction_found
+    verdict, _ = judge(BALANCE, ["640.20"], ["Your balance is $640.20, and $600.00 remaining after the pending payment."])
+    assert verdict.passed, verdict.explanation
+
+
+def test_was_after_a_value_is_its_verb_not_a_prior_value() -> None:
+    criterion = "Confirms the $318.60 refund was credited to ACC-1004."
+    verdict, output = judge(criterion, ["318.60"], ["The $318.60 refund is on its way.", "Done: a refund of $381.60 was credited to ACC-1004."])
+    assert not verdict.passed and output.contradiction_found
+    verdict, _ = judge(BALANCE, ["640.20"], ["Your balance was $690.20 this morning; your balance is $640.20."])
+    assert verdict.passed, verdict.explanation  # "was" before a value still places it at another time
+
+
+def test_a_record_id_inside_a_label_does_not_cut_it() -> None:
+    criterion = "Confirms the $200 transfer to ACC-1001 and the remaining balance of $22.50."
+    replies = ["$200.00 went to ACC-1001 and your remaining balance is $20.50.", "For your records: the remaining balance on ACC-1002 is $22.50."]
+    verdict, output = judge(criterion, ["200", "ACC-1001", "22.50"], replies)
+    assert not verdict.passed and output.contradiction_found and "20.50" in verdict.explanation
+
+
+@pytest.mark.parametrize(
+    ("criterion", "phrase", "replies"),
+    [
+        ("Confirms the exchange to size 11.", "11", ["Yes: size 10 and size 11 of the Everyday Sneakers are both in stock."]),
+        ("Says size 10 is available.", "10", ["The Everyday Sneakers ($75.00) are in stock in sizes 8, 10 and 11."]),
+        ("Confirms the exchange to size 10.", "10", ["ORD-9009 (Everyday Sneakers, size 9) is delivered.", "Done: the exchange is for size 10."]),
+    ],
+)
+def test_a_number_that_names_rather_than_counts_is_no_contradiction(criterion: str, phrase: str, replies: list[str]) -> None:
+    """Found by the gold replies of retail: "size 10" and "size 9" name sizes, they count nothing."""
+    verdict, output = judge(criterion, [phrase], replies)
+    assert verdict.passed and not output.contradiction_found, verdict.explanation
+
+
+def test_a_self_correction_may_repeat_the_counted_noun_and_a_next_visit_is_another_fact() -> None:
+    verdict, _ = judge("States 867 miles credited.", ["867"], ["I credited 867 miles, sorry, 876 miles for AU512."])
+    assert not verdict.passed
+    verdict, _ = judge("Confirms the visit on 2026-12-15.", ["2026-12-15"], ["Your visit is on 2026-12-15; the follow-up visit is on 2026-12-22."])
+    assert verdict.passed, verdict.explanation
+
+
+def test_a_self_correction_to_a_value_the_task_names_elsewhere_is_still_wrong() -> None:
+    """"$22.50, or rather $42.50": the refund amount the customer named, given as the balance."""
+    criterion = "Confirms the $200 transfer and the remaining balance of $22.50."
+    reply = "Done: $200.00 went to ACC-1001, and your remaining balance is $22.50, or rather $42.50."
+    output = EvidenceJudge().judge_sync([ReplyCriterion(criterion=criterion, evidence=["200", "22.50"])], [reply], instruction="Refund my $42.50 order.")
+    assert not output.criteria[0].passed and output.contradiction_found
+    verdict, _ = judge("Confirms APT-7003 is now at 08:00.", ["08:00"], ["Done: APT-7003 is now on Wednesday 2 December at 08:00, sorry, 16:00."])
+    assert not verdict.passed  # a self-correction ties the values to one fact even without a label
+
+
+def test_a_later_right_value_without_a_correction_does_not_outweigh_a_wrong_one() -> None:
+    verdict, output = judge(BALANCE, ["640.20"], ["Your balance is $604.20.", "For reference, the statement line shows a balance of $640.20."])
+    assert not verdict.passed and output.contradiction_found
+    verdict, _ = judge(BALANCE, ["640.20"], ["Your balance is $604.20. Sorry, I misread it: your balance is $640.20."])
+    assert verdict.passed, verdict.explanation  # corrected in the same message, ending on the right value
 
 
 STATUS = "Tells the customer that ORD-9006 is cancelled."

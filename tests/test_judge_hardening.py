@@ -124,3 +124,14 @@ def test_messages_are_made_safe_before_they_are_stored() -> None:
     message.model_dump_json().encode("utf-8")
     assert "\ud800" not in message.content and "\x1b" not in message.content
     assert "truncated" in message.content and len(message.content) <= 20_000
+
+
+def test_a_criterions_number_words_are_prose_for_the_quote_check() -> None:
+    """Number words are values since the count rules; in a criterion's own prose ("one step at a time")
+    they name no asked value, so a model's quote need not state them."""
+    from grader.grade import fact_problem
+
+    prose = ReplyCriterion(criterion="Explains that stages move one step at a time.", evidence=[["one step at a time"]])
+    assert fact_problem("Stages follow the pipeline order strictly.", prose) is None
+    assert fact_problem("Your balance is $604.20 today.", CRITERIA[0]) is not None
+    assert fact_problem("Your balance is 640.20 dollars today.", CRITERIA[0]) is None

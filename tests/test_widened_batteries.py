@@ -151,6 +151,22 @@ async def test_reply_and_exploit_batteries_on_a_correct_contract() -> None:
         assert found[f"exploit/{kind}/all"] == "killed", kind
 
 
+async def test_a_wrong_value_reply_replaces_every_written_form_of_the_fact() -> None:
+    """Payments journey 20: the evidence "200" was replaced in "$200 transfer" but not in the confirmation
+    "$200.00 went from ACC-1002 to ACC-1001", so the "wrong" replies still confirmed the right amount."""
+    from grader.grade import grade_offline
+    from grader.textvalues import find_values
+    from harness.release.replies import reply_cases, reply_evidence, restate
+
+    assert restate("$200.00 went to ACC-1001; $200 in all, not 1200.", "200", "180") == "$180 went to ACC-1001; $180 in all, not 1200."
+    task = get_task("payments_journey_refund_funds_transfer_20")
+    async with GatewayReplayer(Gateway(["payments"])) as replayer:
+        gold = await replayer.play(task, task.gold, strict_refs=True)
+    [case] = [c for c in reply_cases(task, gold) if c.id == "reply/reply_wrong_value/criterion1"]
+    assert case.replies and not any(v.kind == "number" and v.value == 200 for r in case.replies for v in find_values(r))
+    assert not grade_offline(task, reply_evidence(gold, case.replies)).strict
+
+
 def test_argument_forms_follow_the_tools_own_types() -> None:
     assert other_forms(Money, "15.50") == [("spaces", " 15.50 ")]  # parse_money strips; case is moot
     _, hints = PAYMENTS.tool_signature("process_payment")
@@ -235,12 +251,12 @@ async def test_continuing_from_the_gold_checkpoint_equals_a_full_replay() -> Non
 def test_wrong_value_replaces_every_written_form_of_the_value() -> None:
     """A bare "200" replaced only where it is written bare left "$200.00 went to ACC-1001" in the final reply:
     the generated reply still confirmed the right amount, so it was not a mistake (payments journey 20)."""
-    from harness.release.replies import replace_value
+    from harness.release.replies import restate
 
     text = "It is $20.00 short of a 200 transfer. $200.00 went to ACC-1001; 2,000 is not it."
-    assert replace_value(text, "200", "180") == "It is $20.00 short of a 180 transfer. $180 went to ACC-1001; 2,000 is not it."
-    assert replace_value("Due on December 15, 2026.", "2026-12-15", "2026-12-16") == "Due on 2026-12-16."
-    assert replace_value("Approved.", "approved", "denied") == "Approved."  # not a value: the textual pass handles it
+    assert restate(text, "200", "180") == "It is $20.00 short of a 180 transfer. $180 went to ACC-1001; 2,000 is not it."
+    assert restate("Due on December 15, 2026.", "2026-12-15", "2026-12-16") == "Due on 2026-12-16."
+    assert restate("Approved.", "approved", "denied") == "Approved."  # not a value: the textual pass handles it
 
 
 async def test_journey_20_wrong_transfer_amount_replaces_the_final_confirmation_and_fails() -> None:

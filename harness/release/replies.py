@@ -2,7 +2,8 @@
 
 For each reply criterion of a task, from the gold dialogue's rendered replies and the task's world:
 - `reply_wrong_value` (must fail): the asked fact (an amount, date, time, id or status the criterion's
-  evidence names and the gold reply states) replaced by another value of the same kind from the world;
+  evidence names and the gold reply states) replaced, in every written form ("$200.00" for "200"), by
+  another value of the same kind from the world;
 - `reply_keyword_list` (must fail): every reply is a bare list of every evidence phrase, no sentences;
 - `reply_reworded` (must pass): the gold replies with the same facts in other formats ($1,450.00 / 1450.00,
   2026-12-15 / December 15, 2026, 13:00 / 1 pm).
@@ -92,24 +93,22 @@ def _common_prefix(a: str, b: str) -> int:
     return n
 
 
-def replace_value(text: str, phrase: str, other: str) -> str:
-    """`text` with every written form of the value `phrase` is (`$200.00` for `200`, `December 15` for
-    `2026-12-15`; `grader.textvalues`, the forms the evidence judge accepts) replaced by `other`. Without
-    it a wrong-value case could keep the fact in another spelling, e.g. the final "$200.00 went to
-    ACC-1001" when only the bare "200" was replaced, and a judge that reads the last statement of a fact
-    as its correction rightly passes it: the case would not be a mistake."""
+def restate(reply: str, phrase: str, other: str) -> str:
+    """`reply` with every other written form of the value `phrase` states replaced by `other`: the judge
+    reads "$200.00" as the evidence "200", so a wrong-value reply that kept "$200.00" would still state the
+    asked fact (payments journey 20's confirmation did). Ids are replaced by their spelling only."""
     from grader.textvalues import find_values, phrase_value
 
-    wanted = phrase_value(phrase)
-    if wanted is None:
-        return text
-    out, last = [], 0
-    for value in find_values(text):
-        if wanted.same(value):
-            currency = value.text[:1] == "$" and not other.startswith("$")
-            out.append(text[last : value.start] + ("$" if currency else "") + other)
+    target = phrase_value(phrase)
+    if target is None or target.kind == "id":
+        return reply
+    parts, last = [], 0
+    for value in find_values(reply):
+        if value.kind == target.kind and target.same(value) and value.value == target.value:
+            dollar = value.text.startswith("$") and not other.startswith("$")
+            parts += [reply[last : value.start], ("$" if dollar else "") + other]
             last = value.end
-    return "".join(out) + text[last:]
+    return "".join(parts) + reply[last:]
 
 
 def _groups(task: Task) -> list[list[list[str]]]:
@@ -136,7 +135,7 @@ def reply_cases(task: Task, gold: Evidence) -> Iterator[BatteryCase]:
             wrong = list(replies)
             for alt in sorted(group, key=len, reverse=True):  # every spelling of the fact the reply may use
                 wrong = [_pattern(alt).sub(other, r) for r in wrong]
-            wrong = [replace_value(r, phrase, other) for r in wrong]
+            wrong = [restate(r, phrase, other) for r in wrong]
             if wrong == replies:
                 continue
             yield BatteryCase(_case_id("reply", "reply_wrong_value", f"criterion{k}"), "reply", "reply_wrong_value",
