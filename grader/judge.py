@@ -553,6 +553,7 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
         return []
     wrong: list[Hit] = list(together)
     seen = {(w.message, w.position) for w in wrong}
+    earliest = min((h.message, h.position) for h in right)
     for unit in units:
         if not unit.carried:
             continue
@@ -563,6 +564,9 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
             if first.same(value) or any(k.same(value) for k in known):
                 continue
             labels, prior = _label_words(unit.text, value, naming)
+            if (unit.message, position) > earliest and _corrects_back(unit.text, value, naming):
+                wrong.append(Hit(unit.message, unit.text, position, value))  # "Actually, it was $60.00."
+                continue
             if prior or not any(fact <= labels for fact in facts) or negated_before(normalise(unit.text[: value.start])):
                 continue
             if _is_count(first) and not nouns & _count_nouns(unit.text, value):
@@ -572,6 +576,33 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
         return []
     last_right = max(right, key=lambda h: (h.message, h.position))
     return [Conflict(w, corrected(w, last_right, units)) for w in wrong]
+
+
+CORRECTION_OPENING_WORDS = 4
+"""How far into its sentence a correction cue may stand to open it ("Actually, it was", "Sorry, that
+should read")."""
+
+
+def _corrects_back(sentence: str, value: Value, naming: frozenset[str]) -> bool:
+    """A value with no label of its own in a sentence a correction cue opens ("Actually, it was $60.00.",
+    "Sorry - that was $55.00.", "Correction: it's $604.20."): it takes back the fact just stated, so a
+    value other than the right one there is the reply's final, wrong statement of it, whatever words it
+    shares with the criterion. Its "was" is the correction's verb, not a past value; a real marker
+    ("before", "previous") or a label of its own ("your pending charges") makes it another fact."""
+    before = normalise(sentence[: value.start])
+    opening = " ".join(re.findall(r"[a-z']+", before)[:CORRECTION_OPENING_WORDS])
+    if CORRECTION_CUE.search(opening) is None:
+        return False
+    labels, prior = _label_words(sentence, value, naming | CORRECTION_VERBS)
+    if prior:
+        return False
+    cue_words = re.findall(r"[a-z']+", " ".join(m.group(0) for m in CORRECTION_CUE.finditer(before)))
+    return not labels - _content_stems(cue_words) - _content_stems(sorted(ANAPHORS))  # the cue and "it" are no label
+
+
+CORRECTION_VERBS = frozenset({"was", "were"})
+ANAPHORS = frozenset({"it", "it's", "its", "that", "that's", "this", "figure", "amount", "number", "one"})
+"""Words a correction refers back to the fact with ("it was", "that figure"): no label of another fact."""
 
 
 def corrected(wrong: Hit, last_right: Hit, units: list[Unit]) -> bool:

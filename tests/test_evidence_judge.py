@@ -132,6 +132,28 @@ def test_a_correction_back_to_the_wrong_value_fails() -> None:
     assert not verdict.passed and output.contradiction_found
 
 
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ["Your balance is $640.20. Actually, it is $604.20."],
+        ["Your balance is $640.20.", "Sorry - that was $604.20."],
+        ["Your balance is $640.20.", "Correction: it's $604.20."],
+    ],
+)
+def test_a_correction_without_a_label_of_its_own_restates_the_fact(messages: list[str]) -> None:
+    """A sentence a correction cue opens, with a value and no label of its own, takes back the fact just
+    stated (a lead engineer's held-out case: "Actually, it was $60.00" after the right $50.00 passed)."""
+    verdict, output = judge(BALANCE, ["640.20"], messages)
+    assert not verdict.passed and output.contradiction_found, verdict.explanation
+
+
+def test_a_labelled_value_after_a_correction_cue_is_its_own_fact_and_a_correction_to_the_right_value_passes() -> None:
+    verdict, _ = judge(BALANCE, ["640.20"], ["Your balance is $640.20. Actually, your pending charges come to $36.00."])
+    assert verdict.passed, verdict.explanation
+    verdict, _ = judge(BALANCE, ["640.20"], ["Your balance is $604.20.", "Sorry, I misread: it is $640.20."])
+    assert verdict.passed, verdict.explanation
+
+
 def test_values_of_other_facts_and_prior_values_are_not_contradictions() -> None:
     other = ReplyCriterion(criterion="Confirms the $50 transfer was completed.", evidence=["50"])
     verdict, output = judge(BALANCE, ["640.20"], ["Your balance was $690.20 before the $50 transfer; your balance is now $640.20."], others=[other])
