@@ -332,19 +332,21 @@ def canonical_contract(env: type[ToolEnvironment], contract: Contract) -> Contra
 def canonical_evidence(env: type[ToolEnvironment], evidence: Evidence) -> Evidence:
     """A copy of the evidence with canonical call arguments (defaults filled in) and canonical states."""
     model = env.state_model
-    trace = [
-        CanonicalCall(
-            **{**record.model_dump(), "arguments": canonical_args(env, record.tool, record.arguments, defaults=True)},
-            given=list(record.arguments),
-        )
-        for record in evidence.tool_trace
-    ]
+    trace = [canonical_record(env, record) for record in evidence.tool_trace]
     return evidence.model_copy(
         update={
             "tool_trace": trace,
             "initial_state": canonical_state(model, evidence.initial_state),
             "final_state": canonical_state(model, evidence.final_state),
         }
+    )
+
+
+def canonical_record(env: type[ToolEnvironment], record: ToolCallRecord) -> CanonicalCall:
+    """One trace record with canonical arguments (defaults filled in) and the names the caller sent."""
+    return CanonicalCall(
+        **{**record.model_dump(), "arguments": canonical_args(env, record.tool, record.arguments, defaults=True)},
+        given=list(record.arguments),
     )
 
 

@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 from contracts.graph import GraphConfig
 from contracts.schema import Task
 from grader.grade import grade_offline
+from grader.memo import GradeMemo
 from grader.verdicts import TrialVerdict
 from harness.release.batteries import BatteryCase, BatteryReport, CaseResult, all_cases, judge_case
 from harness.release.mutations import generic_mutations, noop, probe_mutations
 from harness.release.playability import case_id as playability_case
 from harness.release.playability import unplayable_turns
 from harness.release.replies import reply_evidence
-from harness.release.replay import Checkpoint, GatewayReplayer
+from harness.release.replay import GatewayReplayer, Prefixes
 from contracts.schema import GoldCall, GoldTurn
 from contracts.evidence import Evidence
 from servers.base import ToolEnvironment
@@ -71,13 +72,16 @@ async def run_batteries(
     *,
     seed: int = 0,
     debt: Collection[str] = (),
-    checkpoint: Checkpoint | None = None,
+    prefixes: Prefixes | None = None,
+    memo: GradeMemo | None = None,
 ) -> BatteryReport:
     """Play every generated case of a task (behavioural, equivalence, reply, exploit, playability).
 
     Exempt cases are played too (so an exemption that is no longer needed shows up) but never fail the
     gate; a miss the debt ledger carries (`debt`) is reported as known debt, and a ledger entry that no
-    longer misses is stale debt (the ledger only shrinks)."""
+    longer misses is stale debt (the ledger only shrinks). With `prefixes` (the gold path's snapshots)
+    each case starts where it leaves the gold path; with `memo` the cases share grading work (both
+    optional: the verdicts are the same without, tests/test_gate_speed.py)."""
     exemptions = {e.case: e.reason for e in task.battery_exemptions or []}
     report = BatteryReport()
     cases = all_cases(task, gold_evidence, env, graph)
@@ -86,7 +90,7 @@ async def run_batteries(
         generated.add(pid := playability_case(turn, tools))
         report.results.append(CaseResult(pid, "playability", "playability", "missed", f"gold turn {turn} needs {tools}: no node of the graph has them all"))
     for case in cases:
-        outcome, detail = await _play_case(replayer, task, case, seed, gold_evidence, checkpoint, report.kills)
+        outcome, detail = await _play_case(replayer, task, case, seed, gold_evidence, prefixes, report.kills, memo)
         if outcome == "inapplicable":
             continue
         generated.add(case.id)
@@ -113,23 +117,28 @@ def appended_calls(turns: list[GoldTurn], gold: tuple[GoldTurn, ...]) -> list[Go
     return last.calls[len(done.calls):]
 
 
+async def _replay(replayer: GatewayReplayer, task: Task, turns: list[GoldTurn], seed: int, prefixes: Prefixes | None) -> Evidence:
+    """A trajectory's evidence: from the gold path's snapshot where it leaves it, or from a fresh world."""
+    if prefixes is not None and prefixes.seed == seed:
+        return await replayer.play_from(task, prefixes, turns)
+    return await replayer.play(task, turns, seed=seed)
+
+
 async def _play_case(
     replayer: GatewayReplayer,
     task: Task,
     case: BatteryCase,
     seed: int,
     gold: Evidence,
-    checkpoint: Checkpoint | None = None,
+    prefixes: Prefixes | None = None,
     kills: dict[str, str] | None = None,
+    memo: GradeMemo | None = None,
 ) -> tuple[str, str]:
-    extra = appended_calls(case.turns, checkpoint.turns) if checkpoint is not None and case.replies is None else None
     if case.replies is not None:
         evidence = reply_evidence(gold, case.replies, toolless=case.toolless)
-    elif extra is not None and checkpoint is not None:
-        evidence = await replayer.continue_from(task, checkpoint, extra)
     else:
-        evidence = await replayer.play(task, case.turns, seed=seed)
-    verdict = grade_offline(task, evidence)
+        evidence = await _replay(replayer, task, case.turns, seed, prefixes)
+    verdict = grade_offline(task, evidence, memo=memo)
     outcome = judge_case(case, evidence, verdict.strict)
     if kills is not None and case.expects == "fail" and not case.toolless:  # a generated mistake is a targeted
         # mutation too (a tool-less exploit is the no-op run in other words: it kills nothing)
@@ -137,7 +146,7 @@ async def _play_case(
             if not check.passed:
                 kills.setdefault(check.check, f"battery {case.id}")
     if outcome == "guarded" and case.fallback is not None:
-        return await _play_case(replayer, task, case.fallback, seed, gold, checkpoint, kills)
+        return await _play_case(replayer, task, case.fallback, seed, gold, prefixes, kills, memo)
     if outcome == "false_failure":
         return outcome, f"{case.description}: " + "; ".join(c.diff or c.reason for c in verdict.failures())[:400]
     if outcome == "missed":
@@ -163,19 +172,25 @@ async def prove_task(
     mutate: bool = True,
     graph: GraphConfig | None = None,
     debt: Collection[str] = (),
+    shared: bool = True,
 ) -> TaskProof:
+    """The task's release proof. `shared` (default): every case and mutation starts from the gold path's
+    snapshot where it leaves it, and grading reuses what the task's cases share (`GradeMemo`); False plays
+    each from a fresh world and grades it from scratch - the same verdicts (tests/test_gate_speed.py)."""
     # The gold path always goes through the real MCP stack (client, session, server, middleware); the
     # no-op run, mutations and batteries take the replayer's path (lean in the gates: same trace).
-    kept: list[Checkpoint] = []
-    gold_evidence = await replayer.play(task, task.gold, seed=seed, strict_refs=True, lean=False, keep=kept)
-    gold = grade_offline(task, gold_evidence)
-    noop_verdict = grade_offline(task, await replayer.play(task, noop(task).turns, seed=seed))
+    kept: list[Prefixes] = []
+    memo = GradeMemo() if shared else None
+    gold_evidence = await replayer.play(task, task.gold, seed=seed, strict_refs=True, lean=False, prefixes=kept if shared else None)
+    prefixes = kept[0] if kept else None
+    gold = grade_offline(task, gold_evidence, memo=memo)
+    noop_verdict = grade_offline(task, await replayer.play(task, noop(task).turns, seed=seed), memo=memo)
     proof = TaskProof(task_id=task.id, domain=task.domain, gold=gold, noop=noop_verdict, needs_effect=needs_effect(task))
     proof.policy = _policy_findings(task, gold_evidence)
     if not gold.strict or not mutate:
         return proof
     if graph is not None:
-        proof.batteries = await run_batteries(replayer, task, gold_evidence, env, graph, seed=seed, debt=debt, checkpoint=kept[0])
+        proof.batteries = await run_batteries(replayer, task, gold_evidence, env, graph, seed=seed, debt=debt, prefixes=prefixes, memo=memo)
     declared = [c.check for c in gold.checks]
     if proof.batteries is not None:  # checks a generated mistake already failed need no mutation of their own
         proof.killed.update({check: by for check, by in proof.batteries.kills.items() if check in declared})
@@ -186,9 +201,9 @@ async def prove_task(
         for mutation in source(task, env):
             if all(check in proof.killed for check in declared):
                 break
-            evidence = await replayer.play(task, mutation.turns, seed=seed)
+            evidence = await _replay(replayer, task, mutation.turns, seed, prefixes)
             proof.mutations_run += 1
-            for check in grade_offline(task, evidence).checks:
+            for check in grade_offline(task, evidence, memo=memo).checks:
                 # only declared checks: a mutation that breaks a `${...}` reference adds a failing
                 # `reference ...` check the gold verdict does not have (the kill rate read above 100%)
                 if not check.passed and check.check in declared:
