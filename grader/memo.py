@@ -12,7 +12,8 @@ what the step would compute again:
 - the canonical contract: once per resolved contract object (the memo keeps every object whose identity is
   a key alive, so an id is never reused while the memo lives);
 - canonical trace records and the initial world: once per recorded object (prefix-sharing replays hand the same
-  record and initial-world objects to many cases);
+  record and initial-world objects to many cases); the records of every other world once per distinct
+  content (`repr`: a case's final world is the gold path's but for the records its calls touched);
 - reply judgements: per (resolved contract, visible assistant replies) - the judge is a pure function.
 
 One memo serves one task for the length of its proof (`harness.release.gates.prove_task`); a verdict graded
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from grader.judge import JudgeOutput
     from grader.refs import Unresolved
     from grader.semantics import CanonicalCall
+    from grader.semantics import RecordCache
     from servers.base import ToolEnvironment
 
 
@@ -43,7 +45,8 @@ class GradeMemo:
         self._resolved: dict[tuple[int, tuple[tuple[str, ...], ...]], tuple[Contract, list[Unresolved]]] = {}
         self._canonical: dict[int, tuple[Contract, Contract]] = {}
         self._records: dict[int, tuple[ToolCallRecord, CanonicalCall]] = {}
-        self._states: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+        self._states: dict[tuple[tuple[str, int], ...], dict[str, Any]] = {}
+        self._world_records: RecordCache = {}
         self._judgements: dict[tuple[int, tuple[str, ...]], JudgeOutput] = {}
         self._alive: dict[int, Any] = {}
         """Every object whose id is part of a key, kept alive so no id is reused while the memo lives."""
@@ -99,24 +102,28 @@ class GradeMemo:
         return found[1]
 
     def canonical_initial_state(self, model: type[BaseModel], state: dict[str, Any]) -> dict[str, Any]:
-        """Once per initial-world object (the cases of a task share it; each final world is its own)."""
+        """Once per initial world: the cases of a task share its collection objects (an `Evidence` copies
+        the top-level dict, never the values), so the key is the identity of each top-level value."""
+        key = tuple((k, self._pin(v)) for k, v in state.items())
+        found = self._states.get(key)
+        if found is None:
+            found = self._states[key] = self.canonical_state(model, state)
+        return found
+
+    def canonical_state(self, model: type[BaseModel], state: dict[str, Any]) -> dict[str, Any]:
+        """A world's canonical form, each record of a collection canonicalised once per distinct content."""
         from grader.semantics import canonical_state
 
-        found = self._states.get(id(state))
-        if found is None:
-            found = self._states[self._pin(state)] = (state, canonical_state(model, state))
-        return found[1]
+        return canonical_state(model, state, self._world_records)
 
     def canonical_evidence(self, env: type[ToolEnvironment], evidence: Evidence) -> Evidence:
         """`grader.semantics.canonical_evidence` from memoised records and states."""
-        from grader.semantics import canonical_state
-
         model = env.state_model
         return evidence.model_copy(
             update={
                 "tool_trace": [self.canonical_record(env, r) for r in evidence.tool_trace],
                 "initial_state": self.canonical_initial_state(model, evidence.initial_state),
-                "final_state": canonical_state(model, evidence.final_state),
+                "final_state": self.canonical_state(model, evidence.final_state),
             }
         )
 
