@@ -81,6 +81,13 @@ class Journal:
                 list.__setitem__(sequence, slice(None), snapshot)
         self.discard()
 
+    @classmethod
+    def undo_all(cls, entries: list[tuple[Any, ...]]) -> None:
+        """Undo the changes of several committed calls (their undo entries in call order), newest first."""
+        journal = cls()
+        journal.undo.extend(entries)
+        journal.rollback()
+
     def discard(self) -> None:
         self.undo.clear()
         self.touched_fields.clear()

@@ -1,7 +1,8 @@
 """The release gate's shortcuts never change a verdict (issue 22, the gate's speed).
 
 The gate starts each case from the gold path's snapshot where it leaves the gold path
-(`GatewayReplayer.play_from`) and grades a task's cases with shared work (`grader.memo.GradeMemo`). Both
+(`GatewayReplayer.play_from`; all of a task's cases on one live world rolled back between them,
+`play_many`) and grades a task's cases with shared work (`grader.memo.GradeMemo`). Both
 are checked against the straightforward path - every case replayed from a fresh world and graded from
 scratch (`prove_task(..., shared=False)`) - on tasks of every domain: every case's outcome and detail,
 every kill, every mutation count must be the same.
@@ -96,10 +97,16 @@ async def test_play_from_a_snapshot_equals_a_full_replay() -> None:
             starts = {divergence(task.gold, c.turns) for c in cases}
             assert len({t for t, _ in starts}) > 1 and any(c > 0 for _, c in starts)  # early, late and mid-turn starts
             truncated = list(task.gold[:-1])
-            for turns in [c.turns for c in cases] + [truncated, list(task.gold)]:
+            trajectories = [c.turns for c in cases] + [truncated, list(task.gold)]
+            many = await replayer.play_many(task, kept[0], trajectories)  # one live world, rolled back per case
+            assert len(many) == len(trajectories)
+            for turns, shared in zip(trajectories, many, strict=True):
                 full = await replayer.play(task, turns)
                 fast = await replayer.play_from(task, kept[0], turns)
                 assert _strip(fast) == _strip(full)
+                assert _strip(shared) == _strip(full)
+            again = await replayer.play_many(task, kept[0], trajectories[::-1])  # nothing leaks between cases
+            assert [_strip(e) for e in again[::-1]] == [_strip(e) for e in many]
 
 
 def test_divergence_tells_value_types_apart() -> None:

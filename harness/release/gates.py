@@ -7,7 +7,7 @@ at least one targeted mutation of the gold path (kill rate).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from contracts.graph import GraphConfig
@@ -89,8 +89,9 @@ async def run_batteries(
     for turn, tools in unplayable_turns(task, graph):
         generated.add(pid := playability_case(turn, tools))
         report.results.append(CaseResult(pid, "playability", "playability", "missed", f"gold turn {turn} needs {tools}: no node of the graph has them all"))
+    played = await _play_all(replayer, task, cases, prefixes) if prefixes is not None and prefixes.seed == seed else {}
     for case in cases:
-        outcome, detail = await _play_case(replayer, task, case, seed, gold_evidence, prefixes, report.kills, memo)
+        outcome, detail = await _play_case(replayer, task, case, seed, gold_evidence, prefixes, report.kills, memo, played)
         if outcome == "inapplicable":
             continue
         generated.add(case.id)
@@ -117,6 +118,20 @@ def appended_calls(turns: list[GoldTurn], gold: tuple[GoldTurn, ...]) -> list[Go
     return last.calls[len(done.calls):]
 
 
+async def _play_all(replayer: GatewayReplayer, task: Task, cases: list[BatteryCase], prefixes: Prefixes) -> dict[int, Evidence]:
+    """id(case) -> evidence of every case that replays, and of every fallback a guarded case will need,
+    each round on one live world (`GatewayReplayer.play_many`). Whether a case is guarded is read from its
+    trace alone (`judge_case` decides `guarded` before strictness matters), so no grading happens here:
+    `_play_case` grades in the cases' order, as without this."""
+    played: dict[int, Evidence] = {}
+    pending = [case for case in cases if case.replies is None]
+    while pending:
+        for case, evidence in zip(pending, await replayer.play_many(task, prefixes, [c.turns for c in pending]), strict=True):
+            played[id(case)] = evidence
+        pending = [c.fallback for c in pending if c.fallback is not None and judge_case(c, played[id(c)], True) == "guarded"]
+    return played
+
+
 async def _replay(replayer: GatewayReplayer, task: Task, turns: list[GoldTurn], seed: int, prefixes: Prefixes | None) -> Evidence:
     """A trajectory's evidence: from the gold path's snapshot where it leaves it, or from a fresh world."""
     if prefixes is not None and prefixes.seed == seed:
@@ -133,9 +148,12 @@ async def _play_case(
     prefixes: Prefixes | None = None,
     kills: dict[str, str] | None = None,
     memo: GradeMemo | None = None,
+    played: Mapping[int, Evidence] | None = None,
 ) -> tuple[str, str]:
     if case.replies is not None:
         evidence = reply_evidence(gold, case.replies, toolless=case.toolless)
+    elif played is not None and id(case) in played:
+        evidence = played[id(case)]
     else:
         evidence = await _replay(replayer, task, case.turns, seed, prefixes)
     verdict = grade_offline(task, evidence, memo=memo)
@@ -146,7 +164,7 @@ async def _play_case(
             if not check.passed:
                 kills.setdefault(check.check, f"battery {case.id}")
     if outcome == "guarded" and case.fallback is not None:
-        return await _play_case(replayer, task, case.fallback, seed, gold, prefixes, kills, memo)
+        return await _play_case(replayer, task, case.fallback, seed, gold, prefixes, kills, memo, played)
     if outcome == "false_failure":
         return outcome, f"{case.description}: " + "; ".join(c.diff or c.reason for c in verdict.failures())[:400]
     if outcome == "missed":

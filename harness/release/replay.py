@@ -18,9 +18,12 @@ from typing import TYPE_CHECKING, Any
 from contracts.evidence import Evidence, Message, ToolCallRecord
 from contracts.schema import GoldCall, GoldTurn, Task
 from servers.gateway import TRIAL_META_KEY, Gateway, unsendable
+from servers.journal import Journal
 
 if TYPE_CHECKING:
     from fastmcp import Client
+
+    from servers.trials import Trial
 
 REF = re.compile(r"\$\{([a-z_][a-z0-9_]*)\.([A-Za-z0-9_.]+)\}")
 
@@ -242,6 +245,57 @@ class GatewayReplayer:
             initial_state=prefixes.initial_state,
             final_state=trial.final_state(),
         )
+
+    async def play_many(self, task: Task, prefixes: Prefixes, cases: Sequence[Sequence[GoldTurn]]) -> list[Evidence]:
+        """The evidence of each trajectory of `cases` (as `play_from`: lean, lenient references), all on ONE
+        live world: a trial walks the played trajectory's calls once, in order; at each case's divergence
+        point the case's own calls run under the trial's undo log, its evidence is taken, and the world,
+        id counters, trace and turn are taken back (`servers.journal`). No world is built or copied per
+        case. The results, in the order of `cases`, equal `play_from`'s (tests/test_gate_speed.py)."""
+        starts = [divergence(prefixes.turns, turns) for turns in cases]
+        results: list[Evidence | None] = [None] * len(cases)
+        played = prefixes.turns
+        trial = self.gateway.open_trial(task.domain, initial_state=task.initial_state, seed=prefixes.seed, task_id=task.id)
+        position = (0, 0)
+        try:
+            for i in sorted(range(len(cases)), key=lambda i: starts[i]):
+                while position < starts[i]:  # walk the played trajectory up to where this case leaves it
+                    t, c = position
+                    if c < len(played[t].calls):
+                        self.gateway.set_turn(trial.trial_id, t)
+                        await self.call_lean(self.gateway, trial.trial_id, played[t].calls[c], trial.trace)
+                        position = (t, c + 1)
+                    else:
+                        position = (t + 1, 0)
+                results[i] = await self._fork(trial, prefixes, cases[i], starts[i])
+        finally:
+            self.gateway.close_trial(trial.trial_id)
+        return [r for r in results if r is not None]
+
+    async def _fork(self, trial: Trial, prefixes: Prefixes, turns: Sequence[GoldTurn], start: tuple[int, int]) -> Evidence:
+        """Play `turns` from `start` on the live trial (which is at `start`), then take the trial back."""
+        t0, c0 = start
+        undo: list[tuple[Any, ...]] = []
+        length, counters, turn = len(trial.trace), trial.ids.snapshot(), trial.turn
+        conversation = list(prefixes.at[start].conversation)
+        trial.undo_log = undo
+        try:
+            for index in range(t0, len(turns)):
+                case_turn = turns[index]
+                self.gateway.set_turn(trial.trial_id, index)
+                conversation.append(Message(role="user", content=case_turn.user, turn=index))
+                for call in case_turn.calls[c0:] if index == t0 else case_turn.calls:
+                    await self.call_lean(self.gateway, trial.trial_id, call, trial.trace)
+                reply = render_reply(case_turn.reply, trial.trace, strict=False)
+                conversation.append(Message(role="assistant", content=reply, turn=index))
+            final, trace = trial.final_state(), list(trial.trace)
+        finally:
+            trial.undo_log = None
+            Journal.undo_all(undo)
+            del trial.trace[length:]
+            trial.ids.restore(counters)
+            self.gateway.set_turn(trial.trial_id, turn)
+        return Evidence(conversation=conversation, tool_trace=trace, initial_state=prefixes.initial_state, final_state=final)
 
     async def continue_from(self, task: Task, checkpoint: Checkpoint, calls: Sequence[GoldCall]) -> Evidence:
         """The evidence of `checkpoint.turns` with `calls` appended to the last turn, without replaying
