@@ -45,9 +45,21 @@ def collections(state: Any, path: str = "", depth: int = 0) -> Iterator[tuple[st
         yield from collections(value, f"{path}.{key}" if path else str(key), depth + 1)
 
 
+_INDEXES: list[tuple[Mapping[str, Any], dict[str, str]]] = []
+"""The last few states indexed, with their index: a task's generators index its gold path's initial and
+final world several times each (a big world's walk is most of their cost). Kept by identity (the state
+object is kept with its index); the evidence's states are never changed once recorded."""
+
+
 def record_index(state: Mapping[str, Any]) -> dict[str, str]:
     """Record id -> the path of its collection."""
-    return {key: path for path, items in collections(dict(state)) for key in items if isinstance(key, str)}
+    for known, index in _INDEXES:
+        if known is state:
+            return dict(index)
+    index = {key: path for path, items in collections(dict(state)) for key in items if isinstance(key, str)}
+    _INDEXES.insert(0, (state, index))
+    del _INDEXES[4:]
+    return dict(index)
 
 
 @dataclass(frozen=True)
