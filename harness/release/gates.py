@@ -7,6 +7,7 @@ at least one targeted mutation of the gold path (kill rate).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
@@ -132,6 +133,17 @@ async def _play_all(replayer: GatewayReplayer, task: Task, cases: list[BatteryCa
     return played
 
 
+MUTATION_CHUNK = 8
+"""At most this many mutations are played at once on one live world (some tasks need a few dozen)."""
+
+
+async def _replay_many(replayer: GatewayReplayer, task: Task, trajectories: list[list[GoldTurn]], seed: int, prefixes: Prefixes | None) -> list[Evidence]:
+    """Each trajectory's evidence: on one live world from the gold path's snapshots, or each from a fresh world."""
+    if prefixes is not None and prefixes.seed == seed and len(trajectories) > 1:
+        return await replayer.play_many(task, prefixes, trajectories)
+    return [await _replay(replayer, task, turns, seed, prefixes) for turns in trajectories]
+
+
 async def _replay(replayer: GatewayReplayer, task: Task, turns: list[GoldTurn], seed: int, prefixes: Prefixes | None) -> Evidence:
     """A trajectory's evidence: from the gold path's snapshot where it leaves it, or from a fresh world."""
     if prefixes is not None and prefixes.seed == seed:
@@ -213,20 +225,23 @@ async def prove_task(
     if proof.batteries is not None:  # checks a generated mistake already failed need no mutation of their own
         proof.killed.update({check: by for check, by in proof.batteries.kills.items() if check in declared})
     # The no-op run is not a targeted mutation: it does not count towards killing a check.
+    # Mutations run in order until every declared check is killed; they are played a chunk at a time
+    # (1, 2, 4, ... MUTATION_CHUNK: most tasks need one or two) on one live world; a mutation played past
+    # the last one needed is never graded or counted.
     for source in (generic_mutations, probe_mutations):
-        if all(check in proof.killed for check in declared):
-            break
-        for mutation in source(task, env):
-            if all(check in proof.killed for check in declared):
+        mutations, size = iter(source(task, env)), 1
+        while not all(check in proof.killed for check in declared):
+            chunk, size = list(itertools.islice(mutations, size)), min(2 * size, MUTATION_CHUNK)
+            if not chunk:
                 break
-            evidence = await _replay(replayer, task, mutation.turns, seed, prefixes)
-            proof.mutations_run += 1
-            for check in grade_offline(task, evidence, memo=memo).checks:
-                # only declared checks: a mutation that breaks a `${...}` reference adds a failing
-                # `reference ...` check the gold verdict does not have (the kill rate read above 100%)
-                if not check.passed and check.check in declared:
-                    proof.killed.setdefault(check.check, mutation.name)
-            if source is probe_mutations and all(check in proof.killed for check in declared):
-                break
+            for mutation, evidence in zip(chunk, await _replay_many(replayer, task, [m.turns for m in chunk], seed, prefixes), strict=True):
+                if all(check in proof.killed for check in declared):
+                    break
+                proof.mutations_run += 1
+                for check in grade_offline(task, evidence, memo=memo).checks:
+                    # only declared checks: a mutation that breaks a `${...}` reference adds a failing
+                    # `reference ...` check the gold verdict does not have (the kill rate read above 100%)
+                    if not check.passed and check.check in declared:
+                        proof.killed.setdefault(check.check, mutation.name)
     proof.unkilled = [check for check in declared if check not in proof.killed]
     return proof
