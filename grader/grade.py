@@ -16,6 +16,7 @@ from grader.verdicts import CheckVerdict, Component, TrialVerdict, roll_up
 
 if TYPE_CHECKING:
     from grader.consent import ConsentJudge, ConsentOutput
+    from grader.memo import GradeMemo
 
 
 class JudgeFailure(RuntimeError):
@@ -131,12 +132,13 @@ Prepared = tuple[Task, Evidence, list[Unresolved]]
 the references that could not be resolved."""
 
 
-def prepare(task: Task, evidence: Evidence) -> Prepared:
+def prepare(task: Task, evidence: Evidence, memo: GradeMemo | None = None) -> Prepared:
     """What every check and judge grades: the contract with its result references resolved from the
     recorded trace (grader/refs.py), then contract and evidence in the canonical form the domain's tools
     define (defaults, the parameters' own types, unordered lists; grader/semantics.py). A task of an
-    unknown domain (a synthetic test) keeps its raw values."""
-    contract, unresolved = resolve(task.contract, evidence)
+    unknown domain (a synthetic test) keeps its raw values. `memo` (one task's many trajectories, the
+    release batteries) reuses the results of these pure steps (grader/memo.py)."""
+    contract, unresolved = resolve(task.contract, evidence) if memo is None else memo.resolve(task.contract, evidence)
     try:
         from servers.registry import UnknownDomain, environment_class
 
@@ -146,8 +148,12 @@ def prepare(task: Task, evidence: Evidence) -> Prepared:
     if env is not None:
         from grader.semantics import canonical_contract, canonical_evidence
 
-        contract = canonical_contract(env, contract)
-        evidence = canonical_evidence(env, evidence)
+        if memo is None:
+            contract = canonical_contract(env, contract)
+            evidence = canonical_evidence(env, evidence)
+        else:
+            contract = memo.canonical_contract(env, contract)
+            evidence = memo.canonical_evidence(env, evidence)
     if contract is not task.contract:
         task = task.model_copy(update={"contract": contract})
     return task, evidence, unresolved
@@ -265,9 +271,10 @@ def _verdict(
     model_failure: str | None,
     consent: ConsentOutput | None = None,
     prepared: Prepared | None = None,
+    memo: GradeMemo | None = None,
 ) -> TrialVerdict:
     model_failure = model_failure or trace_model_failure(evidence)
-    task, evidence, unresolved = prepared or prepare(task, evidence)
+    task, evidence, unresolved = prepared or prepare(task, evidence, memo)
     checks: list[CheckVerdict] = []
     for family in PROGRAMMATIC_CHECKS:
         checks.extend(family(task.contract, evidence))
@@ -335,10 +342,14 @@ async def grade(
     return _verdict(task, evidence, output, model_failure, consent)
 
 
-def grade_offline(task: Task, evidence: Evidence, *, model_failure: str | None = None) -> TrialVerdict:
-    """Synchronous grading with the evidence judge (no I/O), for release gates and mutation testing."""
+def grade_offline(task: Task, evidence: Evidence, *, model_failure: str | None = None, memo: GradeMemo | None = None) -> TrialVerdict:
+    """Synchronous grading with the evidence judge (no I/O), for release gates and mutation testing.
+    `memo`: one task's many trajectories share the pure steps (grader/memo.py; the verdict is identical)."""
     output = None
     if task.contract.reply_criteria:
-        criteria = resolve(task.contract, evidence)[0].reply_criteria or []
-        output = EvidenceJudge().judge_sync(criteria, evidence.assistant_messages())
-    return _verdict(task, evidence, output, model_failure)
+        if memo is None:
+            criteria = resolve(task.contract, evidence)[0].reply_criteria or []
+            output = EvidenceJudge().judge_sync(criteria, evidence.assistant_messages())
+        else:
+            output = memo.judge_sync(memo.resolve(task.contract, evidence)[0], evidence.assistant_messages())
+    return _verdict(task, evidence, output, model_failure, memo=memo)

@@ -196,8 +196,9 @@ def _holds_unordered(annotation: Any, _seen: frozenset[int] = frozenset()) -> bo
     return answer
 
 
-def _canonical_by_type(annotation: Any, value: Any) -> Any:
-    """Walk `value` along `annotation`, sorting every list whose annotation is marked `Unordered`."""
+def _canonical_by_type(annotation: Any, value: Any, records: RecordCache | None = None) -> Any:
+    """Walk `value` along `annotation`, sorting every list whose annotation is marked `Unordered`
+    (`records`: the items of dict collections are looked up by content first)."""
     if not isinstance(value, (dict, list)) or not _holds_unordered(annotation):
         return value
     unordered, annotation = _unwrap(annotation)
@@ -205,17 +206,19 @@ def _canonical_by_type(annotation: Any, value: Any) -> Any:
     if isinstance(value, dict):
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
             fields = annotation.model_fields
-            return {k: _canonical_by_type(_field_annotation(fields[k]), v) if k in fields else v for k, v in value.items()}
+            return {k: _canonical_by_type(_field_annotation(fields[k]), v, records) if k in fields else v for k, v in value.items()}
         if origin is dict:
             args = typing.get_args(annotation)
             item = args[1] if len(args) == 2 else Any
+            if records is not None:
+                return {k: _canonical_record(item, v, records) for k, v in value.items()}
             return {k: _canonical_by_type(item, v) for k, v in value.items()}
         return value
     if isinstance(value, list):
         if origin in (list, tuple, set, frozenset):
             args = typing.get_args(annotation)
             item = args[0] if args else Any
-            value = [_canonical_by_type(item, v) for v in value]
+            value = [_canonical_by_type(item, v, records) for v in value]
         return _unordered_sorted(value) if unordered else value
     return value
 
@@ -252,8 +255,25 @@ def unordered_index_paths(model: type[BaseModel], path: str) -> str | None:
     return None
 
 
-def canonical_state(model: type[BaseModel], state: dict[str, Any]) -> dict[str, Any]:
-    return typing.cast(dict[str, Any], _canonical_by_type(model, state))
+def canonical_state(model: type[BaseModel], state: dict[str, Any], records: RecordCache | None = None) -> dict[str, Any]:
+    """`records` (one task's many worlds, the release batteries): each record of a collection is
+    canonicalised once per distinct content (most records of a case's world are the gold path's)."""
+    return typing.cast(dict[str, Any], _canonical_by_type(model, state, records))
+
+
+RecordCache = dict[tuple[int, str], tuple[Any, Any]]
+"""(id(annotation), repr(record)) -> (annotation, canonical record). `repr` of JSON data is exact: it tells
+1 from 1.0 and True from 1 and keeps key order; the annotation is kept so its id cannot be reused."""
+
+
+def _canonical_record(annotation: Any, value: Any, records: RecordCache) -> Any:
+    if not isinstance(value, (dict, list)) or not _holds_unordered(annotation):
+        return value
+    key = (id(annotation), repr(value))
+    hit = records.get(key)
+    if hit is None:
+        hit = records[key] = (annotation, _canonical_by_type(annotation, value, records))
+    return hit[1]
 
 
 def canonical_state_value(model: type[BaseModel], path: str, value: Any) -> Any:
@@ -335,19 +355,21 @@ def canonical_contract(env: type[ToolEnvironment], contract: Contract) -> Contra
 def canonical_evidence(env: type[ToolEnvironment], evidence: Evidence) -> Evidence:
     """A copy of the evidence with canonical call arguments (defaults filled in) and canonical states."""
     model = env.state_model
-    trace = [
-        CanonicalCall(
-            **{**record.model_dump(), "arguments": canonical_args(env, record.tool, record.arguments, defaults=True)},
-            given=list(record.arguments),
-        )
-        for record in evidence.tool_trace
-    ]
+    trace = [canonical_record(env, record) for record in evidence.tool_trace]
     return evidence.model_copy(
         update={
             "tool_trace": trace,
             "initial_state": canonical_state(model, evidence.initial_state),
             "final_state": canonical_state(model, evidence.final_state),
         }
+    )
+
+
+def canonical_record(env: type[ToolEnvironment], record: ToolCallRecord) -> CanonicalCall:
+    """One trace record with canonical arguments (defaults filled in) and the names the caller sent."""
+    return CanonicalCall(
+        **{**record.model_dump(), "arguments": canonical_args(env, record.tool, record.arguments, defaults=True)},
+        given=list(record.arguments),
     )
 
 

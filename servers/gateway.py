@@ -129,6 +129,8 @@ class _CallScope:
         if self.ready and self.ids is not None:
             self.trial.ids.restore(self.ids.snapshot())
             if self.journal is not None:
+                if self.trial.undo_log is not None:  # the caller will take the world back past this call
+                    self.trial.undo_log.extend(self.journal.undo)
                 self.journal.discard()
             self.journal = None
 

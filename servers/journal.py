@@ -16,6 +16,7 @@ the plain models (one context-variable read per mutation).
 from __future__ import annotations
 
 import contextlib
+import copy
 import contextvars
 import functools
 import types
@@ -81,6 +82,13 @@ class Journal:
                 list.__setitem__(sequence, slice(None), snapshot)
         self.discard()
 
+    @classmethod
+    def undo_all(cls, entries: list[tuple[Any, ...]]) -> None:
+        """Undo the changes of several committed calls (their undo entries in call order), newest first."""
+        journal = cls()
+        journal.undo.extend(entries)
+        journal.rollback()
+
     def discard(self) -> None:
         self.undo.clear()
         self.touched_fields.clear()
@@ -125,8 +133,18 @@ class Journal:
         self.touched_values[id(value)] = (value, element)
 
 
+_SHADOWS: dict[type[BaseModel], BaseModel] = {}
+
+
 def _shadow(cls: type[BaseModel]) -> BaseModel:
-    return cls.model_construct()
+    """A throw-away default instance of `cls` for `validate_assignment` (which sets the field on it).
+    `model_construct` asks every field for its default, and pydantic inspects each default factory's
+    signature each time (most of a write call's cost in big models): it is built once per class and
+    each use gets a shallow copy, whose assigned field never touches the template."""
+    template = _SHADOWS.get(cls)
+    if template is None:
+        template = _SHADOWS[cls] = cls.model_construct()
+    return copy.copy(template)
 
 
 @functools.lru_cache(maxsize=512)

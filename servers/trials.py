@@ -68,6 +68,9 @@ class Trial:
     """Refused attempts attributed to this trial's agent outside tool calls (e.g. the control plane)."""
     closed: bool = False
     """Set when the trial is closed: a call that was waiting for the trial's lock then runs no tool."""
+    undo_log: list[tuple[Any, ...]] | None = None
+    """While a list: every committed call's undo entries are appended to it, so a caller (the release
+    gate trying many cases on one live world) can take the world back past several calls (`servers.journal`)."""
 
     def final_state(self) -> dict[str, Any]:
         return self.state.model_dump(mode="json")

@@ -32,7 +32,7 @@ from contracts.evidence import Evidence
 from contracts.graph import GraphConfig
 from contracts.schema import GoldCall, GoldTurn, Task
 from harness.release.replay import REF
-from harness.release.world import result_facts
+from harness.release.world import probes_of, result_facts
 from servers.base import ToolEnvironment, is_free_text
 
 Battery = Literal["behaviour", "equivalence", "reply", "exploit", "playability"]
@@ -348,7 +348,7 @@ def behavioural_cases(
 
     # The unrequested write of each node tool is superseded by the `collateral` kind (harness.release.widened):
     # every write tool of the domain, on the records the gold path created and the task's other records.
-    probes = env.mutation_probes(task.initial_state)
+    probes = probes_of(env, task)
     values = _gold_values(task)
     for tool in contract.forbidden_actions or []:
         args = _example_args(tool, task, probes, env, values)

@@ -18,9 +18,12 @@ from typing import TYPE_CHECKING, Any
 from contracts.evidence import Evidence, Message, ToolCallRecord
 from contracts.schema import GoldCall, GoldTurn, Task
 from servers.gateway import TRIAL_META_KEY, Gateway, unsendable
+from servers.journal import Journal
 
 if TYPE_CHECKING:
     from fastmcp import Client
+
+    from servers.trials import Trial
 
 REF = re.compile(r"\$\{([a-z_][a-z0-9_]*)\.([A-Za-z0-9_.]+)\}")
 
@@ -92,6 +95,47 @@ class Checkpoint:
     evidence: Evidence
 
 
+def _same_call(a: GoldCall, b: GoldCall) -> bool:
+    """The same call, value types included (`180 == 180.0` in Python, but not on the wire)."""
+    return a.tool == b.tool and repr(a.args) == repr(b.args)
+
+
+def divergence(played: Sequence[GoldTurn], turns: Sequence[GoldTurn]) -> tuple[int, int]:
+    """(turn, call): where `turns` first leaves `played` - every turn before `turn` is the same, and the
+    first `call` calls of `turn` are. A turn that differs only in its texts shares all of its calls."""
+    for t in range(min(len(played), len(turns))):
+        a, b = played[t], turns[t]
+        c = 0
+        while c < min(len(a.calls), len(b.calls)) and _same_call(a.calls[c], b.calls[c]):
+            c += 1
+        if c < len(a.calls) or c < len(b.calls) or a.user != b.user or a.reply != b.reply:
+            return t, c
+    return min(len(played), len(turns)), 0
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A played trajectory at one call boundary: the world (JSON), id counters and trace so far, and the
+    conversation of the turns before (the current turn's messages are the continuing case's own)."""
+
+    world: dict[str, Any]
+    counters: dict[str, int]
+    trace: tuple[ToolCallRecord, ...]
+    conversation: tuple[Message, ...]
+
+
+@dataclass(frozen=True)
+class Prefixes:
+    """Snapshots of a played trajectory (the gold path) at every call boundary, keyed (turn, call): a
+    trajectory that shares a prefix with it starts from the snapshot where it leaves it, instead of
+    replaying the prefix from a fresh world (`GatewayReplayer.play_from`)."""
+
+    turns: tuple[GoldTurn, ...]
+    seed: int
+    initial_state: dict[str, Any]
+    at: dict[tuple[int, int], Snapshot]
+
+
 class GatewayReplayer:
     """Executes trajectories against a gateway, one isolated trial per trajectory."""
 
@@ -114,27 +158,51 @@ class GatewayReplayer:
         self._clients = {}
 
     async def play(
-        self, task: Task, turns: Sequence[GoldTurn], *, seed: int = 0, strict_refs: bool = False, lean: bool | None = None, keep: list[Checkpoint] | None = None
+        self,
+        task: Task,
+        turns: Sequence[GoldTurn],
+        *,
+        seed: int = 0,
+        strict_refs: bool = False,
+        lean: bool | None = None,
+        keep: list[Checkpoint] | None = None,
+        prefixes: list[Prefixes] | None = None,
     ) -> Evidence:
         """Run `turns` on a fresh trial of `task` and return the frozen evidence. The trial is closed.
 
         With `strict_refs` (gold paths) an unresolvable `${tool.field}` is an error; otherwise (mutations,
-        scripts) the argument is left out, as an agent without that id would have to."""
+        scripts) the argument is left out, as an agent without that id would have to. `keep` receives the
+        end's checkpoint, `prefixes` the snapshots at every call boundary (batteries continue from them)."""
         lean = self.lean if lean is None else lean
         client = None if lean else self._clients[task.domain]
         trial = self.gateway.open_trial(task.domain, initial_state=task.initial_state, seed=seed, task_id=task.id)
         conversation: list[Message] = []
+        at: dict[tuple[int, int], Snapshot] = {}
+        world: dict[str, Any] | None = None  # the world of the last snapshot (unchanged until a call)
+
+        def snap(t: int, c: int, changed: bool) -> None:
+            nonlocal world
+            if prefixes is None:
+                return
+            if changed or world is None:
+                world = trial.final_state()
+            at[(t, c)] = Snapshot(world, trial.ids.snapshot(), tuple(trial.trace), tuple(conversation))
+
         try:
             for index, turn in enumerate(turns):
                 self.gateway.set_turn(trial.trial_id, index)
+                snap(index, 0, False)
                 conversation.append(Message(role="user", content=turn.user, turn=index))
-                for call in turn.calls:
+                for c, call in enumerate(turn.calls):
                     if client is None:
                         await self.call_lean(self.gateway, trial.trial_id, call, trial.trace, strict_refs=strict_refs)
                     else:
                         await self.call(client, trial.trial_id, call, trial.trace, strict_refs=strict_refs)
+                    if prefixes is not None:
+                        at[(index, c + 1)] = Snapshot(world := trial.final_state(), trial.ids.snapshot(), tuple(trial.trace), tuple(conversation[:-1]))
                 reply = render_reply(turn.reply, trial.trace, strict=strict_refs)
                 conversation.append(Message(role="assistant", content=reply, turn=index))
+            snap(len(turns), 0, False)
         finally:
             self.gateway.close_trial(trial.trial_id)
         evidence = Evidence(
@@ -145,7 +213,89 @@ class GatewayReplayer:
         )
         if keep is not None:  # `keep`: the caller wants to continue from this end (batteries)
             keep.append(Checkpoint(tuple(turns), seed, evidence.final_state, trial.ids.snapshot(), evidence))
+        if prefixes is not None:
+            prefixes.append(Prefixes(tuple(turns), seed, evidence.initial_state, at))
         return evidence
+
+    async def play_from(self, task: Task, prefixes: Prefixes, turns: Sequence[GoldTurn]) -> Evidence:
+        """The evidence of `turns` (lean, lenient references, as `play`), started from the snapshot where
+        they leave the trajectory `prefixes` was taken from: the shared prefix is not replayed. A trial
+        starts from that snapshot's world, id counters, trace and conversation (so minted ids and `${...}`
+        references continue exactly). The result equals `play(task, turns)` (tests/test_gate_speed.py)."""
+        t0, c0 = divergence(prefixes.turns, turns)
+        start = prefixes.at[(t0, c0)]
+        trial = self.gateway.open_trial(task.domain, world=start.world, seed=prefixes.seed, task_id=task.id)
+        conversation = list(start.conversation)
+        try:
+            trial.ids.restore(start.counters)
+            trial.trace.extend(start.trace)
+            for index in range(t0, len(turns)):
+                turn = turns[index]
+                self.gateway.set_turn(trial.trial_id, index)
+                conversation.append(Message(role="user", content=turn.user, turn=index))
+                for call in turn.calls[c0:] if index == t0 else turn.calls:
+                    await self.call_lean(self.gateway, trial.trial_id, call, trial.trace)
+                reply = render_reply(turn.reply, trial.trace, strict=False)
+                conversation.append(Message(role="assistant", content=reply, turn=index))
+        finally:
+            self.gateway.close_trial(trial.trial_id)
+        return Evidence(
+            conversation=conversation,
+            tool_trace=list(trial.trace),
+            initial_state=prefixes.initial_state,
+            final_state=trial.final_state(),
+        )
+
+    async def play_many(self, task: Task, prefixes: Prefixes, cases: Sequence[Sequence[GoldTurn]]) -> list[Evidence]:
+        """The evidence of each trajectory of `cases` (as `play_from`: lean, lenient references), all on ONE
+        live world: a trial walks the played trajectory's calls once, in order; at each case's divergence
+        point the case's own calls run under the trial's undo log, its evidence is taken, and the world,
+        id counters, trace and turn are taken back (`servers.journal`). No world is built or copied per
+        case. The results, in the order of `cases`, equal `play_from`'s (tests/test_gate_speed.py)."""
+        starts = [divergence(prefixes.turns, turns) for turns in cases]
+        results: list[Evidence | None] = [None] * len(cases)
+        played = prefixes.turns
+        trial = self.gateway.open_trial(task.domain, initial_state=task.initial_state, seed=prefixes.seed, task_id=task.id)
+        position = (0, 0)
+        try:
+            for i in sorted(range(len(cases)), key=lambda i: starts[i]):
+                while position < starts[i]:  # walk the played trajectory up to where this case leaves it
+                    t, c = position
+                    if c < len(played[t].calls):
+                        self.gateway.set_turn(trial.trial_id, t)
+                        await self.call_lean(self.gateway, trial.trial_id, played[t].calls[c], trial.trace)
+                        position = (t, c + 1)
+                    else:
+                        position = (t + 1, 0)
+                results[i] = await self._fork(trial, prefixes, cases[i], starts[i])
+        finally:
+            self.gateway.close_trial(trial.trial_id)
+        return [r for r in results if r is not None]
+
+    async def _fork(self, trial: Trial, prefixes: Prefixes, turns: Sequence[GoldTurn], start: tuple[int, int]) -> Evidence:
+        """Play `turns` from `start` on the live trial (which is at `start`), then take the trial back."""
+        t0, c0 = start
+        undo: list[tuple[Any, ...]] = []
+        length, counters, turn = len(trial.trace), trial.ids.snapshot(), trial.turn
+        conversation = list(prefixes.at[start].conversation)
+        trial.undo_log = undo
+        try:
+            for index in range(t0, len(turns)):
+                case_turn = turns[index]
+                self.gateway.set_turn(trial.trial_id, index)
+                conversation.append(Message(role="user", content=case_turn.user, turn=index))
+                for call in case_turn.calls[c0:] if index == t0 else case_turn.calls:
+                    await self.call_lean(self.gateway, trial.trial_id, call, trial.trace)
+                reply = render_reply(case_turn.reply, trial.trace, strict=False)
+                conversation.append(Message(role="assistant", content=reply, turn=index))
+            final, trace = trial.final_state(), list(trial.trace)
+        finally:
+            trial.undo_log = None
+            Journal.undo_all(undo)
+            del trial.trace[length:]
+            trial.ids.restore(counters)
+            self.gateway.set_turn(trial.trial_id, turn)
+        return Evidence(conversation=conversation, tool_trace=trace, initial_state=prefixes.initial_state, final_state=final)
 
     async def continue_from(self, task: Task, checkpoint: Checkpoint, calls: Sequence[GoldCall]) -> Evidence:
         """The evidence of `checkpoint.turns` with `calls` appended to the last turn, without replaying

@@ -45,9 +45,21 @@ def collections(state: Any, path: str = "", depth: int = 0) -> Iterator[tuple[st
         yield from collections(value, f"{path}.{key}" if path else str(key), depth + 1)
 
 
+_INDEXES: list[tuple[Mapping[str, Any], dict[str, str]]] = []
+"""The last few states indexed, with their index: a task's generators index its gold path's initial and
+final world several times each (a big world's walk is most of their cost). Kept by identity (the state
+object is kept with its index); the evidence's states are never changed once recorded."""
+
+
 def record_index(state: Mapping[str, Any]) -> dict[str, str]:
     """Record id -> the path of its collection."""
-    return {key: path for path, items in collections(dict(state)) for key in items if isinstance(key, str)}
+    for known, index in _INDEXES:
+        if known is state:
+            return dict(index)
+    index = {key: path for path, items in collections(dict(state)) for key in items if isinstance(key, str)}
+    _INDEXES.insert(0, (state, index))
+    del _INDEXES[4:]
+    return dict(index)
 
 
 @dataclass(frozen=True)
@@ -103,6 +115,22 @@ def world_targets(task: Task, gold: Evidence) -> Targets:
     return Targets(created=created_records(gold), own=own, lookalikes=lookalikes, customer=customer)
 
 
+_PROBES: list[tuple[type[ToolEnvironment], Task, list[tuple[str, list[Any]]]]] = []
+
+
+def probes_of(env: type[ToolEnvironment], task: Task) -> list[tuple[str, list[Any]]]:
+    """`env.mutation_probes(task.initial_state)`, worked out once per task: a domain tries each probe on
+    a copy of the world (field service: hundreds of deep copies per task), and the battery generators ask
+    several times. The last few tasks are kept by identity (a task is not changed while it is proved)."""
+    for known_env, known_task, probes in _PROBES:
+        if known_env is env and known_task is task:
+            return list(probes)
+    probes = env.mutation_probes(task.initial_state)
+    _PROBES.insert(0, (env, task, probes))
+    del _PROBES[4:]
+    return list(probes)
+
+
 def write_templates(task: Task, env: type[ToolEnvironment], catalog_calls: Mapping[str, GoldCall] | None = None) -> dict[str, list[GoldCall]]:
     """Write tool -> a call sequence whose last call is a valid call of it: the task's own gold call, else
     a domain probe (with the probe's prefix), else the first literal gold call of the tool in the catalog."""
@@ -111,7 +139,7 @@ def write_templates(task: Task, env: type[ToolEnvironment], catalog_calls: Mappi
         for call in turn.calls:
             if env.tool_kind(call.tool) == "write" and call.tool not in found and not any(is_ref(v) for v in call.args.values()):
                 found[call.tool] = [call]
-    for _, calls in env.mutation_probes(task.initial_state):
+    for _, calls in probes_of(env, task):
         for k, call in enumerate(calls):
             if call.tool not in found and env.tool_kind(call.tool) == "write":
                 found[call.tool] = list(calls[: k + 1])
