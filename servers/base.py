@@ -21,6 +21,7 @@ import math
 import re
 import types
 import typing
+import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
 
@@ -205,9 +206,10 @@ BLANK_PATTERN = r"\S"
 
 
 def reject_blank(value: Any) -> Any:
-    """A string that is empty or only whitespace is an invalid call (the agent sees `name: must not be
+    """A string that is empty or only whitespace (or invisible format characters such as a zero-width
+    space, which `str.strip` keeps) is an invalid call (the agent sees `name: must not be
     blank ...`, the field named by the gateway); anything else passes unchanged."""
-    if isinstance(value, str) and not value.strip():
+    if isinstance(value, str) and not any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in value):
         raise PydanticCustomError("blank", "must not be blank (empty or only whitespace); give the actual value")
     return value
 

@@ -212,3 +212,14 @@ def test_optional_text_left_blank_is_stored_as_omitted() -> None:
     _, hints = env.tool_signature("execute_transfer")
     assert TypeAdapter(hints["memo"]).validate_python("   ") == ""
     assert inspect.signature(env.tool_methods()["execute_transfer"]).parameters["memo"].default == ""
+
+
+@pytest.mark.parametrize("invisible", ["\u200b", "\u200b \u200b", "\ufeff", "\u00a0", "\u3000"])
+def test_invisible_text_is_blank_too(invisible: str) -> None:
+    """A zero-width space or a byte-order mark is no name either, though `str.strip` keeps it (a lead
+    engineer's held-out case: "\\u200b" was written as a customer name)."""
+    from servers.base import reject_blank
+
+    with pytest.raises(Exception, match="must not be blank"):
+        reject_blank(invisible)
+    assert reject_blank("\u200bAnna") == "\u200bAnna"  # a visible character: a value (unchanged)
