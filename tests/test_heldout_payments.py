@@ -4,28 +4,16 @@ task, replays it against the live world through the gateway and grades it offlin
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
-from contracts.catalog import get_task
 from contracts.schema import GoldCall, GoldTurn
-from grader.grade import grade_offline
-from harness.release.replay import GatewayReplayer
-from servers.gateway import Gateway
+from tests.heldout import Edit, replayed_verdict
 
 pytestmark = pytest.mark.anyio
-DOMAIN = "payments"
-Edit = Callable[[list[GoldTurn]], None]
 
 
 async def _strict(task_id: str, edit: Edit) -> bool:
-    task = get_task(task_id)
-    turns = [GoldTurn(user=t.user, calls=[GoldCall(tool=c.tool, args=dict(c.args)) for c in t.calls], reply=t.reply) for t in task.gold]
-    edit(turns)
-    async with GatewayReplayer(Gateway([DOMAIN])) as replayer:
-        evidence = await replayer.play(task, turns, seed=0)
-    return grade_offline(task, evidence).strict
+    return (await replayed_verdict(task_id, edit)).strict
 
 
 def _receipt_on_balance_question(turns: list[GoldTurn]) -> None:
