@@ -229,14 +229,7 @@ class GatewayReplayer:
         try:
             trial.ids.restore(start.counters)
             trial.trace.extend(start.trace)
-            for index in range(t0, len(turns)):
-                turn = turns[index]
-                self.gateway.set_turn(trial.trial_id, index)
-                conversation.append(Message(role="user", content=turn.user, turn=index))
-                for call in turn.calls[c0:] if index == t0 else turn.calls:
-                    await self.call_lean(self.gateway, trial.trial_id, call, trial.trace)
-                reply = render_reply(turn.reply, trial.trace, strict=False)
-                conversation.append(Message(role="assistant", content=reply, turn=index))
+            await self._play_turns(trial, conversation, turns, (t0, c0))
         finally:
             self.gateway.close_trial(trial.trial_id)
         return Evidence(
@@ -272,22 +265,27 @@ class GatewayReplayer:
             self.gateway.close_trial(trial.trial_id)
         return [r for r in results if r is not None]
 
+    async def _play_turns(self, trial: Trial, conversation: list[Message], turns: Sequence[GoldTurn], start: tuple[int, int]) -> None:
+        """Play `turns` on the live trial from `start` (turn, call) to the end: each turn's remaining calls,
+        lean, then its reply rendered against the trace so far (lenient references), into `conversation`."""
+        t0, c0 = start
+        for index in range(t0, len(turns)):
+            turn = turns[index]
+            self.gateway.set_turn(trial.trial_id, index)
+            conversation.append(Message(role="user", content=turn.user, turn=index))
+            for call in turn.calls[c0:] if index == t0 else turn.calls:
+                await self.call_lean(self.gateway, trial.trial_id, call, trial.trace)
+            reply = render_reply(turn.reply, trial.trace, strict=False)
+            conversation.append(Message(role="assistant", content=reply, turn=index))
+
     async def _fork(self, trial: Trial, prefixes: Prefixes, turns: Sequence[GoldTurn], start: tuple[int, int]) -> Evidence:
         """Play `turns` from `start` on the live trial (which is at `start`), then take the trial back."""
-        t0, c0 = start
         undo: list[tuple[Any, ...]] = []
         length, counters, turn = len(trial.trace), trial.ids.snapshot(), trial.turn
         conversation = list(prefixes.at[start].conversation)
         trial.undo_log = undo
         try:
-            for index in range(t0, len(turns)):
-                case_turn = turns[index]
-                self.gateway.set_turn(trial.trial_id, index)
-                conversation.append(Message(role="user", content=case_turn.user, turn=index))
-                for call in case_turn.calls[c0:] if index == t0 else case_turn.calls:
-                    await self.call_lean(self.gateway, trial.trial_id, call, trial.trace)
-                reply = render_reply(case_turn.reply, trial.trace, strict=False)
-                conversation.append(Message(role="assistant", content=reply, turn=index))
+            await self._play_turns(trial, conversation, turns, start)
             final, trace = trial.final_state(), list(trial.trace)
         finally:
             trial.undo_log = None
