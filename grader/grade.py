@@ -61,7 +61,7 @@ def quote_problem(quote: str, assistant_messages: list[str], *, substantive: boo
     for span in quote_spans(stripped, assistant_messages):
         whole = any(span == m.strip() for m in assistant_messages)
         if substantive and not whole:
-            if sum(ch.isalnum() for ch in span) < MIN_QUOTE_ALNUM:
+            if sum(map(str.isalnum, span)) < MIN_QUOTE_ALNUM:
                 return f"the quote {span[:40]!r} is not substantive"
             if len(re.findall(r"[^\W_]+", span)) < MIN_QUOTE_WORDS:
                 return f"the quote {span[:40]!r} is not a span of at least {MIN_QUOTE_WORDS} words"

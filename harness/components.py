@@ -74,7 +74,7 @@ class TrialComponents:
             role=role,
             ledger=ledger,
             config=GenerateConfig(temperature=temperature, seed=seed),
-            max_concurrency=self.config.provider_concurrency,
+            max_concurrency=self.config.with_provider_cap().provider_concurrency or 16,  # set by the run; outside one, the plain default
         )
 
     async def build_agent(self, task: Task, view: TaskView, ledger: UsageLedger, seed: int | None = None) -> Agent:

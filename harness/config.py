@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, Field, field_validator, model_validator
+from pydantic import AliasChoices, BaseModel, Field, field_validator
 
 
 class ServeConfig(BaseModel):
@@ -138,7 +138,9 @@ class RunConfig(BaseModel):
     max_iterations: int = Field(default=10, ge=1, description="ReAct iterations per turn (reference agent)")
     infra_retries: int = Field(default=1, ge=0, description="re-runs of a trial after an infrastructure failure")
     provider_concurrency: int | None = Field(
-        default=None, ge=1, description="concurrent requests per model provider (default: --concurrency, at least 16)"
+        default=None,
+        ge=1,
+        description="concurrent requests per model provider (default: as many as the run's trials ask at once: --concurrency × the most judge calls one selected task asks together, at least 16)",
     )
     price_table: Path | None = Field(default=None, description="price table YAML (default: models/prices.yaml)")
     out: Path | None = Field(default=None, description="run directory (default: runs/<agent>-<date>)")
@@ -155,6 +157,10 @@ class RunConfig(BaseModel):
         default="aiohttp",
         description="how provider SDKs reach the network: aiohttp (their DefaultAioHttpClient; less CPU per call) or httpx (their default stack); results do not depend on it",
     )
+    event_loop: Literal["auto", "uvloop", "asyncio"] = Field(
+        default="auto",
+        description="the event loop the run (and each worker) drives trials on: uvloop (less CPU per call), asyncio (the standard one), or auto (uvloop where installed); results do not depend on it",
+    )
     in_process_tools: Literal["lean", "mcp"] = Field(
         default="lean",
         description="how in-process agents reach the gateway: its lean path, or an in-memory MCP client (same records, slower; for checking)",
@@ -169,13 +175,16 @@ class RunConfig(BaseModel):
                 raise ValueError("takes the NAME of an environment variable (its value is copied from your environment), not NAME=VALUE or anything else")
         return names
 
-    @model_validator(mode="after")
-    def _derive_provider_concurrency(self) -> RunConfig:
-        """Unset, the per-provider cap follows `--concurrency` (never below 16), so 256 trials in flight
-        are not silently held to 16 model calls; the effective value is what the manifest records."""
-        if self.provider_concurrency is None:
-            self.provider_concurrency = max(16, self.concurrency)
-        return self
+    def with_provider_cap(self, calls_at_once: int = 1) -> RunConfig:
+        """This config with its per-provider cap settled. Unset, the cap is what the run's trials can ask
+        at once — `--concurrency` × `calls_at_once`, the most model calls one trial makes together (its
+        judges: the reply judge and the consent questions are asked at once), never below 16 — so 256
+        trials in flight are not silently held to fewer calls than they make: with a cap of 256, the 512
+        judge calls of 256 trials' last step waited a whole model latency for each other. The run settles
+        it once it knows its tasks; the effective value is what the manifest records."""
+        if self.provider_concurrency is not None:
+            return self
+        return self.model_copy(update={"provider_concurrency": max(16, self.concurrency * max(1, calls_at_once))})
 
     def result_affecting(self) -> dict[str, object]:
         """The fields whose change makes earlier trial records incomparable (the resume key)."""
@@ -184,7 +193,7 @@ class RunConfig(BaseModel):
 
 EXECUTION_ONLY = frozenset(
     {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock",
-     "in_process_tools", "http_transport", "workers", "executor", "ray_address"}
+     "in_process_tools", "http_transport", "event_loop", "workers", "executor", "ray_address"}
 )  # fmt: skip
 """`RunConfig` fields that change how a run executes, never its trials' results: not in the resume key,
 and a change of them is not a change of configuration."""

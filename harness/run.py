@@ -30,6 +30,7 @@ from harness.plan import Plan, resolve_plan
 from harness.records import TrialKey, TrialRecord
 from harness.rundir import RunDirectory
 from harness.summary import summarise
+from harness.trial import judge_calls_at_once
 from harness.writer import RecordWriter, record_writer
 from models.model import UsageLedger
 from models.prices import DEFAULT_PRICE_TABLE, PriceTable
@@ -204,15 +205,19 @@ async def execute_run(
         raise ValueError("pass components= or component_factory=, not both")
     factory: ComponentFactory | None = None if components is not None else (component_factory or TrialComponents)
     check_executor(config, factory)
+    tasks = choose_tasks(config)
+    if not tasks:
+        raise ValueError("no task matches the selection")
+    calls_at_once = max(judge_calls_at_once(t) for t in tasks)
+    config = config.with_provider_cap(calls_at_once)
+    if components is not None and components.config.provider_concurrency is None:
+        components.config = components.config.with_provider_cap(calls_at_once)
     resolved = components.plan if components is not None else resolve_plan(config)
     if components is None:
         assert factory is not None
         components = factory(config, resolved)
     prepare_workers(config, resolved.models().values())  # their start-up overlaps the preflight
     plan = components.plan
-    tasks = choose_tasks(config)
-    if not tasks:
-        raise ValueError("no task matches the selection")
     preflight(tasks, config)
     script = getattr(components, "script", None)
     if plan.agent_kind == "script" and script is not None:

@@ -107,6 +107,16 @@ def _charge(ledger: UsageLedger, exc: BaseException) -> None:
         ledger.add("agent", usage)
 
 
+def judge_calls_at_once(task: Task) -> int:
+    """The most model calls one trial of `task` makes at once: its last step asks the reply judge and every
+    consent question together (`_judge_trial`), one question per consent check and turn that calls the
+    check's tool — counted on the gold path, at least one per check. Every other step makes one call.
+    The run's default per-provider cap is sized by it (`RunConfig.with_provider_cap`)."""
+    checks = task.contract.consent or []
+    questions = sum(max(1, sum(1 for turn in task.gold if any(call.tool == check.tool for call in turn.calls))) for check in checks)
+    return 1 + questions
+
+
 async def _judge_trial(task: Task, evidence: Evidence, components: TrialComponents, ledger: UsageLedger) -> tuple[Any, Any, Prepared]:
     """The reply judgement and the consent judgement, asked at once (they are independent: with LLM judges
     a trial then waits one judge latency, not two); the reply judge's failure is reported first, as before.

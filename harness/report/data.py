@@ -23,14 +23,14 @@ from typing import Any
 
 from contracts.catalog import CatalogError, catalog_lock, load_catalog
 from contracts.schema import Task
+from harness.config import EXECUTION_ONLY
 from harness.records import TrialRecord
 from harness.rundir import RunDirectory, RunDirectoryError
 
 PARTIAL_MARK = "†"
 MIXED_MARK = "‡"
 
-NOT_IDENTITY = {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock",
-                "domain", "task", "capability", "difficulty", "rounds", "base_seed", "offline"}
+NOT_IDENTITY = EXECUTION_ONLY | {"domain", "task", "capability", "difficulty", "rounds", "base_seed", "offline"}
 """Run settings that do not change which system is measured (runtime plumbing, selection, rounds, seed)."""
 
 OFFLINE_STAND_INS = {
