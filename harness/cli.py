@@ -102,9 +102,9 @@ class Run(RunConfig):
     __doc__ = RunConfig.__doc__
 
     def cli_cmd(self) -> None:
+        import anyio
         from rich.console import Console
 
-        from harness import aio
         from harness.run import execute_run
         from models.base import ConfigurationError
 
@@ -112,7 +112,7 @@ class Run(RunConfig):
         console = Console(stderr=True)
         config = RunConfig.model_validate(self.model_dump())
         try:
-            result = aio.run(lambda: execute_run(config, console=console), event_loop=config.event_loop)
+            result = anyio.run(lambda: execute_run(config, console=console))
         except (ConfigurationError, ValueError) as exc:
             fail(str(exc))
         print(result.summary_markdown)

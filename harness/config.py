@@ -157,10 +157,6 @@ class RunConfig(BaseModel):
         default="aiohttp",
         description="how provider SDKs reach the network: aiohttp (their DefaultAioHttpClient; less CPU per call) or httpx (their default stack); results do not depend on it",
     )
-    event_loop: Literal["auto", "uvloop", "asyncio"] = Field(
-        default="auto",
-        description="the event loop the run (and each worker) drives trials on: uvloop (less CPU per call), asyncio (the standard one), or auto (uvloop where installed); results do not depend on it",
-    )
     in_process_tools: Literal["lean", "mcp"] = Field(
         default="lean",
         description="how in-process agents reach the gateway: its lean path, or an in-memory MCP client (same records, slower; for checking)",
@@ -193,7 +189,7 @@ class RunConfig(BaseModel):
 
 EXECUTION_ONLY = frozenset(
     {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock",
-     "in_process_tools", "http_transport", "event_loop", "workers", "executor", "ray_address"}
+     "in_process_tools", "http_transport", "workers", "executor", "ray_address"}
 )  # fmt: skip
 """`RunConfig` fields that change how a run executes, never its trials' results: not in the resume key,
 and a change of them is not a change of configuration."""

@@ -81,7 +81,7 @@ HTTP_MODELS = {"agent_model": "vllm:gold-agent", "router_model": "vllm:gold-rout
 OpenAI-compatible presets, both pointed at the fake server; the role is the model name's last word."""
 
 
-async def _measure(n: int, latency: float, transport: str, workers: int = 1, provider: str = "scripted", event_loop: str | None = None) -> dict[str, float]:
+async def _measure(n: int, latency: float, transport: str, workers: int = 1, provider: str = "scripted") -> dict[str, float]:
     from rich.console import Console
 
     from harness.config import RunConfig
@@ -100,7 +100,6 @@ async def _measure(n: int, latency: float, transport: str, workers: int = 1, pro
             user="llm",
             judge="llm",
             in_process_tools=transport,  # type: ignore[arg-type]
-            **({"event_loop": event_loop} if event_loop else {}),  # the workers' loop (a baseline without the field: none given)
             **models,
         )
         # scripted: a picklable factory, so worker processes build their own; http: the real providers
@@ -126,7 +125,7 @@ async def _measure(n: int, latency: float, transport: str, workers: int = 1, pro
     }
 
 
-async def level(n: int, latency: float, transport: str, workers: int, provider: str, event_loop: str | None = None) -> dict[str, float]:
+async def level(n: int, latency: float, transport: str, workers: int, provider: str) -> dict[str, float]:
     """One level in this (fresh) process. First what a process pays once: importing the harness, with
     what its trial path imports on first use (`import_cpu_s`), then the provider SDKs (`sdk_cpu_s`, as the driver and the workers' fork server do
     before the first trial); then a cold run of one trial per worker, whose CPU less one warm trial's is
@@ -148,9 +147,9 @@ async def level(n: int, latency: float, transport: str, workers: int, provider: 
             preload_sdks(HTTP_MODELS.values())
     sdk, cpu = _cpu_s() - cpu, _cpu_s()
     cold_started = time.perf_counter()
-    await _measure(workers, latency, transport, workers, provider, event_loop)  # the same path warmed (the workers' fork server)
+    await _measure(workers, latency, transport, workers, provider)  # the same path warmed (the workers' fork server)
     cold, cold_cpu = time.perf_counter() - cold_started, _cpu_s() - cpu
-    warm = await _measure(n, latency, transport, workers, provider, event_loop)
+    warm = await _measure(n, latency, transport, workers, provider)
     fixed = cold_cpu - workers * warm["cpu_ms_per_trial"] / 1000
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {**warm, "cold_start_s": cold, "import_cpu_s": imports, "sdk_cpu_s": sdk, "fixed_cpu_s": fixed, "peak_rss_mib": rss}
@@ -193,14 +192,13 @@ def main() -> None:
     parser.add_argument("--provider", choices=["scripted", "http"], default="scripted", help="in-process scripted models, or the real providers against the fake server")
     parser.add_argument("--baseline", type=Path, help="another checkout (e.g. `git worktree add /tmp/perf-base main`): each level also with its code, in turn")
     parser.add_argument("--pairs", type=int, default=1, help="runs of each level (with --baseline: pairs, interleaved)")
-    parser.add_argument("--event-loop", choices=["auto", "uvloop", "asyncio"], default="auto", help="the event loop of the code under test (--event-loop of crmbench run); a baseline without the option runs on asyncio")
     parser.add_argument("--level", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--code", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.code is not None:
         sys.path.insert(0, str(args.code.resolve()))
     if args.level is not None:
-        print(json.dumps(run_level_here(args)))
+        print(json.dumps(asyncio.run(level(args.level, args.latency, args.transport[0], args.workers[0], args.provider))))
         return
     if args.provider == "http":
         with fake_server(args.latency) as (url, pid):
@@ -210,20 +208,8 @@ def main() -> None:
     report(args)
 
 
-def run_level_here(args: argparse.Namespace) -> dict[str, object]:
-    """One level in this process, on the event loop the code under test runs its runs on (`harness.aio`,
-    as `crmbench run` does); a baseline without it runs on the standard loop, as its `crmbench run` did."""
-    try:
-        from harness import aio
-    except ImportError:
-        return {**asyncio.run(level(args.level, args.latency, args.transport[0], args.workers[0], args.provider)), "event_loop": "asyncio"}
-    loop = "uvloop" if aio.use_uvloop(args.event_loop) else "asyncio"
-    result = aio.run(level, args.level, args.latency, args.transport[0], args.workers[0], args.provider, args.event_loop, event_loop=args.event_loop)
-    return {**result, "event_loop": loop}
-
-
 def _run_level(args: argparse.Namespace, n: int, workers: int, transport: str, code: Path | None) -> dict[str, float]:
-    command = [sys.executable, __file__, "--level", str(n), "--latency", str(args.latency), "--transport", transport, "--workers", str(workers), "--provider", args.provider, "--event-loop", args.event_loop]
+    command = [sys.executable, __file__, "--level", str(n), "--latency", str(args.latency), "--transport", transport, "--workers", str(workers), "--provider", args.provider]
     if code is not None:
         command += ["--code", str(code)]
     out = subprocess.run(command, capture_output=True, text=True)
@@ -242,7 +228,7 @@ def report(args: argparse.Namespace, server_pid: int | None = None) -> None:
     ideal = calls * args.latency
     print(f"realistic trial ({args.provider} models): {calls} model calls one after another at {args.latency * 1000:.0f} ms -> ideal {ideal:.1f} s per run, whatever the number in flight")
     print(
-        f"{'code':>8} {'loop':>7} {'transport':>9} {'workers':>7} {'trials':>7} {'wall s':>8} {'efficiency':>10} {'CPU ms/trial':>13} {'CPU ms/call':>12} "
+        f"{'code':>8} {'transport':>9} {'workers':>7} {'trials':>7} {'wall s':>8} {'efficiency':>10} {'CPU ms/trial':>13} {'CPU ms/call':>12} "
         f"{'fixed CPU s':>12} {'import CPU s':>13} {'SDK CPU s':>10} {'server ms/call':>15} {'retried':>8} {'peak RSS MiB':>13} {'cold start s':>13}"
     )
     codes: list[tuple[str, Path | None]] = [("this", None)] + ([("baseline", args.baseline)] if args.baseline else [])
@@ -257,7 +243,7 @@ def report(args: argparse.Namespace, server_pid: int | None = None) -> None:
                         r["server_ms_per_call"] = 1000 * (_process_cpu_s(server_pid) - server_cpu) / ((n + workers) * r["calls_per_trial"])
                         results.setdefault((label, transport, workers, n), []).append(r)
                         print(
-                            f"{label:>8} {r.get('event_loop', '?'):>7} {transport:>9} {workers:>7} {n:>7} {r['wall_s']:>8.2f} {r['efficiency']:>10.2f} {r['cpu_ms_per_trial']:>13.2f} "
+                            f"{label:>8} {transport:>9} {workers:>7} {n:>7} {r['wall_s']:>8.2f} {r['efficiency']:>10.2f} {r['cpu_ms_per_trial']:>13.2f} "
                             f"{r['cpu_ms_per_call']:>12.3f} {r['fixed_cpu_s']:>12.2f} {r['import_cpu_s']:>13.2f} {r['sdk_cpu_s']:>10.2f} "
                             f"{r['server_ms_per_call']:>15.3f} {r.get('retried_calls', 0):>8} {r['peak_rss_mib']:>13.0f} {r['cold_start_s']:>13.2f}",
                             flush=True,

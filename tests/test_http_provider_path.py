@@ -310,3 +310,29 @@ def test_preloading_imports_the_sdks_and_the_tls_context() -> None:
 
     assert preload_sdks(["ollama:x", "mock:y"]) == ["openai", "httpcore2", "openai._vendor.httpx_aiohttp"]
     assert "openai" in sys.modules and transport._default_contexts
+
+
+def _bench_module(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_call_floor_bench_measures_every_path_against_its_canned_server() -> None:
+    """`scripts/bench_provider_call.py` (what one call costs in the SDK's pipeline against the HTTP stack
+    alone): each path completes its calls against the canned server and reports a cost. Not timed."""
+    import subprocess
+
+    bench = _bench_module("bench_provider_call")
+    server = subprocess.Popen([sys.executable, "-c", bench._SERVER], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().strip().removeprefix("listening on ")
+        for path in bench.PATHS:
+            result = anyio.run(bench.measure, url, path, 20, 4)
+            assert result["cpu_ms_per_call"] > 0 and result["calls_per_s"] > 0, path
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -30,7 +30,6 @@ from typing import Any
 
 import anyio
 
-from harness import aio
 from harness.config import RunConfig
 from harness.executors.shard import ComponentFactory, Emit, ShardMessage, ShardReceiver, ShardSpec, TrialWork, WorkerFailed, report_shard
 from harness.executors.split import deal, worker_config
@@ -62,7 +61,7 @@ def worker_main(spec: ShardSpec, results: Connection, lifeline: Connection, log_
     async def send(message: ShardMessage) -> None:
         await anyio.to_thread.run_sync(results.send, message, limiter=sending)
 
-    aio.run(report_shard, spec, send, event_loop=spec.config.event_loop)
+    anyio.run(report_shard, spec, send)
     results.close()
 
 
