@@ -44,6 +44,7 @@ tests/test_evidence_judge.py; user-facing summary in docs/judges.md):
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
@@ -501,7 +502,7 @@ def _group_labels(unit: str, run: list[Value]) -> set[str]:
     return _label_words(unit, run[0])[0] | _label_words(unit, run[-1])[0]
 
 
-def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: list[Value]) -> list[Conflict]:
+def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: list[Value], phrases: Sequence[str] = ()) -> list[Conflict]:
     """Other values of the same kind stated for the same fact as the matched `hits` (module rule 2).
 
     The fact is named by the criterion words around the right value in the reply ("balance"). Another
@@ -509,7 +510,11 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
     not negated and not placed at another time ("was", "from", "now"), is stated for the same fact when
     every one of those words also stands around it (in any sentence), or when it is stated together with
     the right value ("refund of $45.00 and $54.00", "$45.00 (or $54.00)", "$45.00, sorry, $54.00") under
-    that label, unless the label is plural or an enumeration word says they are several facts."""
+    that label, unless the label is plural or an enumeration word says they are several facts. The
+    criterion's own evidence words for the fact (`phrases` without a value, "credited", "refunded") name it
+    too, when the criterion's text uses them and a reply states one with the right value: "the full $318.60
+    would be credited back" then "$381.60 was credited" is the same fact, though the right value's nearest
+    words in its reply were "the full"."""
     right = [h for h in hits if h.value is not None]
     if not right or right[0].value.kind not in CONFLICT_KINDS:  # type: ignore[union-attr]
         return []
@@ -549,6 +554,12 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
                     continue
                 if retracted or not any(k.same(value) for k in known):
                     together.append(Hit(message, sentence, unit.index * 10_000 + value.start, value))
+    for phrase in phrases:
+        if find_values(phrase):
+            continue  # a value is what is compared, not a word naming the fact
+        stems = _content_stems(re.findall(r"[a-z][a-z']+", phrase.lower())) & vocabulary
+        if stems and any(contains(phrase, h.sentence) for h in right):
+            facts.append(stems)
     if not facts and not together:
         return []
     wrong: list[Hit] = list(together)
@@ -718,6 +729,7 @@ class EvidenceJudge:
         found: list[tuple[str, Hit]] = []
         missing: list[str] = []
         notes: list[str] = []
+        evidence_phrases = [p for item in criterion.evidence for p in ([item] if isinstance(item, str) else item)]
         for item in criterion.evidence:
             phrases = [item] if isinstance(item, str) else item
             hit: tuple[str, Hit] | None = None
@@ -726,7 +738,7 @@ class EvidenceJudge:
                 hits = phrase_hits(phrase, units, negation=negation)
                 if hits:
                     hit = (phrase, hits[0])
-                    conflicts = value_conflicts(hits, units, criterion.criterion, known) or status_conflicts(phrase, hits, units, known_words)
+                    conflicts = value_conflicts(hits, units, criterion.criterion, known, evidence_phrases) or status_conflicts(phrase, hits, units, known_words)
                     unresolved = [c for c in conflicts if not c.resolved]
                     if unresolved:
                         wrong = unresolved[0].wrong

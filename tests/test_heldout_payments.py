@@ -59,9 +59,7 @@ def _history_of_another_account(turns: list[GoldTurn]) -> None:
         ("payments_refund_duplicate_charge_09", _refund_the_original),
         ("payments_checkout_pay_receipt_only_01", _ledger_entry_not_asked),
         ("payments_journey_balance_refund_credit_18", _refund_before_accepting_the_destination),
-        pytest.param("payments_journey_balance_refund_credit_18", _wrong_amount_in_reply, marks=pytest.mark.xfail(
-            strict=True, reason="known gap (reported): the evidence judge matches the amount in an earlier reply (the "
-            "history lists $318.60) and does not read '$381.60 was credited' as a conflicting value of the same fact")),
+        ("payments_journey_balance_refund_credit_18", _wrong_amount_in_reply),
         ("payments_refund_under_dispute_12", _history_of_another_account),
     ],
     ids=["receipt-on-balance", "refund-original", "ledger-not-asked", "refund-before-choice", "wrong-amount-reply", "wrong-account-history"],
