@@ -514,7 +514,9 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
     criterion's own evidence words for the fact (`phrases` without a value, "credited", "refunded") name it
     too, when the criterion's text uses them and a reply states one with the right value: "the full $318.60
     would be credited back" then "$381.60 was credited" is the same fact, though the right value's nearest
-    words in its reply were "the full"."""
+    words in its reply were "the full". So do the words the criterion itself labels the value with, all of
+    them ("... and the balance due is $69.99": a later "your balance due is $132.99" is the same fact, though
+    the reply first stated $69.99 as "a $69.99 credit"); a count's noun in the criterion is what it counts."""
     right = [h for h in hits if h.value is not None]
     if not right or right[0].value.kind not in CONFLICT_KINDS:  # type: ignore[union-attr]
         return []
@@ -554,6 +556,13 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
                     continue
                 if retracted or not any(k.same(value) for k in known):
                     together.append(Hit(message, sentence, unit.index * 10_000 + value.start, value))
+    for value in find_values(criterion):  # the criterion's own words for the fact: "the balance due is $69.99"
+        if value.kind == first.kind and first.same(value):
+            label = _label_words(criterion, value, naming)[0] & vocabulary
+            if _is_count(first):
+                nouns |= _count_nouns(criterion, value)
+            elif label:
+                facts.append(label)
     for phrase in phrases:
         if find_values(phrase):
             continue  # a value is what is compared, not a word naming the fact
