@@ -516,7 +516,9 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
     would be credited back" then "$381.60 was credited" is the same fact, though the right value's nearest
     words in its reply were "the full". So do the words the criterion itself labels the value with, all of
     them ("... and the balance due is $69.99": a later "your balance due is $132.99" is the same fact, though
-    the reply first stated $69.99 as "a $69.99 credit"); a count's noun in the criterion is what it counts."""
+    the reply first stated $69.99 as "a $69.99 credit") — those of them the replies use at all (criterion
+    "the $159.00 total charged", replies that never say "total": "$222.00 charged to your Visa" is the
+    same fact); a count's noun in the criterion is what it counts."""
     right = [h for h in hits if h.value is not None]
     if not right or right[0].value.kind not in CONFLICT_KINDS:  # type: ignore[union-attr]
         return []
@@ -558,7 +560,8 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
                     together.append(Hit(message, sentence, unit.index * 10_000 + value.start, value))
     for value in find_values(criterion):  # the criterion's own words for the fact: "the balance due is $69.99"
         if value.kind == first.kind and first.same(value):
-            label = _label_words(criterion, value, naming)[0] & vocabulary
+            used = _content_stems([w for u in units for w in re.findall(r"[a-z][a-z']+", u.text.lower())])
+            label = _label_words(criterion, value, naming)[0] & vocabulary & used  # words no reply uses name nothing there
             if _is_count(first):
                 nouns |= _count_nouns(criterion, value)
             elif label:
