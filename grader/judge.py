@@ -558,9 +558,11 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
                     continue
                 if retracted or not any(k.same(value) for k in known):
                     together.append(Hit(message, sentence, unit.index * 10_000 + value.start, value))
+    used: set[str] | None = None  # the content stems the replies use (worked out only when needed)
     for value in find_values(criterion):  # the criterion's own words for the fact: "the balance due is $69.99"
         if value.kind == first.kind and first.same(value):
-            used = _content_stems([w for u in units for w in re.findall(r"[a-z][a-z']+", u.text.lower())])
+            if used is None:
+                used = _content_stems([w for u in units for w in re.findall(r"[a-z][a-z']+", u.text.lower())])
             label = _label_words(criterion, value, naming)[0] & vocabulary & used  # words no reply uses name nothing there
             if _is_count(first):
                 nouns |= _count_nouns(criterion, value)
