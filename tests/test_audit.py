@@ -3,31 +3,22 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from contracts.catalog import GRAPHS_DIR, TASKS_DIR, read_yaml
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "audit_capability_exposure.py"
 
 
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("audit_capability_exposure", SCRIPT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-audit_script = _load_script()
+audit_script = load_script("audit_capability_exposure")
 
 SYNTHETIC_TASKS = """\
 domain: payments

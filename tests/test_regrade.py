@@ -134,11 +134,7 @@ def test_cli_grade_writes_a_regraded_run(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_committed_record_schema_is_current() -> None:
-    import importlib.util
+    from tests.scripts import load_script
 
-    path = Path(__file__).resolve().parent.parent / "scripts" / "export_record_schema.py"
-    spec = importlib.util.spec_from_file_location("export_record_schema", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("export_record_schema")
     assert module.SCHEMA_PATH.read_text(encoding="utf-8") == module.record_schema(), "run: uv run python scripts/export_record_schema.py"

@@ -4,24 +4,20 @@ colour, rows follow the leaderboard, and the partial and two-round systems are m
 
 from __future__ import annotations
 
-import importlib.util
 import io
 from pathlib import Path
 
 import pytest
 
 from harness.report.build import build_report
+from tests.scripts import load_script
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "report_fixture.py"
 pytestmark = pytest.mark.slow  # its module fixture renders a 16-system report: started first under xdist
 
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("report_fixture", SCRIPT)
-    assert spec and spec.loader
-    fixture = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fixture)
+    fixture = load_script("report_fixture")
     catalog = fixture.synthetic_catalog(per_domain=4)
     lock = fixture.lock_for(catalog)
     root = tmp_path_factory.mktemp("world")
