@@ -3,8 +3,8 @@ under it, with nothing of the harness around them.
 
     uv run python scripts/bench_provider_call.py [--calls 3000] [--in-flight 64 256]
 
-A local server (its own process, so its CPU is not counted) answers every `POST /v1/chat/completions`
-at once with one canned chat completion. Against it, per path and number in flight, in a fresh process
+A local server (uvicorn in its own process, so its CPU is not counted) answers every request at once
+with one canned chat completion. Against it, per path and number in flight, in a fresh process
 each, after a warm-up: the client's CPU per call (user + system time of the process over `--calls`
 calls) and calls a second. The paths:
 
@@ -36,33 +36,45 @@ sys.path.insert(0, str(ROOT))
 
 PATHS = ("sdk-aiohttp", "sdk-httpx", "aiohttp")
 
-_SERVER = r"""
-import asyncio, json
-BODY = json.dumps({"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "m",
-    "choices": [{"index": 0, "message": {"role": "assistant", "content": "Your transfer of $5,000.00 went to ACC-1004.", "refusal": None},
-                 "finish_reason": "stop", "logprobs": None}],
-    "usage": {"prompt_tokens": 512, "completion_tokens": 12, "total_tokens": 524}}).encode()
-ANSWER = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: %d\r\n\r\n" % len(BODY) + BODY
+_ANSWER = json.dumps(
+    {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "Your transfer of $5,000.00 went to ACC-1004.", "refusal": None}, "finish_reason": "stop", "logprobs": None}],
+        "usage": {"prompt_tokens": 512, "completion_tokens": 12, "total_tokens": 524},
+    }
+).encode()
+_HEADERS = [(b"content-type", b"application/json"), (b"content-length", str(len(_ANSWER)).encode())]
 
-class Answer(asyncio.Protocol):
-    def connection_made(self, transport):
-        self.transport, self.buffer = transport, b""
-    def data_received(self, data):
-        self.buffer += data
-        while (end := self.buffer.find(b"\r\n\r\n")) >= 0:
-            length = next((int(line.split(b":", 1)[1]) for line in self.buffer[:end].lower().split(b"\r\n") if line.startswith(b"content-length:")), 0)
-            if len(self.buffer) < end + 4 + length:
-                return
-            self.buffer = self.buffer[end + 4 + length:]
-            self.transport.write(ANSWER)
 
-async def main():
-    server = await asyncio.get_running_loop().create_server(Answer, "127.0.0.1", 0, backlog=4096)
-    print("listening on http://127.0.0.1:%d" % server.sockets[0].getsockname()[1], flush=True)
-    await server.serve_forever()
+async def canned_app(scope: dict, receive, send) -> None:  # type: ignore[no-untyped-def]
+    """The ASGI app of the canned server: every request read to its end, answered at once with `_ANSWER`."""
+    if scope["type"] != "http":
+        return
+    while (await receive()).get("more_body"):
+        pass
+    await send({"type": "http.response.start", "status": 200, "headers": _HEADERS})
+    await send({"type": "http.response.body", "body": _ANSWER})
 
-asyncio.run(main())
-"""
+
+def serve() -> None:
+    """The canned server under uvicorn on a loopback port; its first line is `listening on URL`."""
+    import uvicorn
+
+    from servers.http import listening_socket
+
+    sock = listening_socket()
+    sock.listen(4096)  # connections made as soon as the line below is read wait for uvicorn's accept loop
+    print(f"listening on http://127.0.0.1:{sock.getsockname()[1]}", flush=True)
+    config = uvicorn.Config(canned_app, log_level="warning", lifespan="off", access_log=False, http="h11", ws="none", backlog=4096)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def serve_command() -> list[str]:
+    """The command that starts the canned server in its own process (its CPU is not the client's)."""
+    return [sys.executable, __file__, "--serve"]
 
 
 def _messages() -> list[dict[str, str]]:
@@ -119,12 +131,16 @@ def main() -> None:
     parser.add_argument("--in-flight", type=int, nargs="+", default=[64, 256])
     parser.add_argument("--paths", nargs="+", choices=PATHS, default=list(PATHS))
     parser.add_argument("--one", nargs=3, metavar=("URL", "PATH", "IN_FLIGHT"), help=argparse.SUPPRESS)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve:
+        serve()
+        return
     if args.one:
         url, path, in_flight = args.one
         print(json.dumps(asyncio.run(measure(url, path, args.calls, int(in_flight)))))
         return
-    server = subprocess.Popen([sys.executable, "-c", _SERVER], stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(serve_command(), stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
         url = server.stdout.readline().strip().removeprefix("listening on ")

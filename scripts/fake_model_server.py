@@ -260,6 +260,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     sock = listening_socket(args.host, args.port)
     host, port = sock.getsockname()[:2]
     config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False, http="h11", ws="none", backlog=4096)  # keep-alive: uvicorn's 5 s, as vLLM's
+    sock.listen(4096)  # a client that connects as soon as it reads the line below waits in the backlog, never refused
     print(f"listening on http://{host}:{port}", flush=True)
     uvicorn.Server(config).run(sockets=[sock])
 

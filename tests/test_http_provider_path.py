@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 
-import importlib.util
 import json
 import sys
 import threading
@@ -25,6 +24,7 @@ from models.providers.openai import OpenAIChatAPI, parse_completion_data
 from models.providers.transport import sharded_transport
 from models.registry import get_model, sdk_modules
 from models.types import ChatMessage, GenerateConfig, ToolSpec
+from tests.scripts import load_script
 
 pytestmark = pytest.mark.anyio
 
@@ -33,12 +33,7 @@ TASK = "payments_transfer_daily_limit_01"
 
 
 def _server_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fake_model_server", ROOT / "scripts" / "fake_model_server.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("fake_model_server", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("fake_model_server")
 
 
 @contextmanager
@@ -312,21 +307,13 @@ def test_preloading_imports_the_sdks_and_the_tls_context() -> None:
     assert "openai" in sys.modules and transport._default_contexts
 
 
-def _bench_module(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_call_floor_bench_measures_every_path_against_its_canned_server() -> None:
     """`scripts/bench_provider_call.py` (what one call costs in the SDK's pipeline against the HTTP stack
     alone): each path completes its calls against the canned server and reports a cost. Not timed."""
     import subprocess
 
-    bench = _bench_module("bench_provider_call")
-    server = subprocess.Popen([sys.executable, "-c", bench._SERVER], stdout=subprocess.PIPE, text=True)
+    bench = load_script("bench_provider_call")
+    server = subprocess.Popen(bench.serve_command(), stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
         url = server.stdout.readline().strip().removeprefix("listening on ")
