@@ -16,7 +16,7 @@ from grader.verdicts import CheckVerdict, Component, TrialVerdict, roll_up
 
 if TYPE_CHECKING:
     from grader.consent import ConsentJudge, ConsentOutput
-    from grader.memo import GradeMemo
+    from grader.memo import ContractMemo, GradeMemo
 
 
 class JudgeFailure(RuntimeError):
@@ -132,12 +132,13 @@ Prepared = tuple[Task, Evidence, list[Unresolved]]
 the references that could not be resolved."""
 
 
-def prepare(task: Task, evidence: Evidence, memo: GradeMemo | None = None) -> Prepared:
+def prepare(task: Task, evidence: Evidence, memo: ContractMemo | None = None) -> Prepared:
     """What every check and judge grades: the contract with its result references resolved from the
     recorded trace (grader/refs.py), then contract and evidence in the canonical form the domain's tools
     define (defaults, the parameters' own types, unordered lists; grader/semantics.py). A task of an
-    unknown domain (a synthetic test) keeps its raw values. `memo` (one task's many trajectories, the
-    release batteries) reuses the results of these pure steps (grader/memo.py)."""
+    unknown domain (a synthetic test) keeps its raw values. `memo` reuses the results of these pure steps
+    (grader/memo.py): the contract's across a run's rounds of a task, everything across one task's many
+    trajectories in the release batteries."""
     contract, unresolved = resolve(task.contract, evidence) if memo is None else memo.resolve(task.contract, evidence)
     try:
         from servers.registry import UnknownDomain, environment_class
@@ -193,15 +194,22 @@ def _unresolved_criteria(unresolved: list[Unresolved]) -> dict[int, str]:
     return out
 
 
+def record_checks(prepared: Prepared) -> list[CheckVerdict]:
+    """The checks that read only the record (every programmatic family, and the references no call
+    produced): none waits for a judge, so a trial can work them out while its judges are being asked."""
+    task, evidence, unresolved = prepared
+    checks = [verdict for family in PROGRAMMATIC_CHECKS for verdict in family(task.contract, evidence)]
+    checks.extend(reference_verdicts(unresolved))
+    return checks
+
+
 def ungraded_verdict(task: Task, evidence: Evidence, reason: str, model_failure: str | None = None) -> TrialVerdict:
     """The verdict of a trial whose judge failed after retries: every programmatic check as usual, and
     every reply criterion recorded as not passed ("ungraded"), so strict success is impossible."""
     raw_evidence = evidence
-    task, evidence, unresolved = prepare(task, evidence)
-    checks: list[CheckVerdict] = []
-    for family in PROGRAMMATIC_CHECKS:
-        checks.extend(family(task.contract, evidence))
-    checks.extend(reference_verdicts(unresolved))
+    prepared = prepare(task, evidence)
+    task = prepared[0]
+    checks = record_checks(prepared)
     for i, criterion in enumerate(task.contract.reply_criteria or []):
         checks.append(
             CheckVerdict(
@@ -272,13 +280,12 @@ def _verdict(
     consent: ConsentOutput | None = None,
     prepared: Prepared | None = None,
     memo: GradeMemo | None = None,
+    recorded: list[CheckVerdict] | None = None,
 ) -> TrialVerdict:
     model_failure = model_failure or trace_model_failure(evidence)
-    task, evidence, unresolved = prepared or prepare(task, evidence, memo)
-    checks: list[CheckVerdict] = []
-    for family in PROGRAMMATIC_CHECKS:
-        checks.extend(family(task.contract, evidence))
-    checks.extend(reference_verdicts(unresolved))
+    prepared = prepared or prepare(task, evidence, memo)
+    task, evidence, unresolved = prepared
+    checks = list(recorded) if recorded is not None else record_checks(prepared)
     if output is not None:
         validate_judgement(output, len(task.contract.reply_criteria or []), evidence.assistant_messages(), task.contract.reply_criteria)
         checks.extend(reply_verdicts(task, output, _unresolved_criteria(unresolved)))
@@ -306,12 +313,13 @@ def criteria_hash(task: Task) -> str | None:
     return hashlib.sha256((task.instruction + "\n" + text).encode()).hexdigest()[:16]
 
 
-async def judge_replies(task: Task, evidence: Evidence, judge: Judge | None = None) -> JudgeOutput | None:
-    """The reply judgement of a trial (None when the task declares no reply criteria)."""
+async def judge_replies(task: Task, evidence: Evidence, judge: Judge | None = None, *, memo: ContractMemo | None = None) -> JudgeOutput | None:
+    """The reply judgement of a trial (None when the task declares no reply criteria). `memo`: the run's
+    resolutions of this task's contract (`prepare` has just resolved it for this record)."""
     if not task.contract.reply_criteria:
         return None
     judge = judge or EvidenceJudge()
-    criteria = resolve(task.contract, evidence)[0].reply_criteria or []
+    criteria = (memo.resolve if memo is not None else resolve)(task.contract, evidence)[0].reply_criteria or []
     return await judge.judge(task.instruction, criteria, evidence.assistant_messages())
 
 
@@ -323,11 +331,13 @@ def grade_with(
     model_failure: str | None = None,
     consent: ConsentOutput | None = None,
     prepared: Prepared | None = None,
+    recorded: list[CheckVerdict] | None = None,
 ) -> TrialVerdict:
     """The verdict from evidence plus an already obtained reply judgement (validated here) and consent
     answers (`consent`; None: the offline consent rule decides). `prepared`: `prepare(task, evidence)`
-    when the caller already has it (the consent judge needed it too), so it is not worked out twice."""
-    return _verdict(task, evidence, output, model_failure, consent, prepared)
+    when the caller already has it (the consent judge needed it too), so it is not worked out twice;
+    `recorded`: `record_checks(prepared)`, likewise (worked out while the judges were asked)."""
+    return _verdict(task, evidence, output, model_failure, consent, prepared, recorded=recorded)
 
 
 async def grade(

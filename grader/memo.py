@@ -17,11 +17,13 @@ what the step would compute again:
 - reply judgements: per (resolved contract, visible assistant replies) - the judge is a pure function.
 
 One memo serves one task for the length of its proof (`harness.release.gates.prove_task`); a verdict graded
-with a memo is identical to one graded without (tests/test_gate_speed.py).
+with a memo is identical to one graded without (tests/test_gate_speed.py). A run keeps only the contract's
+side of this per task (`ContractMemo`): its trials' records are all different.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from contracts.evidence import Evidence, ToolCallRecord
@@ -37,23 +39,23 @@ if TYPE_CHECKING:
     from servers.base import ToolEnvironment
 
 
-class GradeMemo:
-    """Per-task caches of `prepare`'s pure steps and of the evidence judge (see the module docstring)."""
+class ContractMemo:
+    """The contract's side of `grader.grade.prepare`, memoised: its `${...}` references resolved (once per
+    contract object when it has none; else per the results of the referenced tools' successful calls, by
+    `repr`, which tells 1 from 1.0 and True from 1) and the resolved contract's canonical form.
 
-    def __init__(self) -> None:
+    A run keeps one per task (`harness.components.TrialComponents.contract_memo`): every round of a task
+    grades the same contract, and its rounds mostly resolve it alike, so this work is done once rather than
+    in every trial's last step, where all the trials in flight want the CPU at once. `limit` bounds the
+    resolved variants kept (the least recently used go first): a long sweep whose references read other
+    results in every trial does not grow without end. A hit returns exactly what the step computes again."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self._limit = limit
         self._tools: dict[int, tuple[Contract, frozenset[str] | None]] = {}
-        self._resolved: dict[tuple[int, tuple[tuple[str, ...], ...]], tuple[Contract, list[Unresolved]]] = {}
+        self._resolved: OrderedDict[tuple[int, tuple[tuple[str, ...], ...]], tuple[Contract, list[Unresolved]]] = OrderedDict()
         self._canonical: dict[int, tuple[Contract, Contract]] = {}
-        self._records: dict[int, tuple[ToolCallRecord, CanonicalCall]] = {}
-        self._states: dict[tuple[tuple[str, int], ...], dict[str, Any]] = {}
-        self._world_records: RecordCache = {}
-        self._judgements: dict[tuple[int, tuple[str, ...]], JudgeOutput] = {}
-        self._alive: dict[int, Any] = {}
-        """Every object whose id is part of a key, kept alive so no id is reused while the memo lives."""
-
-    def _pin(self, obj: Any) -> int:
-        self._alive[id(obj)] = obj
-        return id(obj)
+        """By the identity of the contract, which each entry keeps alive (so the id is not reused)."""
 
     def _referenced_tools(self, contract: Contract) -> frozenset[str] | None:
         """The tools whose results the contract refers to; None when it has no reference at all."""
@@ -62,7 +64,7 @@ class GradeMemo:
             from grader.refs import references_in
 
             refs = references_in(contract.model_dump(exclude_unset=True))
-            known = self._tools[self._pin(contract)] = (contract, frozenset(r.tool for r in refs) if refs else None)
+            known = self._tools[id(contract)] = (contract, frozenset(r.tool for r in refs) if refs else None)
         return known[1]
 
     def resolve(self, contract: Contract, evidence: Evidence) -> tuple[Contract, list[Unresolved]]:
@@ -82,16 +84,44 @@ class GradeMemo:
         found = self._resolved.get(key)
         if found is None:
             found = self._resolved[key] = resolve(contract, evidence)
-            self._pin(found[0])
+            while self._limit is not None and len(self._resolved) > self._limit:
+                _, (evicted, _) = self._resolved.popitem(last=False)
+                self._canonical.pop(id(evicted), None)
+        else:
+            self._resolved.move_to_end(key)
         return found[0], list(found[1])
 
     def canonical_contract(self, env: type[ToolEnvironment], contract: Contract) -> Contract:
+        """Once per (resolved) contract object while it is memoised."""
         from grader.semantics import canonical_contract
 
         found = self._canonical.get(id(contract))
         if found is None:
-            found = self._canonical[self._pin(contract)] = (contract, canonical_contract(env, contract))
+            found = self._canonical[id(contract)] = (contract, canonical_contract(env, contract))
         return found[1]
+
+    def canonical_evidence(self, env: type[ToolEnvironment], evidence: Evidence) -> Evidence:
+        """Not memoised here: every trial's record is its own (`GradeMemo` shares a task's cases' parts)."""
+        from grader.semantics import canonical_evidence
+
+        return canonical_evidence(env, evidence)
+
+
+class GradeMemo(ContractMemo):
+    """Per-task caches of `prepare`'s pure steps and of the evidence judge (see the module docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._records: dict[int, tuple[ToolCallRecord, CanonicalCall]] = {}
+        self._states: dict[tuple[tuple[str, int], ...], dict[str, Any]] = {}
+        self._world_records: RecordCache = {}
+        self._judgements: dict[tuple[int, tuple[str, ...]], JudgeOutput] = {}
+        self._alive: dict[int, Any] = {}
+        """Every object whose id is part of a key, kept alive so no id is reused while the memo lives."""
+
+    def _pin(self, obj: Any) -> int:
+        self._alive[id(obj)] = obj
+        return id(obj)
 
     def canonical_record(self, env: type[ToolEnvironment], record: ToolCallRecord) -> CanonicalCall:
         from grader.semantics import canonical_record

@@ -11,9 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 from contracts.graph import load_graph
-from contracts.schema import Task
+from contracts.schema import Contract, Task
 from grader.consent import ConsentJudge, RuleConsentJudge
 from grader.judge import EvidenceJudge, Judge
+from grader.memo import ContractMemo
 from harness.agents import NoOpAgent, load_script, oracle_agent, script_agent
 from harness.config import RunConfig
 from harness.plan import URL_AGENTS, Plan
@@ -25,6 +26,10 @@ from models.types import GenerateConfig, Role
 from orchestrator.protocol import Agent, TaskView
 from simulator.protocol import User
 from simulator.scripted import ScriptedUser
+
+
+CONTRACT_VARIANTS_KEPT = 64
+"""Resolutions of one task's contract a run keeps (`contract_memo`): its rounds mostly resolve it alike."""
 
 
 class TrialComponents:
@@ -48,6 +53,7 @@ class TrialComponents:
         self.plugin: PluginAgent | None = load_plugin(plan.agent_ref) if plan.agent_kind == "plugin" and agent_factory is None and plan.agent_ref else None
         self.script = load_script(config.script) if plan.agent_kind == "script" and config.script else None
         self.apis: dict[Role, ModelAPI] = apis if apis is not None else self._build_apis()
+        self._contract_memos: dict[str, tuple[Contract, ContractMemo]] = {}
 
     @property
     def needs_mcp_url(self) -> bool:
@@ -133,6 +139,13 @@ class TrialComponents:
         if self.script is not None and task.id in self.script.tasks:
             return ScriptedUser([turn.user for turn in self.script.tasks[task.id]])
         return ScriptedUser([turn.user for turn in task.gold])
+
+    def contract_memo(self, task: Task) -> ContractMemo:
+        """The run's memo of `task`'s contract resolutions (grader/memo.py): its rounds grade one contract."""
+        known = self._contract_memos.get(task.id)
+        if known is None or known[0] is not task.contract:  # another contract under the same id: a fresh memo
+            known = self._contract_memos[task.id] = (task.contract, ContractMemo(limit=CONTRACT_VARIANTS_KEPT))
+        return known[1]
 
     def judge(self, ledger: UsageLedger) -> Judge:
         if self.plan.judge == "llm":

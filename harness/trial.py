@@ -20,7 +20,7 @@ import contextlib
 import logging
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,8 +29,9 @@ import anyio
 from contracts.evidence import Evidence, Message, RoutingDecision
 from contracts.schema import Task
 from grader.consent import consent_hash, judge_consent
-from grader.settle import first_failure, settle
-from grader.grade import JudgeFailure, Prepared, criteria_hash, grade_with, judge_replies, prepare, ungraded_verdict
+from grader.verdicts import CheckVerdict
+from grader.settle import first_failure, settle_while
+from grader.grade import JudgeFailure, Prepared, criteria_hash, grade_with, judge_replies, prepare, record_checks, ungraded_verdict
 from harness.agent_host import hosted_agent
 from harness.components import TrialComponents
 from simulator.conformance import check_dialogue, fault_labels
@@ -117,18 +118,32 @@ def judge_calls_at_once(task: Task) -> int:
     return 1 + questions
 
 
-async def _judge_trial(task: Task, evidence: Evidence, components: TrialComponents, ledger: UsageLedger) -> tuple[Any, Any, Prepared]:
+@dataclass
+class _Judged:
+    """A trial's last step: the judges' outcomes (reply judgement, consent answers: a value or the
+    exception it raised) and what the trial worked out while they were asked."""
+
+    outcomes: list[Any]
+    prepared: Prepared
+    recorded: list[CheckVerdict]
+    faults: list[str]
+
+
+async def _judge_trial(task: Task, evidence: Evidence, components: TrialComponents, ledger: UsageLedger, conformance: Callable[[], list[str]]) -> _Judged:
     """The reply judgement and the consent judgement, asked at once (they are independent: with LLM judges
-    a trial then waits one judge latency, not two); the reply judge's failure is reported first, as before.
-    Also the prepared contract and evidence the consent judge and the grader share (worked out once)."""
-    prepared = prepare(task, evidence)
-    replies, consent = await settle(
-        [judge_replies(task, evidence, components.judge(ledger)), judge_consent(task, evidence, components.consent_judge(ledger), prepared=prepared)]
-    )
-    failure = first_failure([replies, consent])
-    if failure is not None:
-        raise failure
-    return replies, consent, prepared
+    a trial then waits one judge latency, not two). What needs no judge — the checks that read only the
+    record, and the user simulator's conformance (`conformance`) — is worked out once the judges' requests
+    are on their way: in a run, every trial in flight reaches this step at about the same time, and CPU
+    spent before the requests go out delays them all. The contract's resolution comes from the run's
+    memo of the task (`TrialComponents.contract_memo`)."""
+    memo = components.contract_memo(task)
+    prepared = prepare(task, evidence, memo)
+    judges = [
+        judge_replies(task, evidence, components.judge(ledger), memo=memo),
+        judge_consent(task, evidence, components.consent_judge(ledger), prepared=prepared),
+    ]
+    outcomes, (recorded, faults) = await settle_while(judges, lambda: (record_checks(prepared), conformance()))
+    return _Judged(outcomes, prepared, recorded, faults)
 
 
 def _expose(gateway: Gateway, trial_id: str, allowed: Sequence[str] | None) -> None:
@@ -260,7 +275,12 @@ async def run_trial(
     if model_failure is None and trial.incidents:  # the agent reached for the control plane or a foreign trial
         model_failure = "isolation_violation: " + "; ".join(trial.incidents)
 
-    faults = fault_labels(check_dialogue(task.instruction, conversation, user_stopped=converged and model_failure is None)) if infra is None else []
+    user_stopped = converged and model_failure is None
+
+    def conformance() -> list[str]:
+        return fault_labels(check_dialogue(task.instruction, conversation, user_stopped=user_stopped))
+
+    faults: list[str] = []
     evidence = Evidence(
         conversation=conversation,
         routing=routing,
@@ -282,18 +302,22 @@ async def run_trial(
         "execution_failure": model_failure,
         "record_format": RECORD_FORMAT,
         "hallucinated_tools": sorted(set(hallucinated)),
-        "simulator_faults": faults,
         "models": components.plan.models(),
         "user_turns": sum(1 for m in conversation if m.role == "user"),
         "wall_s": round(wall, 4),
     }
     ungraded: str | None = None
     if infra is None:
+        judged = await _judge_trial(task, evidence, components, ledger, conformance)
+        faults = judged.faults
         try:
-            judgement, consent, prepared = await _judge_trial(task, evidence, components, ledger)
+            failure = first_failure(judged.outcomes)  # the reply judge's is reported first
+            if failure is not None:
+                raise failure
+            judgement, consent = judged.outcomes
             base["judgement"], base["criteria_hash"] = judgement, criteria_hash(task)
             base["consent_judgement"], base["consent_hash"] = consent, consent_hash(task)
-            verdict = grade_with(task, evidence, judgement, model_failure=model_failure, consent=consent, prepared=prepared)
+            verdict = grade_with(task, evidence, judgement, model_failure=model_failure, consent=consent, prepared=judged.prepared, recorded=judged.recorded)
         except JudgeFailure as exc:
             # Not ⊥: a judge that a reply derailed must not take the trial out of the denominator. The
             # trial stays visible and counted as a non-pass; the run is reported incomplete.
@@ -303,6 +327,7 @@ async def run_trial(
             if not exc.infrastructure:
                 raise ConfigurationError(f"stopping the run: {exc}") from exc
             infra = InfrastructureFailure("judge", str(exc))
+    base["simulator_faults"] = faults
     if infra is None and faults and components.config.exclude_simulator_faults:
         infra = InfrastructureFailure("simulator", "simulator conformance fault(s), excluded by --exclude-simulator-faults: " + "; ".join(faults)[:2000])
     if infra is not None:

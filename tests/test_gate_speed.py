@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from contracts.catalog import get_task
+from contracts.catalog import get_task, load_selection
 from contracts.evidence import Evidence, ToolCallRecord
 from contracts.graph import load_graph
 from contracts.schema import GoldCall, GoldTurn
@@ -143,3 +143,33 @@ def test_memoised_references_follow_the_referenced_results() -> None:
         seen.append(mine[0].model_dump_json())
         assert grade_offline(task, ev, memo=memo).model_dump() == grade_offline(task, ev).model_dump()
     assert len(set(seen[:4])) == 4 and seen[0] == seen[4]
+
+
+def test_a_runs_contract_memo_is_bounded_and_exact() -> None:
+    """`ContractMemo` (a run's memo per task): the same resolutions as without it, at most `limit`
+    resolved variants kept (the least recently used go first, with their canonical forms), and a contract
+    without references resolves to itself without an entry."""
+    from grader.grade import prepare
+    from grader.memo import ContractMemo
+    from grader.refs import references_in
+
+    task = get_task("payments_transfer_own_accounts_01")
+    ref = references_in(task.contract.model_dump(exclude_unset=True))[0]
+    memo = ContractMemo(limit=2)
+
+    def evidence(value: Any) -> Evidence:
+        record = ToolCallRecord(seq=0, turn=0, tool=ref.tool, arguments={}, status="executed", result={ref.field: value})
+        return Evidence(conversation=[], tool_trace=[record], initial_state={}, final_state={})
+
+    first = memo.resolve(task.contract, evidence("TR-1"))[0]
+    assert memo.resolve(task.contract, evidence("TR-1"))[0] is first  # a hit
+    for value in ("TR-2", "TR-3"):
+        memo.resolve(task.contract, evidence(value))
+    assert memo.resolve(task.contract, evidence("TR-1"))[0] is not first  # evicted, worked out again
+    for value in ("TR-1", "TR-9", 1.0):
+        ev = evidence(value)
+        mine, plain = prepare(task, ev, memo), prepare(task, ev)
+        assert mine[0].contract.model_dump() == plain[0].contract.model_dump() and mine[2] == plain[2]
+    assert len(memo._resolved) == 2 and len(memo._canonical) == 2  # the evicted variants' canonical forms went too
+    plain_task = next(t for t in load_selection(domains=["payments"]).values() if not references_in(t.contract.model_dump(exclude_unset=True)))
+    assert memo.resolve(plain_task.contract, evidence("x")) == (plain_task.contract, [])

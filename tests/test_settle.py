@@ -6,7 +6,7 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from grader.settle import first_failure, settle
+from grader.settle import first_failure, settle, settle_while
 
 pytestmark = pytest.mark.anyio
 
@@ -57,3 +57,42 @@ async def test_cancellation_is_not_swallowed() -> None:
     with pytest.raises(TimeoutError):
         with anyio.fail_after(0.05):
             await settle([forever()])
+
+
+async def test_work_runs_once_every_awaitable_is_on_its_way() -> None:
+    """`settle_while`: the caller's work runs after each awaitable has started (an LLM judge's request has
+    gone out), and its result comes back with the outcomes, in order."""
+    started: list[str] = []
+    release = anyio.Event()
+
+    async def judge(name: str) -> str:
+        started.append(name)
+        await release.wait()
+        return name
+
+    def work() -> list[str]:
+        seen = list(started)
+        release.set()
+        return seen
+
+    with anyio.fail_after(5):
+        outcomes, seen = await settle_while([judge("reply"), judge("consent")], work)
+    assert seen == ["reply", "consent"] and outcomes == ["reply", "consent"]
+
+
+async def test_failing_work_is_raised_after_the_awaitables_settle() -> None:
+    finished: list[str] = []
+
+    async def judge() -> str:
+        await anyio.sleep(0.01)
+        finished.append("judge")  # not cancelled by the work's failure: its usage is charged
+        return "ok"
+
+    def work() -> None:
+        raise KeyError("conformance")
+
+    with pytest.raises(KeyError, match="conformance"):
+        await settle_while([judge()], work)
+    assert finished == ["judge"]
+    outcomes, value = await settle_while([], lambda: 7)
+    assert outcomes == [] and value == 7
