@@ -102,7 +102,7 @@ class Run(RunConfig):
     __doc__ = RunConfig.__doc__
 
     def cli_cmd(self) -> None:
-        import anyio
+        from harness.loop import run_blocking
         from rich.console import Console
 
         from harness.run import execute_run
@@ -112,7 +112,7 @@ class Run(RunConfig):
         console = Console(stderr=True)
         config = RunConfig.model_validate(self.model_dump())
         try:
-            result = anyio.run(lambda: execute_run(config, console=console))
+            result = run_blocking(lambda: execute_run(config, console=console))
         except (ConfigurationError, ValueError) as exc:
             fail(str(exc))
         print(result.summary_markdown)
@@ -155,7 +155,7 @@ class Grade(GradeConfig):
     run: CliPositionalArg[Path] = Field(description="the run directory to re-grade")
 
     def cli_cmd(self) -> None:
-        import anyio
+        from harness.loop import run_blocking
 
         from contracts.catalog import CatalogError
         from harness.regrade import RegradeError, judge_factory_for, regrade_run
@@ -165,7 +165,7 @@ class Grade(GradeConfig):
         manifest = RunDirectory(self.run).read_manifest() or {}
         try:
             factory, name = judge_factory_for(self.judge, self.judge_model, manifest)
-            result = anyio.run(
+            result = run_blocking(
                 lambda: regrade_run(
                     self.run,
                     out=self.out,

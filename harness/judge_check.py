@@ -8,13 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-import anyio
 from pydantic import BaseModel, Field
 from rich.console import Console
 from rich.table import Table
 
 from grader.calibration import CALIBRATION_DIR, RESULTS_FILE, Agreement, CheckReport, load_set, measure, set_hash, store_result
 from grader.judge import EvidenceJudge, Judge
+from harness.loop import run_blocking
 
 
 class JudgeCheckConfig(BaseModel):
@@ -57,7 +57,7 @@ def check(config: JudgeCheckConfig, judge: Judge | None = None, prompt: str | No
     if judge is None:
         judge, prompt = build_judge(config)
     items = load_set(directory, config.domain or None)
-    report = anyio.run(lambda: measure(judge, items, instructions(), prompt=prompt, set_sha=set_hash(directory)))
+    report = run_blocking(lambda: measure(judge, items, instructions(), prompt=prompt, set_sha=set_hash(directory)))
     render(report, console, config.show)
     store_result(report, results, full_set=not config.domain)
     if config.json_:

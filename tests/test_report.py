@@ -10,12 +10,12 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from rich.console import Console
 
 from contracts.catalog import catalog_lock, load_catalog, select_tasks
 from contracts.schema import Task
+from harness.loop import run_blocking
 from harness.config import RunConfig
 from harness.report.build import build_report
 from harness.report.compare import compare_runs
@@ -27,7 +27,7 @@ QUIET = Console(file=open(os.devnull, "w"))  # noqa: SIM115
 
 def _run(out: Path, **kwargs) -> Path:  # type: ignore[no-untyped-def]
     # allow_stale_lock: these tests are about reports, not about whether the catalog lock was rewritten after an edit
-    anyio.run(lambda: execute_run(RunConfig(out=out, allow_stale_lock=True, **kwargs), console=QUIET))
+    run_blocking(lambda: execute_run(RunConfig(out=out, allow_stale_lock=True, **kwargs), console=QUIET))
     return out
 
 

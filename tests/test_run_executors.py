@@ -21,6 +21,7 @@ import pytest
 from rich.console import Console
 
 from contracts.catalog import load_catalog
+from harness.loop import run_blocking
 from harness.components import TrialComponents
 from harness.config import RunConfig
 from harness.executors import ExecutorError
@@ -60,7 +61,7 @@ def trial_files(directory: Path) -> dict[str, Any]:
 
 
 def _run(config: RunConfig, **kwargs: Any) -> RunResult:
-    return anyio.run(functools.partial(execute_run, config, console=QUIET, **kwargs))
+    return run_blocking(functools.partial(execute_run, config, console=QUIET, **kwargs))
 
 
 # ---- a picklable component factory: the graph agent over scripted models -----------------------
