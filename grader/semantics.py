@@ -356,11 +356,12 @@ def canonical_evidence(env: type[ToolEnvironment], evidence: Evidence) -> Eviden
     """A copy of the evidence with canonical call arguments (defaults filled in) and canonical states."""
     model = env.state_model
     trace = [canonical_record(env, record) for record in evidence.tool_trace]
+    records: RecordCache = {}  # the final world's records the trial left alone are the initial world's: a lookup
     return evidence.model_copy(
         update={
             "tool_trace": trace,
-            "initial_state": canonical_state(model, evidence.initial_state),
-            "final_state": canonical_state(model, evidence.final_state),
+            "initial_state": canonical_state(model, evidence.initial_state, records),
+            "final_state": canonical_state(model, evidence.final_state, records),
         }
     )
 

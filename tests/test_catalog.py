@@ -203,3 +203,18 @@ def test_the_disk_cache_can_be_turned_off(tmp_path: Path, counted: list[str], mo
     tasks = two_domains(tmp_path / "tasks")
     assert list(cat.load_selection(domains=["retail"], tasks_dir=tasks)) == ["retail_demo_case_01"]
     assert not (tmp_path / "cache").exists()
+
+
+def test_a_non_finite_number_is_found_and_named_wherever_it_sits() -> None:
+    """The preflight names where a NaN or an infinity sits in a task (models, mappings, lists), and finds
+    none in a task without one."""
+    import math
+
+    from contracts.schema import GoldCall
+    from harness.validate import non_finite
+
+    call = GoldCall(tool="t", args={"amounts": [1.0, 2.5, {"fee": math.inf}]})
+    assert non_finite(call, "task") == "task.args.amounts[2].fee"
+    assert non_finite({"a": [0.0, {"b": (1, -math.nan)}]}, "initial_state") == "initial_state.a[1].b[1]"
+    assert non_finite({"a": [0.0, {"b": (1, 1e308)}]}, "initial_state") is None
+    assert all(non_finite(task, "task") is None for task in load_catalog().values())
