@@ -176,13 +176,15 @@ LABEL_COLON = re.compile(r"[A-Za-z)]\s*:(?:\s|$)")
 """A `label: value` colon (not the colon of a clock time)."""
 
 
-def _grammar_words(unit: str, phrases: tuple[str, ...]) -> list[str]:
+@lru_cache(maxsize=8192)
+def _grammar_words(unit: str, phrases: tuple[str, ...]) -> tuple[str, ...]:
     """The unit's words once the judged evidence phrases are taken out: "out of stock" brings its own
-    "of", which must not make a keyword list look like a sentence."""
+    "of", which must not make a keyword list look like a sentence. (Cached: a transcript's units are
+    asked about again and again — is the message a dump, is the unit bare, is it a list.)"""
     text = normalise(unit)
     for phrase in phrases:
         text = phrase_pattern(phrase).sub(" kw ", text)
-    return _words(text)
+    return tuple(_words(text))
 
 
 MONTH_DAY_YEAR = re.compile(
@@ -198,6 +200,7 @@ def list_items(unit: str) -> list[str]:
     return [i for i in ITEM_SEPARATOR.split(MONTH_DAY_YEAR.sub(r"\1\2", unit)) if i.strip()]
 
 
+@lru_cache(maxsize=8192)
 def unit_is_list(unit: str, phrases: tuple[str, ...] = ()) -> bool:
     """A sentence with no grammar: many words but almost no function words, a string of short
     comma/semicolon/pipe-separated items without function words, or (however short) three or more
