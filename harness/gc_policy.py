@@ -60,3 +60,20 @@ def startup_pace() -> Iterator[Callable[[], None]]:
             gc.unfreeze()
         if was_enabled:
             gc.enable()
+
+
+@contextlib.contextmanager
+def bulk_load() -> Iterator[None]:
+    """No collections while a run directory's records are read (the report, `compare`, `grade`, a resume).
+
+    Reading a record allocates a few hundred objects and no cyclic garbage, yet with the default
+    thresholds the collector ran every 700 of them and its older generations kept walking every record
+    already read: for a 1,110-trial run, 0.8 s of the 1.2 s it took to read (0.4 s without). Nothing
+    to collect is lost by waiting; the collector is left as it was found."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

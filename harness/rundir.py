@@ -102,10 +102,10 @@ class RunDirectory:
         return [failed[i] if i in failed else next(written) for i in range(len(items))]
 
     def records(self) -> list[TrialRecord]:
-        out = []
-        for path in sorted((self.root / "trials").glob("*/*.json")):
-            out.append(read_record(path))
-        return out
+        from harness.gc_policy import bulk_load
+
+        with bulk_load():
+            return [read_record(path) for path in sorted((self.root / "trials").glob("*/*.json"))]
 
     # ---- one run at a time --------------------------------------------------------------------
     def lock(self) -> None:

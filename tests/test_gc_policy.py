@@ -117,3 +117,45 @@ def test_serve_builds_the_gateway_without_collections_and_serves_with_them(monke
     assert seen["building"] is False
     assert seen["serving"] is True and seen["frozen"] > 0
     assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_reading_a_run_directory_runs_no_collection(tmp_path: Path) -> None:
+    """`RunDirectory.records` reads under `bulk_load`: however low the thresholds, no collection while
+    the records are read, and the collector is back on (or still off) afterwards."""
+    import shutil
+
+    from harness.gc_policy import bulk_load
+    from harness.loop import run_blocking
+    from harness.rundir import RunDirectory, read_record
+
+    run = tmp_path / "run"
+    run_blocking(lambda: execute_run(RunConfig(out=run, task=["payments_transfer_daily_limit_01"]), console=Console(quiet=True)))
+    [record] = (run / "trials").glob("*/*.json")
+    for i in range(40):
+        shutil.copy(record, record.with_name(f"copy{i:02d}_{record.name}"))
+    collections: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    before = gc.get_threshold()
+    gc.callbacks.append(count)
+    try:
+        directory = RunDirectory(run)
+        gc.set_threshold(1, 1, 1)  # a collection on every allocation: thousands while 41 records are read
+        collections.clear()
+        records = directory.records()
+        assert len(records) == 41 and gc.isenabled()
+        assert len(collections) < 10, collections  # only on the way in and out, never per record
+        collections.clear()
+        plain = [read_record(path) for path in sorted((run / "trials").glob("*/*.json"))]
+        assert len(plain) == 41 and len(collections) > 1000  # what the same read costs with the collector on
+        gc.disable()
+        with bulk_load():
+            pass
+        assert not gc.isenabled()  # a caller's disabled collector stays disabled
+    finally:
+        gc.enable()
+        gc.callbacks.remove(count)
+        gc.set_threshold(*before)
