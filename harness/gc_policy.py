@@ -21,13 +21,35 @@ RUN_THRESHOLDS = (10_000, 10, 10)
 
 @contextlib.contextmanager
 def run_pace() -> Iterator[None]:
-    """Collect in larger batches while trials run; restore the caller's thresholds after."""
+    """Collect in larger batches while trials run; restore the caller's thresholds after. What exists
+    when the trials start (the catalog, the plan, the provider clients, the servers) is `long_lived`
+    for their length: the older generations' collections then walk what the trials made, not it."""
     before = gc.get_threshold()
     gc.set_threshold(*(max(now, run) for now, run in zip(before, RUN_THRESHOLDS, strict=True)))
     try:
-        yield
+        with long_lived():
+            yield
     finally:
         gc.set_threshold(*before)
+
+
+_frozen_depth = 0
+
+
+@contextlib.contextmanager
+def long_lived() -> Iterator[None]:
+    """Everything that exists now lives at least as long as the body: frozen (`gc.freeze`) so the older
+    generations' collections do not walk it, unfrozen at the end of the outermost such body (a run's
+    `execute_run` holds its executor's: one `gc.unfreeze` would thaw both)."""
+    global _frozen_depth
+    gc.freeze()
+    _frozen_depth += 1
+    try:
+        yield
+    finally:
+        _frozen_depth -= 1
+        if _frozen_depth == 0:
+            gc.unfreeze()
 
 
 @contextlib.contextmanager
@@ -64,7 +86,8 @@ def startup_pace() -> Iterator[Callable[[], None]]:
 
 @contextlib.contextmanager
 def bulk_load() -> Iterator[None]:
-    """No collections while a run directory's records are read (the report, `compare`, `grade`, a resume).
+    """No collections while a run directory's records are read (the report, `compare`, `grade`, a
+    resume), or while a run's preflight validates its tasks (every initial world dumped and checked).
 
     Reading a record allocates a few hundred objects and no cyclic garbage, yet with the default
     thresholds the collector ran every 700 of them and its older generations kept walking every record

@@ -25,6 +25,7 @@ from harness.components import TrialComponents
 from harness.config import RunConfig
 from harness.executors import check_executor, make_executor, prepare_workers
 from harness.executors.shard import ComponentFactory, TrialWork
+from harness.gc_policy import bulk_load, long_lived
 from harness.manifest import build_manifest
 from harness.plan import Plan, resolve_plan
 from harness.records import TrialKey, TrialRecord
@@ -85,7 +86,8 @@ def preflight(tasks: list[Task], config: RunConfig) -> None:
         raise CatalogInvalid(f"task {owner!r}: {exc}") from None
     except (OSError, ValueError) as exc:
         raise CatalogInvalid(f"cannot load a domain graph: {exc}") from None
-    problems = validate_tasks(tasks, envs, graphs)
+    with bulk_load():  # validation dumps every initial world: many objects, no cyclic garbage
+        problems = validate_tasks(tasks, envs, graphs)
     if problems:
         from contracts.catalog import task_files
 
@@ -235,7 +237,8 @@ async def execute_run(
     except OSError as exc:
         raise CatalogInvalid(f"--out {directory.root}: cannot create the run directory there ({exc.strerror or exc})") from None
     try:
-        return await _execute(config, console, components, factory, resolved, tasks, prices, manifest, directory)
+        with long_lived():  # the catalog, the plan, the components: the run's long-lived heap
+            return await _execute(config, console, components, factory, resolved, tasks, prices, manifest, directory)
     finally:
         directory.unlock()
 

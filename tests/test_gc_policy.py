@@ -159,3 +159,18 @@ def test_reading_a_run_directory_runs_no_collection(tmp_path: Path) -> None:
         gc.enable()
         gc.callbacks.remove(count)
         gc.set_threshold(*before)
+
+
+def test_long_lived_freezes_what_exists_and_thaws_it_at_the_outermost_end() -> None:
+    """A run (`execute_run`) and its executor (`run_pace`) each mark the heap long-lived: the inner end
+    must not thaw what the outer froze; the outer end leaves nothing frozen."""
+    from harness.gc_policy import long_lived
+
+    assert gc.get_freeze_count() == 0
+    with long_lived():
+        outer = gc.get_freeze_count()
+        assert outer > 0
+        with run_pace():
+            assert gc.get_freeze_count() >= outer
+        assert gc.get_freeze_count() >= outer  # still frozen: the run goes on
+    assert gc.get_freeze_count() == 0
