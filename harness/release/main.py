@@ -58,6 +58,16 @@ def _debt_of(task: Task, use_debt: bool) -> list[str]:
 
 
 async def _prove_chunk(replayer: GatewayReplayer, tasks: list[Task], mutate: bool, on_done: Any = None, use_debt: bool = True) -> list[TaskProof]:
+    """Prove `tasks` one after another. The collector runs at a run's pace (`run_pace`: what the proofs
+    start from is frozen, young collections come in larger batches): measured on retail in one process,
+    its time fell from ~2.1 s (11 full collections walking the catalog and every cache) to ~0.4 s."""
+    from harness.gc_policy import run_pace
+
+    with run_pace():
+        return await _prove_each(replayer, tasks, mutate, on_done, use_debt)
+
+
+async def _prove_each(replayer: GatewayReplayer, tasks: list[Task], mutate: bool, on_done: Any, use_debt: bool) -> list[TaskProof]:
     proofs: list[TaskProof] = []
     for task in tasks:
         try:
