@@ -40,8 +40,13 @@ _frozen_depth = 0
 def long_lived() -> Iterator[None]:
     """Everything that exists now lives at least as long as the body: frozen (`gc.freeze`) so the older
     generations' collections do not walk it, unfrozen at the end of the outermost such body (a run's
-    `execute_run` holds its executor's: one `gc.unfreeze` would thaw both)."""
+    `execute_run` holds its executor's: one `gc.unfreeze` would thaw both). A program that froze objects
+    of its own (a worker's inherited heap, a server's start-up) keeps its policy: nothing is frozen or
+    thawed here, since the collector has one permanent generation and thawing it would thaw theirs."""
     global _frozen_depth
+    if _frozen_depth == 0 and gc.get_freeze_count() > 0:
+        yield
+        return
     gc.freeze()
     _frozen_depth += 1
     try:

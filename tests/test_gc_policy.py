@@ -174,3 +174,11 @@ def test_long_lived_freezes_what_exists_and_thaws_it_at_the_outermost_end() -> N
             assert gc.get_freeze_count() >= outer
         assert gc.get_freeze_count() >= outer  # still frozen: the run goes on
     assert gc.get_freeze_count() == 0
+    gc.freeze()  # a program with a frozen heap of its own (a worker, a server) keeps it frozen
+    try:
+        mine = gc.get_freeze_count()
+        with long_lived():
+            pass
+        assert gc.get_freeze_count() >= mine > 0
+    finally:
+        gc.unfreeze()
