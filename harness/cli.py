@@ -102,9 +102,9 @@ class Run(RunConfig):
     __doc__ = RunConfig.__doc__
 
     def cli_cmd(self) -> None:
-        from harness.loop import run_blocking
         from rich.console import Console
 
+        from harness.loop import run_blocking
         from harness.run import execute_run
         from models.base import ConfigurationError
 
@@ -155,9 +155,8 @@ class Grade(GradeConfig):
     run: CliPositionalArg[Path] = Field(description="the run directory to re-grade")
 
     def cli_cmd(self) -> None:
-        from harness.loop import run_blocking
-
         from contracts.catalog import CatalogError
+        from harness.loop import run_blocking
         from harness.regrade import RegradeError, judge_factory_for, regrade_run
         from harness.rundir import RunDirectory
         from models.base import ConfigurationError

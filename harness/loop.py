@@ -5,7 +5,8 @@ loop's main task. Why: on the way out, CPython 3.11's `asyncio.Runner` puts the 
 `signal.signal` / `signal.getsignal` try the old handler as a `signal.Handlers` member; the `ValueError`
 they build for the miss formats its repr, a partial that holds the main task, whose repr holds the
 task's result. For a run that result is every trial's record: the 555-task offline run spent ~0.8 s and
-two 24 MB strings there (measured; Python 3.12 checks the type first and never formats it).
+two 24 MB strings there (measured; later CPython versions check the handler's type first and never
+format it).
 """
 
 from __future__ import annotations

@@ -29,9 +29,9 @@ import anyio
 from contracts.evidence import Evidence, Message, RoutingDecision
 from contracts.schema import Task
 from grader.consent import consent_hash, judge_consent
-from grader.verdicts import CheckVerdict
 from grader.settle import first_failure, settle_while
 from grader.grade import JudgeFailure, Prepared, criteria_hash, grade_with, judge_replies, prepare, record_checks, ungraded_verdict
+from grader.verdicts import CheckVerdict
 from harness.agent_host import hosted_agent
 from harness.components import TrialComponents
 from simulator.conformance import check_dialogue, fault_labels
