@@ -26,7 +26,8 @@ from pydantic import BaseModel, Field
 
 from contracts.evidence import RoutingDecision
 from models.types import Usage
-from servers.gateway import TRIAL_META_KEY, bind_trial, unsendable, unsendable_result
+from servers.calls import unsendable, unsendable_result
+from servers.recorder import TRIAL_META_KEY, bind_trial
 
 if TYPE_CHECKING:  # the MCP client stack is imported only where a client is made
     from fastmcp import Client

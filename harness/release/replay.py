@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from contracts.evidence import Evidence, Message, ToolCallRecord
 from contracts.schema import GoldCall, GoldTurn, Task
-from servers.gateway import TRIAL_META_KEY, Gateway, unsendable
+from servers.calls import unsendable
+from servers.gateway import Gateway
 from servers.journal import Journal
+from servers.recorder import TRIAL_META_KEY
 
 if TYPE_CHECKING:
     from fastmcp import Client
