@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextvars
 import json
 import math
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +55,10 @@ def unsendable_result(problem: str) -> Any:
 
     text = f"the call was rejected and nothing changed: {problem}"
     return CallToolResult(content=[mt.TextContent(type="text", text=text)], structured_content=None, meta=None, is_error=True)
+
+
+RecordUnsent = Callable[[str, str, dict[str, Any], str], Awaitable[Any]]
+"""(trial id, tool, arguments, problem): records a call refused before it was sent (`Gateway.record_unsent`)."""
 
 
 def unsendable(arguments: Any) -> str | None:

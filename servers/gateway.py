@@ -159,10 +159,16 @@ class Gateway:
         trial = self.store.get(trial_id)
         tools = await self._domain_tools(trial.domain)
         problem = unsendable(arguments or {})
-        if problem:  # refused before the recorder, as the HTTP parser refuses it
-            raise CallRejected(f"the call was rejected and nothing changed: {problem}")
+        if problem:  # never sent (no client can send it), but the agent made it: recorded
+            raise CallRejected(await self.record_unsent(trial_id, name, arguments or {}, problem))
         wire = wire_arguments(name, arguments)
         return await self.recorders[trial.domain].record(trial, name, wire, lambda: run_tool(tools.get(name), name, wire))
+
+    async def record_unsent(self, trial_id: str, name: str, arguments: dict[str, Any], problem: str) -> str:
+        """Record a call of this trial refused before it could be sent (`unsendable`) and return the error
+        it gets: every in-process path calls this, so the trace holds every call the agent made."""
+        trial = self.store.get(trial_id)
+        return await self.recorders[trial.domain].record_unsent(trial, name, dict(arguments), problem)
 
     def server(self, domain: str) -> FastMCP:
         try:
@@ -263,7 +269,8 @@ class GatewayTools:
         """The `fastmcp.client.CallToolResult` an in-memory MCP client returns with `raise_on_error=False`."""
         trial = self.gateway.trial(self.trial_id)
         problem = unsendable(arguments or {})
-        if problem:  # what `TrialTools` answers: a client cannot send it, the server never sees it
+        if problem:  # what `TrialTools` answers: a client cannot send it, the server never sees it; recorded
+            await self.gateway.record_unsent(self.trial_id, name, arguments or {}, problem)
             return unsendable_result(problem)
         try:
             result = mcp_result(await self.gateway.call_tool(self.trial_id, name, arguments))

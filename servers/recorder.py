@@ -252,6 +252,20 @@ class TrialRecorder(Middleware):
                     )
                 )
 
+    async def record_unsent(self, trial: Trial, name: str, arguments: dict[str, Any], problem: str) -> str:
+        """Record a call refused before it could be sent (issue 41): its arguments hold what no MCP client
+        puts on the wire (`servers.calls.unsendable`: a non-finite number, nesting beyond
+        `WIRE_MAX_DEPTH`), so the in-process paths answer it with an error instead of sending it. The
+        agent made the call, so it is in the trace like every call the gateway refuses: the status the
+        recorder would give it (`unknown_tool` for a name no tool has, `blocked` for a tool not exposed
+        this turn, else `tool_error`), the error the agent is told, nothing run. Returns that error."""
+        error = f"the call was rejected and nothing changed: {problem}"
+        status: CallStatus = "unknown_tool" if name not in self.tool_names else "tool_error" if trial.tool_exposed(name) else "blocked"
+        async with trial.lock:
+            if not trial.closed:  # closed while this call waited: its evidence is taken
+                trial.trace.append(ToolCallRecord(seq=len(trial.trace), turn=trial.turn, tool=name, arguments=arguments, status=status, error=error))
+        return error
+
 
 class CombinedRecorder(Middleware):
     """On the combined `/mcp` endpoint: a trial's agent sees only its own domain's tools (the domain
