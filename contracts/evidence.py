@@ -17,7 +17,8 @@ CallStatus = Literal["executed", "refused", "tool_error", "blocked", "unknown_to
 
 - executed: reached the tool and succeeded;
 - refused: reached the tool and returned a structured business refusal (still an executed attempt);
-- tool_error: reached the tool but was invalid (malformed arguments, unknown id): never counts;
+- tool_error: reached the gateway but was invalid (malformed arguments, unknown id, or arguments no client can
+  send, refused before the wire and recorded all the same): never counts;
 - blocked: the tool exists but was not exposed this turn, so the call was not forwarded;
 - unknown_tool: no such tool (a hallucinated name).
 """

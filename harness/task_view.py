@@ -15,7 +15,7 @@ def domain_view(domain: str) -> TaskView:
     """The same for every task of a domain (cached: tools and policy are fixed for a process)."""
     view = _VIEWS.get(domain)
     if view is None:
-        from servers.gateway import server_instructions, tool_input_schema
+        from servers.tool_derivation import server_instructions, tool_input_schema
 
         env = environment_class(domain)
         tools = tuple(

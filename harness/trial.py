@@ -201,7 +201,7 @@ async def run_trial(
         trial = gateway.open_trial(task.domain, initial_state=task.initial_state, seed=key.seed, task_id=task.id)
     except (ValueError, TypeError) as exc:  # preflight validates initial states; this is the last line
         raise ConfigurationError(f"task {task.id!r}: its initial_state cannot be loaded: {exc}") from None
-    surface = TrialTools(client, trial.trial_id) if client is not None else gateway.tools_for(trial.trial_id)
+    surface = TrialTools(client, trial.trial_id, gateway.record_unsent) if client is not None else gateway.tools_for(trial.trial_id)
     tools = ObservedTools(surface)
     view = task_view(task)
     session = TrialSession(

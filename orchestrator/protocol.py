@@ -26,7 +26,8 @@ from pydantic import BaseModel, Field
 
 from contracts.evidence import RoutingDecision
 from models.types import Usage
-from servers.gateway import TRIAL_META_KEY, bind_trial, unsendable, unsendable_result
+from servers.calls import RecordUnsent, unsendable, unsendable_result
+from servers.recorder import TRIAL_META_KEY, bind_trial
 
 if TYPE_CHECKING:  # the MCP client stack is imported only where a client is made
     from fastmcp import Client
@@ -102,9 +103,10 @@ class ToolSurface(Protocol):
 class TrialTools:
     """An MCP client bound to one trial: `list_tools` and `call_tool` as the agent's tool surface."""
 
-    def __init__(self, client: Client, trial_id: str) -> None:
+    def __init__(self, client: Client, trial_id: str, record_unsent: RecordUnsent) -> None:
         self._client = client
         self.trial_id = trial_id
+        self._record_unsent = record_unsent
 
     async def list_tools(self) -> list[Any]:
         """The tools exposed to this trial now (the gateway filters `tools/list` by the turn's exposure)."""
@@ -114,9 +116,12 @@ class TrialTools:
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
         """Returns the MCP CallToolResult; errors come back as results with `is_error`, never raise.
         Arguments no client can send (non-finite numbers, absurd nesting) come back as an error result,
-        as the HTTP parser refuses them, instead of an encoder exception inside the agent."""
+        as the HTTP parser refuses them, instead of an encoder exception inside the agent; they are
+        recorded in the trial's trace through `record_unsent` (`Gateway.record_unsent`): the server
+        never sees them, the trace holds them all the same."""
         problem = unsendable(arguments)
         if problem:
+            await self._record_unsent(self.trial_id, name, arguments, problem)
             return unsendable_result(problem)
         return await self._client.call_tool(name, arguments, raise_on_error=False, meta={TRIAL_META_KEY: self.trial_id})
 

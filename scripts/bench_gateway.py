@@ -62,7 +62,8 @@ async def _latency(client, n: int, meta: dict | None = None) -> float:
 async def main(calls: int, trial_counts: list[int]) -> None:
     from fastmcp import Client, FastMCP
 
-    from servers.gateway import TRIAL_META_KEY, Gateway
+    from servers.gateway import Gateway
+    from servers.recorder import TRIAL_META_KEY
 
     gateway = Gateway(["payments"])
     bare = FastMCP("bare")

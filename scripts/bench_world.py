@@ -81,7 +81,8 @@ async def _cpu(fn: Any, calls: int) -> float:
 async def measure(scale: int, calls: int) -> dict[str, float]:
     from fastmcp import Client
 
-    from servers.gateway import TRIAL_META_KEY, Gateway
+    from servers.gateway import Gateway
+    from servers.recorder import TRIAL_META_KEY
 
     world, records = scaled_world(scale)
     gateway = Gateway([DOMAIN])

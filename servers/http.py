@@ -34,7 +34,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 
 from contracts.catalog import CatalogError, get_task
-from servers.gateway import TRIAL_HEADER, TRIAL_QUERY, Gateway
+from servers.gateway import Gateway
+from servers.recorder import TRIAL_HEADER, TRIAL_QUERY
 from servers.trials import Trial, UnknownTrial
 
 

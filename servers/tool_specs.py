@@ -13,7 +13,7 @@ only on code, so it is kept:
   fastmcp, pydantic and pydantic-core. A changed source or library gives a new key, hence a miss.
 
 A miss derives the tools through fastmcp's own `FunctionTool.from_function` and stores what it derived;
-a hit builds the same tool from the stored schemas (`servers.gateway.tool_from_spec`).
+a hit builds the same tool from the stored schemas (`servers.tool_derivation.tool_from_spec`).
 `tests/test_tool_specs.py` holds every domain's `tools/list` byte-identical with and without the cache.
 A cache file that cannot be read, does not parse or does not name exactly the class's tools is a miss;
 a cache directory that cannot be written is skipped. Neither is ever an error.

@@ -72,7 +72,7 @@ async def assert_gate_refuses(
     world is exactly as it was before the call."""
     from fastmcp import Client
 
-    from servers.gateway import TRIAL_META_KEY
+    from servers.recorder import TRIAL_META_KEY
 
     gateway = Gateway([domain])
     trial = gateway.open_trial(domain)

@@ -10,7 +10,7 @@ import pytest
 from contracts.catalog import get_task
 from contracts.graph import load_graph
 from contracts.schema import Task
-from harness.release.batteries import lookalike
+from harness.release.behaviour import lookalike
 from harness.release.gates import run_batteries
 from harness.release.replay import GatewayReplayer
 from servers.gateway import Gateway

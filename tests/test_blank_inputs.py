@@ -22,8 +22,10 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 
 from servers.base import BLANK_PATTERN, CLOCK_PATTERN, DATE_PATTERN, DATETIME_PATTERN, is_non_blank, non_blank_items
-from servers.gateway import TRIAL_META_KEY, Gateway, tool_input_schema
+from servers.gateway import Gateway
+from servers.recorder import TRIAL_META_KEY
 from servers.registry import environment_class, known_domains
+from servers.tool_derivation import tool_input_schema
 
 pytestmark = pytest.mark.anyio
 

@@ -15,7 +15,8 @@ from harness.release.debt import known_debt
 from harness.release.gates import prove_task
 from harness.release.replay import GatewayReplayer
 from servers.domains.customer_support.tools import CustomerSupportEnvironment
-from servers.gateway import TRIAL_META_KEY, Gateway
+from servers.gateway import Gateway
+from servers.recorder import TRIAL_META_KEY
 from servers.registry import environment_class
 from tests.live_http import assert_gate_refuses
 

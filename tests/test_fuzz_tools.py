@@ -26,7 +26,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contracts.text import ERROR_MAX_CHARS
-from servers.gateway import TRIAL_META_KEY, Gateway, check_state
+from servers.calls import check_state
+from servers.gateway import Gateway
+from servers.recorder import TRIAL_META_KEY
 from servers.registry import environment_class, known_domains
 
 TOTAL_EXAMPLES = 1_600

@@ -11,7 +11,8 @@ import pytest
 from fastmcp import Client
 
 from servers.domains.payments.tools import PaymentsEnvironment
-from servers.gateway import TRIAL_META_KEY, Gateway, bind_trial
+from servers.gateway import Gateway
+from servers.recorder import TRIAL_META_KEY, bind_trial
 
 pytestmark = pytest.mark.anyio
 
@@ -309,8 +310,8 @@ def test_tool_descriptions_are_what_fastmcp_would_parse_from_the_docstrings() ->
     a docstring that grows one fails here, and its parameter descriptions must then be given another way."""
     from fastmcp.utilities.docstring_parsing import parse_docstring
 
-    from servers.gateway import tool_description
     from servers.registry import environment_class, known_domains
+    from servers.tool_derivation import tool_description
 
     checked = 0
     for domain in known_domains():

@@ -19,7 +19,8 @@ from pydantic import BaseModel
 
 from servers import registry
 from servers.base import InvalidCall, Money, Refusal, ToolEnvironment, tool
-from servers.gateway import Gateway, bind_trial
+from servers.gateway import Gateway
+from servers.recorder import bind_trial
 
 pytestmark = pytest.mark.anyio
 

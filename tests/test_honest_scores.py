@@ -115,6 +115,8 @@ async def test_no_agent_side_fault_leaves_the_denominator(tmp_path: Path, fault:
     if fault in TOOL_ERROR_FAULTS:  # the harness's own exception on the agent's input is a tool error it sees
         assert agents[0].saw and agents[0].saw[0].is_error, fault
         assert "Error calling tool" not in agents[0].saw[0].content[0].text  # never a masked crash
+        # every call is recorded, the ones no client could send (NaN, 300 levels) too (issue 41)
+        assert [c.status for c in record.tool_trace] == ["unknown_tool" if fault == "unknown_tool" else "tool_error"], fault
     else:
         assert record.failure_class == "model:agent_error", (fault, record.failure_class, record.error)
         assert record.error and len(record.error) < 5000
@@ -129,6 +131,7 @@ async def test_the_in_memory_mcp_path_refuses_unsendable_arguments_too(tmp_path:
 
     [record] = (await _run(tmp_path, factory, in_process_tools="mcp")).records
     assert record.status == "scored" and agents[0].saw[0].is_error and "nested" in agents[0].saw[0].content[0].text
+    assert [c.status for c in record.tool_trace] == ["tool_error"] and "nested" in (record.tool_trace[0].error or "")
 
 
 async def test_a_crash_of_our_tool_surface_is_bottom(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -185,6 +188,7 @@ async def test_the_graph_agents_unsendable_tool_calls_are_tool_errors_it_sees(tm
     [_, second] = agent.requests
     told = second[0][-1]
     assert told.role == "tool" and "rejected" in told.content  # the agent was told, as over HTTP
+    assert [c.status for c in record.tool_trace] == ["tool_error"]  # and the call is in the trace (issue 41)
 
 
 async def test_the_graph_agents_own_crash_is_agent_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,8 +8,9 @@ import httpx2 as httpx
 import pytest
 from fastmcp import Client
 
-from servers.gateway import POLICY_PROMPT, POLICY_URI, Gateway
+from servers.gateway import Gateway
 from servers.http import serve_in_loop
+from servers.tool_derivation import POLICY_PROMPT, POLICY_URI
 from servers.trials import TrialStore
 
 pytestmark = pytest.mark.anyio

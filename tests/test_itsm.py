@@ -21,7 +21,8 @@ from harness.release.gates import prove_task
 from harness.release.replay import GatewayReplayer
 from servers.domains.itsm.tools import ItsmEnvironment
 from servers.domains.itsm.world import PRIORITY_MATRIX, priority_of
-from servers.gateway import TRIAL_META_KEY, Gateway, bind_trial
+from servers.gateway import Gateway
+from servers.recorder import TRIAL_META_KEY, bind_trial
 from servers.registry import environment_class
 from tests.live_http import assert_gate_refuses
 

@@ -102,7 +102,7 @@ async def test_lean_path_matches_mcp_on_hostile_and_blocked_calls() -> None:
                 if lean_path:
                     await GatewayReplayer.call_lean(gateway, trial.trial_id, call, trial.trace)
                 else:
-                    await GatewayReplayer.call(replayer._clients["payments"], trial.trial_id, call, trial.trace)
+                    await GatewayReplayer.call(replayer._clients["payments"], trial.trial_id, call, trial.trace, record_unsent=gateway.record_unsent)
             gateway.close_trial(trial.trial_id)
             traces.append([r.model_dump(mode="json") | {"latency_ms": 0} for r in trial.trace])
             assert trial.trace[-1].status == "blocked"

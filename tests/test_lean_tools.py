@@ -59,7 +59,7 @@ async def test_lean_tools_answer_like_an_mcp_client() -> None:
     async with gateway.in_memory_clients() as clients:
         for name in ("mcp", "lean"):
             trial = gateway.open_trial("payments", initial_state=task.initial_state, seed=7, task_id=task.id)
-            tools: ToolSurface = TrialTools(clients["payments"], trial.trial_id) if name == "mcp" else gateway.tools_for(trial.trial_id)
+            tools: ToolSurface = TrialTools(clients["payments"], trial.trial_id, gateway.record_unsent) if name == "mcp" else gateway.tools_for(trial.trial_id)
             assert isinstance(tools, ToolSurface)
             out: list[Any] = [[t.model_dump(mode="json") for t in await tools.list_tools()]]
             for tool, args in HOSTILE:

@@ -14,7 +14,8 @@ from contracts.schema import GoldCall, GoldTurn
 from grader.grade import grade_offline
 from harness.release.replay import GatewayReplayer
 from servers.domains.marketing.tools import MarketingEnvironment
-from servers.gateway import TRIAL_META_KEY, Gateway
+from servers.gateway import Gateway
+from servers.recorder import TRIAL_META_KEY
 from servers.registry import environment_class
 
 pytestmark = pytest.mark.anyio

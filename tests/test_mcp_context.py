@@ -9,7 +9,8 @@ from fastmcp import Client
 from pydantic import BaseModel
 
 from servers.base import Refusal, ToolEnvironment, tool
-from servers.gateway import build_domain_server, tool_output_schema
+from servers.gateway import build_domain_server
+from servers.tool_derivation import tool_output_schema
 from servers.trials import TrialStore
 
 pytestmark = pytest.mark.anyio

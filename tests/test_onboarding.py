@@ -18,7 +18,8 @@ from harness.release.debt import known_debt
 from harness.release.gates import prove_task
 from harness.release.replay import GatewayReplayer
 from servers.domains.onboarding.tools import OnboardingEnvironment
-from servers.gateway import TRIAL_META_KEY, Gateway, bind_trial
+from servers.gateway import Gateway
+from servers.recorder import TRIAL_META_KEY, bind_trial
 from servers.registry import environment_class
 from tests.live_http import assert_gate_refuses
 

@@ -153,8 +153,8 @@ def test_the_source_hash_changes_with_the_code(tmp_path: Path) -> None:
 def test_tool_annotations_never_claim_read_only_for_a_tool_that_changes_state() -> None:
     """authenticate_customer (compute) records the customer as authenticated: not read-only, in every
     domain that has one; pure computations stay read-only."""
-    from servers.gateway import domain_tools
     from servers.registry import environment_class, known_domains
+    from servers.tool_derivation import domain_tools
 
     seen_auth = 0
     for domain in known_domains():
@@ -174,8 +174,9 @@ async def test_every_tool_annotated_read_only_leaves_the_world_unchanged_on_the_
     read-only is replayed on the task's world, and the world is compared before and after."""
     from contracts.catalog import load_catalog
     from harness.release.replay import resolve_args
-    from servers.gateway import Gateway, domain_tools
+    from servers.gateway import Gateway
     from servers.registry import environment_class
+    from servers.tool_derivation import domain_tools
 
     gateway = Gateway()
     checked = 0

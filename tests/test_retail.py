@@ -13,7 +13,8 @@ from contracts.schema import GoldCall, GoldTurn
 from grader.grade import grade_offline
 from harness.release.replay import GatewayReplayer
 from servers.domains.retail.tools import RetailEnvironment, probe_owner
-from servers.gateway import TRIAL_META_KEY, Gateway, bind_trial
+from servers.gateway import Gateway
+from servers.recorder import TRIAL_META_KEY, bind_trial
 from servers.registry import environment_class
 from tests.live_http import assert_gate_refuses
 

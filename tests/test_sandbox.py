@@ -9,7 +9,8 @@ from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
 
 from servers import trials
-from servers.gateway import SHARED_SANDBOX_NOTE, Gateway
+from servers.gateway import Gateway
+from servers.recorder import SHARED_SANDBOX_NOTE
 from servers.trials import TrialStore
 
 pytestmark = pytest.mark.anyio
@@ -126,17 +127,17 @@ def test_sandbox_worlds_start_from_the_served_task() -> None:
 def test_handshake_era_sessions_get_their_own_world(monkeypatch: pytest.MonkeyPatch) -> None:
     from types import SimpleNamespace
 
-    from servers import gateway as gateway_module
+    from servers import recorder as recorder_module
 
     def request(headers: dict[str, str]):  # noqa: ANN202
         return lambda: SimpleNamespace(headers=headers, query_params={})
 
     store = TrialStore()
-    monkeypatch.setattr(gateway_module, "get_http_request", request({"mcp-session-id": "s1", "mcp-protocol-version": "2025-11-25"}))
-    first = gateway_module._resolve_trial(store, "payments")
-    monkeypatch.setattr(gateway_module, "get_http_request", request({"mcp-session-id": "s2", "mcp-protocol-version": "2025-11-25"}))
-    second = gateway_module._resolve_trial(store, "payments")
-    monkeypatch.setattr(gateway_module, "get_http_request", request({"mcp-session-id": "per-request", "mcp-protocol-version": "2026-07-28"}))
-    stateless = gateway_module._resolve_trial(store, "payments")
+    monkeypatch.setattr(recorder_module, "get_http_request", request({"mcp-session-id": "s1", "mcp-protocol-version": "2025-11-25"}))
+    first = recorder_module._resolve_trial(store, "payments")
+    monkeypatch.setattr(recorder_module, "get_http_request", request({"mcp-session-id": "s2", "mcp-protocol-version": "2025-11-25"}))
+    second = recorder_module._resolve_trial(store, "payments")
+    monkeypatch.setattr(recorder_module, "get_http_request", request({"mcp-session-id": "per-request", "mcp-protocol-version": "2026-07-28"}))
+    stateless = recorder_module._resolve_trial(store, "payments")
     assert first.trial_id != second.trial_id and "session-s1" in first.trial_id
     assert stateless.trial_id == "sandbox-payments"  # stateless-era session ids change per request: shared

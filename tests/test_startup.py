@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NEVER_FOR_SERVE = ("fastmcp.client", "mcp.client.auth", "openai", "anthropic", "matplotlib", "harness.report", "key_value", "beartype")
 """Modules `crmbench serve` never needs to start (the MCP client, model SDKs, plotting, reports)."""
 
-NEVER_FOR_HELP = (*NEVER_FOR_SERVE, "fastmcp", "mcp", "mcp_types", "starlette", "uvicorn", "rich", "yaml", "contracts.catalog", "servers.gateway")
+NEVER_FOR_HELP = (*NEVER_FOR_SERVE, "fastmcp", "mcp", "mcp_types", "starlette", "uvicorn", "rich", "yaml", "contracts.catalog", "servers.gateway", "servers.recorder", "servers.calls", "servers.tool_derivation")
 """`crmbench --help` needs the configuration models and pydantic-settings, nothing else of ours."""
 
 

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from fastmcp import Client
 
-from servers import gateway as gateway_module
-from servers import tool_specs
-from servers.gateway import Gateway, derive_tool, domain_tool_specs, domain_tools
+from servers import tool_derivation, tool_specs
+from servers.gateway import Gateway
+from servers.recorder import bind_trial
 from servers.registry import environment_class, known_domains
+from servers.tool_derivation import derive_tool, domain_tool_specs, domain_tools
 
 pytestmark = pytest.mark.anyio
 
@@ -32,7 +33,7 @@ def no_derivation(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_: object) -> None:
         raise AssertionError("a tool was derived although its spec was kept")
 
-    monkeypatch.setattr(gateway_module, "derive_tool", refuse)
+    monkeypatch.setattr(tool_derivation, "derive_tool", refuse)
 
 
 async def listed(gateway: Gateway) -> dict[str, str]:
@@ -80,7 +81,7 @@ async def test_a_call_through_a_kept_tool_validates_and_executes(cache: Path, mo
     gateway = Gateway(["payments"])
     trial = gateway.open_trial("payments")
     async with Client(gateway.servers["payments"]) as client:
-        with gateway_module.bind_trial(trial.trial_id):
+        with bind_trial(trial.trial_id):
             bad = await client.call_tool("get_account_balance", {"account_id": 7}, raise_on_error=False)
             good = await client.call_tool("get_account_balance", {"account_id": "ACC-1001"}, raise_on_error=False)
     assert bad.is_error

@@ -15,7 +15,8 @@ from contracts.schema import GoldCall, GoldTurn, Task
 from grader.grade import grade_offline
 from harness.release.replay import GatewayReplayer
 from servers.domains.travel.tools import TravelEnvironment
-from servers.gateway import TRIAL_META_KEY, Gateway
+from servers.gateway import Gateway
+from servers.recorder import TRIAL_META_KEY
 from servers.registry import environment_class
 from tests.live_http import assert_gate_refuses
 

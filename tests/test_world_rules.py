@@ -15,7 +15,8 @@ from fastmcp import Client
 from pydantic import TypeAdapter, ValidationError
 
 from servers.base import ClockTime, Date, DateTime, IdMinter, Refusal, ToolEnvironment
-from servers.gateway import TRIAL_META_KEY, Gateway
+from servers.gateway import Gateway
+from servers.recorder import TRIAL_META_KEY
 from servers.registry import environment_class, known_domains
 
 

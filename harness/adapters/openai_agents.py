@@ -27,7 +27,7 @@ from harness.adapters.provider_http import RequestCounter
 from models.base import ConfigurationError
 from models.types import Usage
 from orchestrator.protocol import AgentReply, TrialSession
-from servers.gateway import POLICY_URI
+from servers.tool_derivation import POLICY_URI
 
 MODEL_FAILURES = {
     "MaxTurnsExceeded": "max_turns",

@@ -16,7 +16,8 @@ from contracts.schema import Task
 from grader.grade import grade_offline
 from grader.memo import GradeMemo
 from grader.verdicts import TrialVerdict
-from harness.release.batteries import BatteryCase, BatteryReport, CaseResult, all_cases, judge_case
+from harness.release.batteries import BatteryReport, CaseResult, all_cases, judge_case
+from harness.release.cases import BatteryCase
 from harness.release.mutations import generic_mutations, noop, probe_mutations
 from harness.release.playability import case_id as playability_case
 from harness.release.playability import unplayable_turns

@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from contracts.evidence import Evidence, Message, ToolCallRecord
 from contracts.schema import GoldCall, GoldTurn, Task
-from servers.gateway import TRIAL_META_KEY, Gateway, unsendable
+from servers.calls import RecordUnsent, unsendable
+from servers.gateway import Gateway
 from servers.journal import Journal
+from servers.recorder import TRIAL_META_KEY
 
 if TYPE_CHECKING:
     from fastmcp import Client
@@ -197,7 +199,7 @@ class GatewayReplayer:
                     if client is None:
                         await self.call_lean(self.gateway, trial.trial_id, call, trial.trace, strict_refs=strict_refs)
                     else:
-                        await self.call(client, trial.trial_id, call, trial.trace, strict_refs=strict_refs)
+                        await self.call(client, trial.trial_id, call, trial.trace, strict_refs=strict_refs, record_unsent=self.gateway.record_unsent)
                     if prefixes is not None:
                         at[(index, c + 1)] = Snapshot(world := trial.final_state(), trial.ids.snapshot(), tuple(trial.trace), tuple(conversation[:-1]))
                 reply = render_reply(turn.reply, trial.trace, strict=strict_refs)
@@ -323,10 +325,18 @@ class GatewayReplayer:
 
     @staticmethod
     async def call(
-        client: Client, trial_id: str, call: GoldCall, trace: Sequence[ToolCallRecord], *, strict_refs: bool = False
+        client: Client,
+        trial_id: str,
+        call: GoldCall,
+        trace: Sequence[ToolCallRecord],
+        *,
+        record_unsent: RecordUnsent,
+        strict_refs: bool = False,
     ) -> None:
         arguments = resolve_args(call.args, trace, strict=strict_refs)
-        if unsendable(arguments):  # refused before the wire, as the lean path and HTTP's parser refuse it
+        problem = unsendable(arguments)
+        if problem:  # refused before the wire, as the lean path refuses it; recorded as the lean path records it
+            await record_unsent(trial_id, call.tool, arguments, problem)
             return
         await client.call_tool(call.tool, arguments, raise_on_error=False, meta={TRIAL_META_KEY: trial_id})
 

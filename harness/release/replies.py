@@ -19,7 +19,7 @@ from typing import Any
 
 from contracts.evidence import Evidence
 from contracts.schema import Task
-from harness.release.batteries import BatteryCase, _case_id
+from harness.release.cases import BatteryCase, case_id
 from harness.release.world import leaves
 
 MONEY = re.compile(r"^\$?\d{1,3}(?:,?\d{3})*(?:\.\d{1,2})?$")
@@ -138,15 +138,15 @@ def reply_cases(task: Task, gold: Evidence) -> Iterator[BatteryCase]:
             wrong = [restate(r, phrase, other) for r in wrong]
             if wrong == replies:
                 continue
-            yield BatteryCase(_case_id("reply", "reply_wrong_value", f"criterion{k}"), "reply", "reply_wrong_value",
+            yield BatteryCase(case_id("reply", "reply_wrong_value", f"criterion{k}"), "reply", "reply_wrong_value",
                               f"criterion {k}: {phrase!r} stated as {other!r}", [], must="fail", replies=tuple(wrong))
             break
     keywords = "; ".join(dict.fromkeys(g[0] for groups in _groups(task) for g in groups))
-    yield BatteryCase(_case_id("reply", "reply_keyword_list", "all"), "reply", "reply_keyword_list",
+    yield BatteryCase(case_id("reply", "reply_keyword_list", "all"), "reply", "reply_keyword_list",
                       f"every reply is the bare list {keywords[:80]!r}", [], must="fail", replies=tuple(keywords for _ in replies))
     reworded = [reword(r) for r in replies]
     if reworded != replies:
-        yield BatteryCase(_case_id("reply", "reply_reworded", "formats"), "reply", "reply_reworded",
+        yield BatteryCase(case_id("reply", "reply_reworded", "formats"), "reply", "reply_reworded",
                           "the gold replies with amounts, dates and times in other formats", [], must="pass", replies=tuple(reworded))
 
 

@@ -32,8 +32,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from contracts.evidence import Evidence
-from contracts.schema import GoldCall, GoldTurn, Task
-from harness.release.batteries import BatteryCase, _case_id, _filled_args, _flat, _gold_values, _per_turn, _rebuild, _total
+from contracts.schema import GoldCall, Task
+from harness.release.cases import BatteryCase, append_calls, calls_per_turn, case_id, filled_args, flat_calls, gold_values, rebuild_turns, total_calls
 from harness.release.world import (
     MAX_TARGETS,
     id_params,
@@ -78,12 +78,6 @@ def _collection_of(param: str, value: Any, index: Mapping[str, str]) -> str | No
     return None
 
 
-def _append(turns: list[GoldTurn], calls: list[GoldCall]) -> list[GoldTurn]:
-    per = _per_turn(turns)
-    per[-1].extend(calls)
-    return _rebuild(turns, per)
-
-
 def collateral_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> Iterator[BatteryCase]:
     turns = list(task.gold)
     targets = world_targets(task, gold)
@@ -94,14 +88,14 @@ def collateral_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> 
         extra = catalog_templates(task.domain)
     except Exception:  # noqa: BLE001 - a catalog outside the default one: the task's own templates suffice
         extra = {}
-    base = _total(turns)
+    base = total_calls(turns)
     for tool, sequence in write_templates(task, env, extra).items():
         if tool in forbidden:  # the forbidden kind attempts it
             continue
         template = sequence[-1]
         added = (base + len(sequence) - 1,)
-        plain = BatteryCase(_case_id("behaviour", "collateral", f"{tool}->template"), "behaviour", "collateral",
-                            f"an unrequested {tool} on its template record", _append(turns, sequence), added=added)
+        plain = BatteryCase(case_id("behaviour", "collateral", f"{tool}->template"), "behaviour", "collateral",
+                            f"an unrequested {tool} on its template record", append_calls(turns, sequence), added=added)
         params = id_params(env, tool, template, index)
         if not params:
             yield plain
@@ -127,8 +121,8 @@ def collateral_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> 
                 continue  # the same call again is the repeat kind; the same target twice is one case
             seen.add(key)
             made += 1
-            yield BatteryCase(_case_id("behaviour", "collateral", f"{tool}->{label}"), "behaviour", "collateral",
-                              f"an unrequested {tool}({param}={record!r})", _append(turns, [*sequence[:-1], call]),
+            yield BatteryCase(case_id("behaviour", "collateral", f"{tool}->{label}"), "behaviour", "collateral",
+                              f"an unrequested {tool}({param}={record!r})", append_calls(turns, [*sequence[:-1], call]),
                               added=added, fallback=plain)
         if not made and (template.tool, repr(sorted(template.args.items()))) not in gold_calls:
             yield plain
@@ -146,38 +140,38 @@ def _gated(entry: Any, call: GoldCall) -> bool:
 
 def premature_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> Iterator[BatteryCase]:
     turns = list(task.gold)
-    flat = _flat(turns)
+    flat = flat_calls(turns)
     statuses = [r.status for r in gold.tool_trace]
     consents = _consents(task)
     for i, (pos, call) in enumerate(flat):
         if pos[0] == 0 or env.tool_kind(call.tool) != "write" or statuses[i] != "executed":
             continue
         for earlier in range(pos[0]):
-            per = _per_turn(turns)
+            per = calls_per_turn(turns)
             moved = per[pos[0]].pop(pos[1])
             per[earlier].append(moved)
-            moved_turns = _rebuild(turns, per)
+            moved_turns = rebuild_turns(turns, per)
             subject = f"{call.tool}>{earlier}"
-            yield BatteryCase(_case_id("behaviour", "premature", subject, pos), "behaviour", "premature",
+            yield BatteryCase(case_id("behaviour", "premature", subject, pos), "behaviour", "premature",
                               f"{call.tool} of turn {pos[0]} done in turn {earlier}, before the customer's turn {pos[0]}", moved_turns)
             if any(_gated(e, call) and getattr(e, "upfront", True) for e in consents):
                 authorised = [t.model_copy(update={"user": f"{turns[pos[0]].user}\n{t.user}"}) if k == earlier else t for k, t in enumerate(moved_turns)]
-                yield BatteryCase(_case_id("equivalence", "premature_upfront", subject, pos), "equivalence", "premature_upfront",
+                yield BatteryCase(case_id("equivalence", "premature_upfront", subject, pos), "equivalence", "premature_upfront",
                                   f"{call.tool} in turn {earlier}, the customer having authorised it up front", authorised)
 
 
 def retry_refused_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> Iterator[BatteryCase]:
     turns = list(task.gold)
-    for i, (pos, call) in enumerate(_flat(turns)):
+    for i, (pos, call) in enumerate(flat_calls(turns)):
         if gold.tool_trace[i].status == "refused" and env.tool_kind(call.tool) != "read":  # a write or a check (a PIN)
-            per = _per_turn(turns)
+            per = calls_per_turn(turns)
             per[pos[0]].insert(pos[1] + 1, call)
-            yield BatteryCase(_case_id("behaviour", "retry_refused", call.tool, pos), "behaviour", "retry_refused",
-                              f"{call.tool} retried with the same arguments after the world refused it", _rebuild(turns, per))
+            yield BatteryCase(case_id("behaviour", "retry_refused", call.tool, pos), "behaviour", "retry_refused",
+                              f"{call.tool} retried with the same arguments after the world refused it", rebuild_turns(turns, per))
 
 
 def behavioural_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> Iterator[BatteryCase]:
-    if len(gold.tool_trace) != _total(list(task.gold)):
+    if len(gold.tool_trace) != total_calls(list(task.gold)):
         return
     yield from collateral_cases(task, gold, env)
     yield from premature_cases(task, gold, env)
@@ -189,11 +183,11 @@ def behavioural_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) ->
 
 def read_substitution_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> Iterator[BatteryCase]:
     turns = list(task.gold)
-    flat = _flat(turns)
+    flat = flat_calls(turns)
     contract = task.contract
     banned = set(contract.forbidden_actions or []) | {p.tool for p in contract.forbidden_params or []}
     reads = [t for t in env.tool_methods() if env.tool_kind(t) == "read" and t not in banned]
-    values = _gold_values(task)
+    values = gold_values(task)
     for i, (pos, call) in enumerate(flat):
         record = gold.tool_trace[i]
         if env.tool_kind(call.tool) == "write" or record.status != "executed":
@@ -208,20 +202,20 @@ def read_substitution_cases(task: Task, gold: Evidence, env: type[ToolEnvironmen
         for other in reads:
             if other == call.tool:
                 continue
-            args = _filled_args(env, other, {**values, **record.arguments})
+            args = filled_args(env, other, {**values, **record.arguments})
             if args is None:
                 continue
-            per = _per_turn(turns)
+            per = calls_per_turn(turns)
             per[pos[0]][pos[1]] = GoldCall(tool=other, args=args)
-            yield BatteryCase(_case_id("equivalence", "read_substitution", f"{call.tool}->{other}", pos), "equivalence", "read_substitution",
-                              f"{other}{args} instead of {call.tool} (its result holds {sorted(facts)[:4]})", _rebuild(turns, per),
+            yield BatteryCase(case_id("equivalence", "read_substitution", f"{call.tool}->{other}", pos), "equivalence", "read_substitution",
+                              f"{other}{args} instead of {call.tool} (its result holds {sorted(facts)[:4]})", rebuild_turns(turns, per),
                               requires=(i, facts))
 
 
 def split_update_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> Iterator[BatteryCase]:
     turns = list(task.gold)
     index = record_index(gold.initial_state)
-    for i, (pos, call) in enumerate(_flat(turns)):
+    for i, (pos, call) in enumerate(flat_calls(turns)):
         if env.tool_kind(call.tool) != "write" or gold.tool_trace[i].status != "executed":
             continue
         signature, hints = env.tool_signature(call.tool)
@@ -230,15 +224,15 @@ def split_update_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -
         fields = [k for k in call.args if k not in fixed and not is_free_text(hints.get(k))]
         if len(fields) < 2 or any(k not in fixed and k not in fields for k in call.args):
             continue
-        per = _per_turn(turns)
+        per = calls_per_turn(turns)
         per[pos[0]][pos[1]: pos[1] + 1] = [call.model_copy(update={"args": {**fixed, k: call.args[k]}}) for k in fields]
-        yield BatteryCase(_case_id("equivalence", "split_update", call.tool, pos), "equivalence", "split_update",
-                          f"{call.tool} split into one call per field ({', '.join(fields)})", _rebuild(turns, per))
+        yield BatteryCase(case_id("equivalence", "split_update", call.tool, pos), "equivalence", "split_update",
+                          f"{call.tool} split into one call per field ({', '.join(fields)})", rebuild_turns(turns, per))
 
 
 def merged_calls_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> Iterator[BatteryCase]:
     turns = list(task.gold)
-    flat = _flat(turns)
+    flat = flat_calls(turns)
     for (pa, a), (pb, b) in zip(flat, flat[1:]):
         if pa[0] != pb[0] or a.tool != b.tool or set(a.args) != set(b.args):
             continue
@@ -247,10 +241,10 @@ def merged_calls_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -
             continue
         key = lists[0]
         merged = a.model_copy(update={"args": {**a.args, key: [*a.args[key], *[v for v in b.args[key] if v not in a.args[key]]]}})
-        per = _per_turn(turns)
+        per = calls_per_turn(turns)
         per[pa[0]][pa[1]: pa[1] + 2] = [merged]
-        yield BatteryCase(_case_id("equivalence", "merged_calls", a.tool, pa), "equivalence", "merged_calls",
-                          f"the two {a.tool} calls merged into one ({key} as one list)", _rebuild(turns, per))
+        yield BatteryCase(case_id("equivalence", "merged_calls", a.tool, pa), "equivalence", "merged_calls",
+                          f"the two {a.tool} calls merged into one ({key} as one list)", rebuild_turns(turns, per))
 
 
 def argument_form_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> Iterator[BatteryCase]:
@@ -258,7 +252,7 @@ def argument_form_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) 
     bounded per task, and each failure's detail names the calls."""
     turns = list(task.gold)
     edits: dict[str, list[tuple[tuple[int, int], str, Any]]] = {}
-    for pos, call in _flat(turns):
+    for pos, call in flat_calls(turns):
         _, hints = env.tool_signature(call.tool)
         for key, value in call.args.items():
             annotation = hints.get(key)
@@ -272,7 +266,7 @@ def argument_form_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) 
             if not is_ref(value) and value is not None and default is not _NO_DEFAULT and default is not None and default == value:
                 edits.setdefault("default", []).append((pos, key, _OMIT))
     for form, changes in edits.items():
-        per = _per_turn(turns)
+        per = calls_per_turn(turns)
         for (t, c), key, spelled in changes:
             args = dict(per[t][c].args)
             if spelled is _OMIT:
@@ -281,8 +275,8 @@ def argument_form_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) 
                 args[key] = spelled
             per[t][c] = per[t][c].model_copy(update={"args": args})
         where = ", ".join(f"{per[t][c].tool}.{key}" for (t, c), key, _ in changes[:5])
-        yield BatteryCase(_case_id("equivalence", "argument_form", form), "equivalence", "argument_form",
-                          f"arguments in another accepted form ({form}): {where}", _rebuild(turns, per))
+        yield BatteryCase(case_id("equivalence", "argument_form", form), "equivalence", "argument_form",
+                          f"arguments in another accepted form ({form}): {where}", rebuild_turns(turns, per))
 
 
 _OMIT = object()
@@ -301,10 +295,10 @@ def customer_order_cases(task: Task, gold: Evidence, env: type[ToolEnvironment])
             records_b = {v for v in b.args.values() if isinstance(v, str) and v in index}
             if a.tool == b.tool or records_a & records_b - _customers(records_a | records_b, index):
                 continue
-            per = _per_turn(turns)
+            per = calls_per_turn(turns)
             per[t][ca], per[t][cb] = b, a
-            yield BatteryCase(_case_id("equivalence", "customer_order", f"{a.tool}+{b.tool}", (t, ca)), "equivalence", "customer_order",
-                              f"{b.tool} before {a.tool} (independent requests of turn {t})", _rebuild(turns, per))
+            yield BatteryCase(case_id("equivalence", "customer_order", f"{a.tool}+{b.tool}", (t, ca)), "equivalence", "customer_order",
+                              f"{b.tool} before {a.tool} (independent requests of turn {t})", rebuild_turns(turns, per))
 
 
 def _customers(ids: set[str], index: Mapping[str, str]) -> set[str]:
@@ -312,7 +306,7 @@ def _customers(ids: set[str], index: Mapping[str, str]) -> set[str]:
 
 
 def equivalence_cases(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> Iterator[BatteryCase]:
-    if len(gold.tool_trace) != _total(list(task.gold)):
+    if len(gold.tool_trace) != total_calls(list(task.gold)):
         return
     yield from read_substitution_cases(task, gold, env)
     yield from split_update_cases(task, gold, env)
