@@ -73,7 +73,7 @@ def test_seeded_world() -> None:
     assert [t.name for t in state.travellers.values()].count("Nora Haddad") == 1
     assert sum(t.name.endswith("Haddad") for t in state.travellers.values()) == 2  # look-alike surnames
     assert {b.fare_class for b in state.bookings.values()} == {"basic", "standard", "flexible"}
-    nora_bos_ord = [b for b in state.bookings.values() if b.traveller_id == "TRV-101" and b.segments[0].flight_id.startswith("AU210-121")]
+    nora_bos_ord = [b for b in state.bookings.values() if b.traveller_id == "TRV-101" and b.segments[0].flight_id[-4:] in ("1210", "1212") and b.segments[0].flight_id.startswith("AU21")]
     assert len(nora_bos_ord) == 2  # look-alike bookings on the same route
     for booking in state.bookings.values():  # an assigned seat is never also free
         for seg in booking.segments:
@@ -111,7 +111,7 @@ async def test_tool_in_memory(tool: str) -> None:
 
 # (calls made first, the refused call, status, reason)
 GATES: list[tuple[list[tuple[str, dict[str, Any]]], tuple[str, dict[str, Any]], int, str]] = [
-    ([], ("change_flight", {"booking_id": "PNR-R4T8VX", "flight_id": "AU210-1212", "new_flight_id": "AU210-1210", "accepted_fare_difference": -20}), 403, "Basic fares cannot be changed"),
+    ([], ("change_flight", {"booking_id": "PNR-R4T8VX", "flight_id": "AU214-1212", "new_flight_id": "AU214-1210", "accepted_fare_difference": -20}), 403, "Basic fares cannot be changed"),
     ([], ("change_seat", {"booking_id": "PNR-B6HN4S", "flight_id": "AU512-1218", "passenger_name": "Samuel Okoye", "seat": "12A"}), 403, "Basic fares cannot select or change seats"),
     ([], ("redeem_miles_upgrade", {"booking_id": "PNR-W5AK3N", "flight_id": "AU512-1220"}), 403, "Basic fares are not eligible for upgrades"),
     ([], ("update_passenger_name", {"booking_id": "PNR-F8WL2C", "passenger_name": "Wei Liu", "new_name": "William Liu"}), 403, "Passenger names cannot be changed"),
@@ -129,7 +129,9 @@ GATES: list[tuple[list[tuple[str, dict[str, Any]]], tuple[str, dict[str, Any]], 
     ([], ("cancel_booking", {"booking_id": "PNR-J5UB2Y"}), 422, "A flight of this booking has already been flown"),
     ([], ("cancel_booking", {"booking_id": "PNR-Z0CX4L"}), 409, "The booking is cancelled"),
     ([], ("add_bags", {"booking_id": "PNR-D4VE6R", "passenger_name": "Nora Haddad", "bags": 1, "payment_method_id": "PM-4421"}), 422, "Bags cannot be added to a booking with a flown flight"),
-    ([], ("book_flight", {"traveller_id": "TRV-101", "flight_id": "AU210-1212", "fare_class": "standard", "passengers": ["Nora Haddad"], "payment_method_id": "PM-4421"}), 409, "A passenger is already booked on this flight"),
+    ([], ("book_flight", {"traveller_id": "TRV-101", "flight_id": "AU210-1210", "fare_class": "standard", "passengers": ["Nora Haddad"], "payment_method_id": "PM-4421"}), 409, "A passenger is already booked on this flight"),
+    # The same one-passenger-one-flight rule when a change would put Marcus on AU330-1206, where PNR-E2KU9W already has him.
+    ([], ("change_flight", {"booking_id": "PNR-Q9YC5G", "flight_id": "AU334-1205", "new_flight_id": "AU330-1206", "accepted_fare_difference": 30, "payment_method_id": "PM-8842"}), 409, "A passenger is already booked on this flight"),
     ([], ("book_flight", {"traveller_id": "TRV-108", "flight_id": "AU214-1212", "fare_class": "standard", "passengers": ["Kenji Watanabe"], "payment_method_id": "PM-4713"}), 409, "Not enough economy seats left on this flight"),
     ([], ("book_hotel", {"traveller_id": "TRV-107", "hotel_id": "HTL-202", "room_type": "king", "check_in": "2026-12-10", "check_out": "2026-12-12", "payment_method_id": "PM-2290"}), 409, "No rooms of this type are left"),
     ([], ("book_hotel", {"traveller_id": "TRV-105", "hotel_id": "HTL-205", "room_type": "standard", "check_in": "2026-12-09", "check_out": "2026-12-10", "payment_method_id": "PM-5550"}), 409, "The traveller already has a stay at this hotel on these dates"),
@@ -206,13 +208,30 @@ async def test_gold_first_bag_free_and_upgrade_costs_per_passenger() -> None:
 async def test_quote_reports_refusals_without_changing_anything() -> None:
     [basic, sold_out], trial = await _run(
         [
-            ("quote_flight_change", {"booking_id": "PNR-R4T8VX", "flight_id": "AU210-1212", "new_flight_id": "AU210-1210"}),
+            ("quote_flight_change", {"booking_id": "PNR-R4T8VX", "flight_id": "AU214-1212", "new_flight_id": "AU214-1210"}),
             ("quote_flight_change", {"booking_id": "PNR-K7Q2MA", "flight_id": "AU210-1210", "new_flight_id": "AU214-1212"}),
         ]
     )
     assert basic.structured_content["allowed"] is False and basic.structured_content["status"] == 403
     assert sold_out.structured_content["allowed"] is False and sold_out.structured_content["status"] == 409
     assert trial.final_state() == trial.initial_state
+
+
+async def test_change_keeps_one_passenger_on_one_flight() -> None:
+    """change_flight and its quote apply book_flight's rule: a passenger already on the new flight in another
+    confirmed booking cannot be moved onto it; once that booking is cancelled, the same change is allowed."""
+    move = {"booking_id": "PNR-Q9YC5G", "flight_id": "AU334-1205", "new_flight_id": "AU330-1206"}
+    [quoted, refused, _, requoted], trial = await _run(
+        [
+            ("quote_flight_change", move),
+            ("change_flight", {**move, "accepted_fare_difference": 30, "payment_method_id": "PM-8842"}),
+            ("cancel_booking", {"booking_id": "PNR-E2KU9W", "reason": "no longer needed"}),
+            ("quote_flight_change", move),
+        ]
+    )
+    assert quoted.structured_content["allowed"] is False and quoted.structured_content["booking_id"] == "PNR-E2KU9W"
+    assert refused.structured_content["refused"] and trial.trace[1].status == "refused"
+    assert requoted.structured_content["allowed"] is True and requoted.structured_content["fare_difference"] == 30.0
 
 
 @pytest.mark.parametrize(

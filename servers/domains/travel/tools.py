@@ -204,7 +204,21 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
         seats_left = self._seats_left(new, "economy")
         if seats_left < n:
             return difference, Refusal(409, "Not enough seats on the new flight", flight_id=new.flight_id, seats_left=seats_left)
+        if (clash := self._passenger_clash(new.flight_id, {_person(p) for p in booking.passengers}, booking.booking_id)) is not None:
+            return difference, clash
         return difference, None
+
+    def _passenger_clash(self, flight_id: str, people: set[str], moving: str | None = None) -> Refusal | None:
+        """The policy's one-passenger-one-flight rule, shared by booking and changing: a passenger already on
+        `flight_id` in another confirmed booking (not `moving`, the booking being changed) cannot be put
+        on it again."""
+        for other in self.state.bookings.values():
+            if other.booking_id == moving or other.status != "confirmed" or not any(s.flight_id == flight_id for s in other.segments):
+                continue
+            clash = sorted(p for p in other.passengers if _person(p) in people)
+            if clash:
+                return Refusal(409, "A passenger is already booked on this flight", flight_id=flight_id, booking_id=other.booking_id, passengers=clash)
+        return None
 
     # ---- reads ---------------------------------------------------------------------------------
     @tool("read")
@@ -407,11 +421,8 @@ class TravelEnvironment(ToolEnvironment[TravelState]):
         seats_left = self._seats_left(flight, "economy")
         if seats_left < len(names):
             raise Refusal(409, "Not enough economy seats left on this flight", flight_id=flight_id, seats_left=seats_left)
-        for other in self.state.bookings.values():
-            if other.status == "confirmed" and any(s.flight_id == flight_id for s in other.segments):
-                clash = sorted(p for p in other.passengers if _person(p) in people)
-                if clash:
-                    raise Refusal(409, "A passenger is already booked on this flight", flight_id=flight_id, booking_id=other.booking_id, passengers=clash)
+        if (clash := self._passenger_clash(flight_id, people)) is not None:
+            raise clash
         method = self._require_profile_method(traveller_id, payment_method_id)
         total = _cents(flight.prices[fare_class] * len(names))
         booking = Booking(

@@ -230,7 +230,7 @@ def default_travel_state() -> TravelState:
     ]
     bookings = [
         _booking("PNR-K7Q2MA", "TRV-101", ["Nora Haddad"], "standard", [("AU210-1210", ["14B"])], "2026-11-20T10:00", "PM-4421", 189.0),
-        _booking("PNR-R4T8VX", "TRV-101", ["Nora Haddad"], "basic", [("AU210-1212", [""])], "2026-11-22T19:40", "PM-4421", 149.0),
+        _booking("PNR-R4T8VX", "TRV-101", ["Nora Haddad"], "basic", [("AU214-1212", [""])], "2026-11-22T19:40", "PM-4421", 139.0),
         _booking("PNR-M3ZP9D", "TRV-102", ["Omar Haddad"], "flexible", [("AU211-1214", ["12C"])], "2026-11-18T08:30", "PM-3307", 289.0),
         _booking("PNR-F8WL2C", "TRV-103", ["Grace Liu", "Wei Liu"], "standard", [("AU330-1205", ["21D", "21F"])], "2026-11-30T09:10", "PM-7788", 298.0),
         _booking("PNR-B6HN4S", "TRV-104", ["Samuel Okoye"], "basic", [("AU512-1218", [""]), ("AU513-1227", [""])], "2026-11-29T16:00", "PM-1264", 368.0),
