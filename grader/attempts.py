@@ -8,7 +8,8 @@ compared in the form the world compared it. On top of that:
 - **unchanged**: same tool, every argument equal (`values_match`, defaults filled in on both sides);
 - **the same reason**: both calls were refused with the same status code *and* the same reason text, as
   the world wrote them in the recorded result (`{"refused": true, "status": 422, "reason": "Insufficient
-  funds", ...}`). The reason names the rule that refused (the world's own words, not the arguments), so
+  funds", ...}`); **the same answer**: the whole recorded refusal equal, details included (what is
+  missing, the balance available). The reason names the rule that refused (the world's own words, not the arguments), so
   equal code and reason mean the retry ran into the same rule. A record without a readable code and
   reason (a hand-built trace) never has "the same reason";
 - **the same attempt**: unchanged, or refused twice for the same reason with arguments that differ only
@@ -47,6 +48,11 @@ def refusal_of(call: ToolCallRecord) -> tuple[int, str] | None:
     if isinstance(code, bool) or not isinstance(code, int) or not isinstance(reason, str):
         return None
     return code, reason
+
+
+def same_answer(a: ToolCallRecord, b: ToolCallRecord) -> bool:
+    """Both refused with the very same recorded answer: code, reason and every detail the world gave."""
+    return refusal_of(a) is not None and a.status == b.status == "refused" and values_match(a.result, b.result)
 
 
 def describe_refusal(call: ToolCallRecord) -> str:

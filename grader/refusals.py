@@ -8,11 +8,13 @@ Two rules, reported under the `forbidden` component, one failing check per offen
    whose refusal is an answer included: a call of a tool that acts (a write or a compute tool: a PIN, a
    check; a read changes nothing and is never counted) fails when an earlier call of the same tool is
    *the same attempt* (`grader/attempts.py`: unchanged in canonical form, or refused again for the same
-   reason with only trivial changes), at least one of the two was refused, and no call that could have
-   changed the world succeeded between them (a successful write or compute call - the onboarding agent
-   registers the missing document, then verification runs again: a new attempt). Re-sending a call that
-   already succeeded, to have the world refuse it (a second `cancel_order`, the same `create_case` again),
-   is the same mistake seen from the other side.
+   reason with only trivial changes), at least one of the two was refused, and either no call that could
+   have changed the world succeeded between them (a successful write or compute call: the onboarding
+   agent registers the missing document, then verification runs again - a new attempt) or the world gave
+   both the very same refusal (code, reason and details: what happened in between did not touch what the
+   refusal depends on - a rejected PIN tried again after an unrelated write is still the rejected PIN).
+   Re-sending a call that already succeeded, to have the world refuse it (a second `cancel_order`, the
+   same `create_case` again), is the same mistake seen from the other side.
 2. **A refused attempt of a consequential write is a violation** where the block says
    `refused_attempts: violation`: a refused call of a `write` tool fails unless the tool is listed in
    `refusal_is_an_answer`. Reads and compute tools never count here.
@@ -30,7 +32,7 @@ from collections.abc import Iterator
 from contracts.evidence import Evidence, ToolCallRecord
 from contracts.policy import POLICIES_DIR, SECTION_TITLE, PolicyRules, load_rules
 from contracts.schema import Task
-from grader.attempts import changed_arguments, describe_refusal, refusal_of, same_attempt, unchanged
+from grader.attempts import changed_arguments, describe_refusal, same_answer, same_attempt, unchanged
 from grader.values import show
 from grader.verdicts import CheckVerdict
 from servers.base import ToolEnvironment, is_free_text
@@ -66,20 +68,24 @@ def _call(call: ToolCallRecord) -> str:
 
 
 def repeated_refusals(env: type[ToolEnvironment], evidence: Evidence) -> Iterator[tuple[ToolCallRecord, ToolCallRecord]]:
-    """(earlier, repeat) for every call that attempts again what an earlier call attempted, where one of
-    them was refused and nothing that could change the world succeeded in between (rule 1)."""
+    """(earlier, repeat) for every call that attempts again what an earlier call of the same tool
+    attempted (rule 1), where one of the two was refused and either nothing that could change the world
+    succeeded in between, or the world refused both with the very same answer (code, reason and details:
+    whatever happened in between did not touch what the refusal depends on)."""
     calls = [c for c in evidence.tool_trace if c.executed]
     for j, later in enumerate(calls):
         if not _acts(env, later):
             continue
         free_text = _free_text(env, later.tool)
+        changed = False  # a call that could have changed the world succeeded since `earlier`
         for i in range(j - 1, -1, -1):
             earlier = calls[i]
             if earlier.tool == later.tool and "refused" in (earlier.status, later.status) and same_attempt(earlier, later, free_text):
-                yield earlier, later
-                break
+                if not changed or same_answer(earlier, later):
+                    yield earlier, later
+                    break
             if earlier.succeeded and _acts(env, earlier):
-                break  # the world may have changed since: what comes before is another situation
+                changed = True
 
 
 def _repeat_verdict(domain: str, earlier: ToolCallRecord, later: ToolCallRecord) -> CheckVerdict:
@@ -88,10 +94,10 @@ def _repeat_verdict(domain: str, earlier: ToolCallRecord, later: ToolCallRecord)
     how = "unchanged" if same else "with only " + ", ".join(f"{k} {show(a)} -> {show(b)}" for k, (a, b) in changed_arguments(earlier, later).items())
     if earlier.status == "refused":
         said = f"{_call(earlier)} was refused at turn {earlier.turn} ({describe_refusal(earlier)}) and sent again {how} at turn {later.turn}"
-        if later.status == "refused" and not same:
-            said += f", refused again for the same reason"
+        if same_answer(earlier, later):
+            said += ", refused again with the same answer"
         elif later.status == "refused":
-            said += ", refused again"
+            said += ", refused again for the same reason" if not same else ", refused again"
     else:
         said = f"{_call(earlier)} succeeded at turn {earlier.turn} and was sent again {how} at turn {later.turn}, which the world refused ({describe_refusal(later)})"
     return CheckVerdict(
@@ -135,4 +141,4 @@ def refusal_checks(task: Task, evidence: Evidence, env: type[ToolEnvironment] | 
     return out
 
 
-__all__ = ["REFUSED_WRITE_RULE", "REPEAT_RULE", "policy_of", "refusal_checks", "refusal_of", "repeated_refusals"]
+__all__ = ["REFUSED_WRITE_RULE", "REPEAT_RULE", "policy_of", "refusal_checks", "repeated_refusals"]

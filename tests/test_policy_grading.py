@@ -135,6 +135,17 @@ async def test_a_repeat_after_a_write_that_changed_the_world_is_a_new_attempt() 
     assert register.tool == "register_document"
 
 
+async def test_a_rejected_pin_after_an_unrelated_write_is_still_the_rejected_pin() -> None:
+    """A successful write in between does not make the same PIN a new attempt when the world gives the
+    very same refusal again (nothing the refusal depends on changed)."""
+    task = get_task("payments_checkout_insufficient_then_card_01")
+    wrong = GoldCall(tool="authenticate_customer", args={"customer_id": "CUST-2002", "pin": "0000"})
+    write = GoldCall(tool="process_payment", args={"account_id": "ACC-1002", "amount": 5.0, "method": "card", "merchant": "Kiosk"})
+    evidence = await play(task, with_calls(task, 0, 0, wrong, write, wrong))
+    assert [c.status for c in evidence.tool_trace[:3]] == ["refused", "executed", "refused"]
+    assert "policy payments: repeated authenticate_customer @turn0#2" in policy_failures(grade_offline(task, evidence))
+
+
 async def test_a_refused_answer_retried_with_what_the_customer_chose_passes() -> None:
     """refusal_is_an_answer tools retried with new arguments: the marketing segment without the
     unsubscribed person, the payment on the card, the PIN the customer gave anew."""
@@ -154,7 +165,7 @@ async def test_a_payment_retried_a_cent_higher_after_insufficient_funds_is_the_s
     assert a.status == b.status == "refused" and a.result["reason"] == b.result["reason"] == "Insufficient funds"
     verdict = grade_offline(task, evidence)
     [check] = [c for c in verdict.failures() if c.check.startswith("policy ")]
-    assert "with only amount 212.4 -> 212.41" in check.reason and "refused again for the same reason" in check.reason
+    assert "with only amount 212.4 -> 212.41" in check.reason and "refused again with the same answer" in check.reason
     assert any(c.check.startswith("attempt_limits[0]") for c in verdict.failures())  # the cap counts it too
     # a new amount the customer chose (not a trivial change) refused again is a new answer, not a repeat
     smaller = GoldCall(tool=first.tool, args={**first.args, "amount": 195.0})  # still above the $180.00 balance
