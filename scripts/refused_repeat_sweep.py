@@ -10,9 +10,10 @@ the world already answered is not sent again (grader/refusals.py). The only writ
 retry are those of `refusal_is_an_answer` tools *with new arguments* - never an identical copy - so every
 refused copy must fail.
 
-Prints, per domain: the tasks, the repeats tried, the tasks where the world refuses at least one repeat,
-how many of those fail strictly on every refused repeat, and the refused repeats that still pass (which
-fail this script, exit 1). A real replay through the gateway's recorder (`GatewayReplayer`), graded by the
+Prints, per domain: the tasks, the repeats tried, the repeats the world refused, the tasks where the
+world refuses at least one repeat, how many of those fail strictly on every refused repeat, the refused
+repeats that still pass (which fail this script, exit 1), and how many refused repeats would pass if the
+policy's checks were left out (what the rule adds over the contracts' own checks). A real replay through the gateway's recorder (`GatewayReplayer`), graded by the
 offline grader exactly as the release gate grades (docs/guarantees.md names this script).
 """
 
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 from contracts.catalog import load_catalog
 from contracts.schema import GoldTurn, Task
 from grader.grade import grade_offline
+from grader.verdicts import roll_up
 from servers.registry import environment_class
 
 
@@ -40,6 +42,8 @@ class DomainSweep:
     refused_tasks: set[str] = field(default_factory=set)
     passing: list[str] = field(default_factory=list)
     """`task: tool@position` of refused repeats that still pass strictly (must stay empty)."""
+    without_rule: int = 0
+    """Refused repeats that would pass strictly without the policy's checks (what the rule adds)."""
     gold_failures: list[str] = field(default_factory=list)
 
     @property
@@ -75,8 +79,12 @@ async def sweep_task(replayer: object, task: Task, report: DomainSweep) -> None:
             continue
         report.refused += 1
         report.refused_tasks.add(task.id)
-        if grade_offline(task, evidence).strict:
+        verdict = grade_offline(task, evidence)
+        if verdict.strict:
             report.passing.append(f"{task.id}: {call.tool}@{t}.{c}")
+        others = [check for check in verdict.checks if not check.check.startswith("policy ")]
+        if roll_up(task.id, others, model_failure=verdict.model_failure).strict:
+            report.without_rule += 1
 
 
 async def sweep(domains: Sequence[str] | None = None) -> dict[str, DomainSweep]:
@@ -98,16 +106,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=int, default=20, help="how many passing refused repeats to list per domain")
     args = parser.parse_args(argv)
     reports = asyncio.run(sweep(args.domain or None))
-    print("| domain | tasks | gold writes repeated | repeats refused | tasks with a refused repeat | of which fail strictly | refused repeats passing |")
-    print("|---|---|---|---|---|---|---|")
+    print("| domain | tasks | gold writes repeated | repeats refused | tasks with a refused repeat | of which fail strictly | refused repeats passing | would pass without the policy rule |")
+    print("|---|---|---|---|---|---|---|---|")
     bad = 0
     for r in reports.values():
-        print(f"| {r.domain} | {r.tasks} | {r.repeats} | {r.refused} | {len(r.refused_tasks)} | {r.failing_tasks} | {len(r.passing)} |")
+        print(f"| {r.domain} | {r.tasks} | {r.repeats} | {r.refused} | {len(r.refused_tasks)} | {r.failing_tasks} | {len(r.passing)} | {r.without_rule} |")
         bad += len(r.passing) + len(r.gold_failures)
     total = [sum(getattr(r, f) for r in reports.values()) for f in ("tasks", "repeats", "refused")]
     refused_tasks = sum(len(r.refused_tasks) for r in reports.values())
     failing = sum(r.failing_tasks for r in reports.values())
-    print(f"| all | {total[0]} | {total[1]} | {total[2]} | {refused_tasks} | {failing} | {sum(len(r.passing) for r in reports.values())} |")
+    print(f"| all | {total[0]} | {total[1]} | {total[2]} | {refused_tasks} | {failing} | {sum(len(r.passing) for r in reports.values())} | {sum(r.without_rule for r in reports.values())} |")
     for r in reports.values():
         for line in r.passing[: args.show]:
             print(f"PASSES  {line}")

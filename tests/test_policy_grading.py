@@ -291,3 +291,18 @@ def test_the_grader_reads_the_policy_without_the_harness() -> None:
     code = "import sys, grader.grade, grader.refusals; sys.exit(1 if any(m == 'harness' or m.startswith('harness.') for m in sys.modules) else 0)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_grading_docs_list_every_domains_exempt_tools() -> None:
+    """docs/grading.md's table is the policies' blocks and the tools' kinds, not a copy that drifts."""
+    from pathlib import Path
+
+    from servers.registry import environment_class
+
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "grading.md").read_text(encoding="utf-8")
+    for domain in ("retail", "customer_support", "field_service", "itsm", "payments", "travel", "onboarding", "sales", "marketing"):
+        rules, env = load_rules(domain), environment_class(domain)
+        answers = ", ".join(f"`{t}` ({env.tool_kind(t)})" for t in rules.refusal_is_an_answer) or "none"
+        compute = ", ".join(f"`{t}`" for t in env.tool_methods() if env.tool_kind(t) == "compute") or "none"
+        writes = sum(env.tool_kind(t) == "write" for t in env.tool_methods())
+        assert f"| {domain} | `{rules.refused_attempts}` | {answers} | {compute} | {writes} |" in docs, domain
