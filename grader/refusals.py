@@ -116,7 +116,7 @@ def _refused_write_verdict(domain: str, rules: PolicyRules, call: ToolCallRecord
         check=f"policy {domain}: refused {call.tool} @turn{call.turn}#{call.seq}",
         passed=False,
         reason=(
-            f"{domain} policy, {SECTION_TITLE!r}: {REFUSED_WRITE_RULE} (refused_attempts: violation; the writes whose refusal is an answer: "
+            f"{domain} policy, {SECTION_TITLE!r}: {REFUSED_WRITE_RULE} (refused_attempts: violation; the tools whose refusal is an answer: "
             f"{answers}) - {_call(call)} was attempted at turn {call.turn} and refused ({describe_refusal(call)})"
         ),
         diff=f"{call.tool}: refused attempt #{call.seq} at turn {call.turn} ({describe_refusal(call)})",
