@@ -24,12 +24,16 @@ import asyncio
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from contracts.catalog import load_catalog
 from contracts.schema import GoldTurn, Task
 from grader.grade import grade_offline
 from grader.verdicts import roll_up
 from servers.registry import environment_class
+
+if TYPE_CHECKING:
+    from harness.release.replay import GatewayReplayer
 
 
 @dataclass
@@ -59,11 +63,11 @@ def repeated(turns: Sequence[GoldTurn], turn: int, index: int) -> list[GoldTurn]
     return out
 
 
-async def sweep_task(replayer: object, task: Task, report: DomainSweep) -> None:
+async def sweep_task(replayer: GatewayReplayer, task: Task, report: DomainSweep) -> None:
     """Replay every refused-repeat mutation of `task`'s gold writes and record what the grader says."""
     env = environment_class(task.domain)
     report.tasks += 1
-    gold = await replayer.play(task, task.gold, strict_refs=True)  # type: ignore[attr-defined]
+    gold = await replayer.play(task, task.gold, strict_refs=True)
     if not grade_offline(task, gold).strict:
         report.gold_failures.append(task.id)
         return
@@ -73,7 +77,7 @@ async def sweep_task(replayer: object, task: Task, report: DomainSweep) -> None:
         if env.tool_kind(call.tool) != "write":
             continue
         report.repeats += 1
-        evidence = await replayer.play(task, repeated(task.gold, t, c))  # type: ignore[attr-defined]
+        evidence = await replayer.play(task, repeated(task.gold, t, c))
         copy = evidence.tool_trace[k + 1] if len(evidence.tool_trace) > k + 1 else None
         if copy is None or copy.tool != call.tool or copy.status != "refused":
             continue
