@@ -13,8 +13,9 @@ refused copy must fail.
 Prints, per domain: the tasks, the repeats tried, the repeats the world refused, the tasks where the
 world refuses at least one repeat, how many of those fail strictly on every refused repeat, the refused
 repeats that still pass (which fail this script, exit 1), and how many refused repeats would pass if the
-policy's checks were left out (what the rule adds over the contracts' own checks). A real replay through the gateway's recorder (`GatewayReplayer`), graded by the
-offline grader exactly as the release gate grades (docs/guarantees.md names this script).
+policy's checks were left out (what the rule adds over the contracts' own checks). A real replay through
+the gateway's recorder (`GatewayReplayer`), graded by the offline grader exactly as the release gate
+grades (docs/grading.md and docs/guarantees.md name this script).
 """
 
 from __future__ import annotations
