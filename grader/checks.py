@@ -10,6 +10,7 @@ from collections import Counter
 
 from contracts.evidence import Evidence, ToolCallRecord
 from contracts.schema import Contract, ExpectedAction, ExpectedParams, OrderStep, Outcome
+from grader.attempts import same_reason_retry
 from grader.semantics import given_arguments
 from grader.values import MISSING, args_match, changed_paths, collection_items, get_path, path_allowed, show, values_match
 from grader.verdicts import CheckVerdict
@@ -271,10 +272,16 @@ def forbidden(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
 
 def attempt_limits(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
     """Extension: at most `max` attempts (successful or refused) of each capped call; never calling it
-    passes. Reported under `forbidden`: the attempt beyond the cap is a forbidden attempt."""
+    passes. Reported under `forbidden`: the attempt beyond the cap is a forbidden attempt. Attempts are
+    compared in canonical form (a PIN padded with a no-break space is the PIN), and a refused call that
+    retries a counted refused attempt for the same reason with only trivial changes ($64.91 after $64.90
+    was refused for insufficient funds) counts as that attempt again (`grader/attempts.py`)."""
     out = []
     for i, limit in enumerate(contract.attempt_limits or []):
-        hits = [c for c in ev.executed_calls() if limit.matches(c.tool, c.arguments)]
+        hits: list[ToolCallRecord] = []
+        for call in ev.executed_calls():
+            if limit.matches(call.tool, call.arguments) or any(same_reason_retry(hit, call) for hit in hits):
+                hits.append(call)
         what = limit.label()
         passed = len(hits) <= limit.max
         statuses = ", ".join(f"{c.status} at turn {c.turn}" for c in hits)

@@ -1,4 +1,5 @@
-"""Grade one trial: apply exactly the checks its contract declares to the frozen evidence."""
+"""Grade one trial: apply exactly the checks its contract declares to the frozen evidence, and the domain
+policy's rule on refused attempts, which holds for every trial (grader/refusals.py)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ from contracts.schema import ReplyCriterion, Task
 from grader.checks import PROGRAMMATIC_CHECKS
 from grader.judge import EvidenceJudge, Judge, JudgeOutput
 from grader.refs import Unresolved, resolve
+from grader.refusals import refusal_checks
 from grader.textvalues import find_values
 from grader.verdicts import CheckVerdict, Component, TrialVerdict, roll_up
 
 if TYPE_CHECKING:
     from grader.consent import ConsentJudge, ConsentOutput
     from grader.memo import ContractMemo, GradeMemo
+    from servers.base import ToolEnvironment
 
 
 class JudgeFailure(RuntimeError):
@@ -140,12 +143,7 @@ def prepare(task: Task, evidence: Evidence, memo: ContractMemo | None = None) ->
     (grader/memo.py): the contract's across a run's rounds of a task, everything across one task's many
     trajectories in the release batteries."""
     contract, unresolved = resolve(task.contract, evidence) if memo is None else memo.resolve(task.contract, evidence)
-    try:
-        from servers.registry import UnknownDomain, environment_class
-
-        env = environment_class(task.domain)
-    except UnknownDomain:
-        env = None
+    env = _environment(task.domain)
     if env is not None:
         from grader.semantics import canonical_contract, canonical_evidence
 
@@ -200,7 +198,18 @@ def record_checks(prepared: Prepared) -> list[CheckVerdict]:
     task, evidence, unresolved = prepared
     checks = [verdict for family in PROGRAMMATIC_CHECKS for verdict in family(task.contract, evidence)]
     checks.extend(reference_verdicts(unresolved))
+    checks.extend(refusal_checks(task, evidence, _environment(task.domain)))
     return checks
+
+
+def _environment(domain: str) -> type[ToolEnvironment] | None:
+    """The domain's tool environment, or None for a domain the registry does not know (a synthetic test)."""
+    from servers.registry import UnknownDomain, environment_class
+
+    try:
+        return environment_class(domain)
+    except UnknownDomain:
+        return None
 
 
 def ungraded_verdict(task: Task, evidence: Evidence, reason: str, model_failure: str | None = None) -> TrialVerdict:

@@ -1,21 +1,7 @@
-"""The machine-readable part of each domain policy's "## Consent and refused attempts" section, and the
-structural check that every task's contract follows it.
+"""The structural check that every task's contract follows its domain policy's machine rule.
 
-Each `contracts/policies/<domain>.md` ends its consent section with one fenced block:
-
-    ```yaml consent-policy
-    refused_attempts: violation          # or: allowed
-    refusal_is_an_answer: [validate_transfer, authenticate_customer]
-    consent_required: [execute_transfer, refund_payment]
-    ```
-
-- `refused_attempts` is the domain's one rule: `violation` - attempting a write the world then refuses is
-  itself a policy violation (the policy gives the agent a way to check first), `allowed` - a refused
-  attempt changes nothing and is not punished (only successful writes are).
-- `refusal_is_an_answer`: under `violation`, the tools whose refusal is how the world answers (a check, an
-  identity attempt, a lookup-by-write); these may be attempted and retried.
-- `consent_required`: the writes that need the customer's explicit decision after the agent stated the
-  terms; a task's `consent` checks may only gate these.
+The rule itself (the block model, its parser and the cached loader) lives in `contracts/policy.py`, where
+the grader reads it too; it is re-exported here for the release tooling.
 
 Checks (`policy_findings`):
 - the block exists, parses, and names only tools of the domain;
@@ -31,59 +17,19 @@ and are a report for the others until their domain owners finalise their section
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from functools import cache
-from pathlib import Path
-from typing import Literal
-
-import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
 
 from contracts.evidence import Evidence
+from contracts.policy import POLICIES_DIR, SECTION, PolicyRules, PolicyRulesError, load_rules, parse_rules
 from contracts.schema import Task
 
-POLICIES_DIR = Path(__file__).resolve().parent.parent / "contracts" / "policies"
-SECTION = "## Consent and refused attempts"
+__all__ = ["GATED_DOMAINS", "POLICIES_DIR", "SECTION", "PolicyRules", "PolicyRulesError", "load_rules", "parse_rules", "policy_findings", "rules_problems", "task_findings"]
+
 GATED_DOMAINS: frozenset[str] = frozenset(
     {"payments", "retail", "customer_support", "sales", "field_service", "travel", "itsm", "onboarding", "marketing"}
 )
 """Every domain: each policy's section is final (issues 24-27), so a contract or gold path that disagrees
 with its domain's rule fails the release gate."""
-_BLOCK = re.compile(r"```yaml consent-policy\n(.*?)```", re.DOTALL)
-
-
-class PolicyRulesError(ValueError):
-    """A policy's consent section is missing or malformed; the message says which and why."""
-
-
-class PolicyRules(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    refused_attempts: Literal["violation", "allowed"]
-    refusal_is_an_answer: list[str] = []
-    consent_required: list[str] = []
-
-
-def parse_rules(text: str, domain: str) -> PolicyRules:
-    if SECTION not in text:
-        raise PolicyRulesError(f"{domain} policy has no {SECTION!r} section")
-    section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
-    blocks = _BLOCK.findall(section)
-    if len(blocks) != 1:
-        raise PolicyRulesError(f"{domain} policy: the consent section needs exactly one ```yaml consent-policy block, found {len(blocks)}")
-    try:
-        return PolicyRules.model_validate(yaml.safe_load(blocks[0]) or {})
-    except (yaml.YAMLError, ValidationError) as exc:
-        raise PolicyRulesError(f"{domain} policy: the consent-policy block is invalid: {exc}") from None
-
-
-@cache
-def load_rules(domain: str, directory: Path = POLICIES_DIR) -> PolicyRules:
-    path = directory / f"{domain}.md"
-    if not path.exists():
-        raise PolicyRulesError(f"no policy file {path}")
-    return parse_rules(path.read_text(encoding="utf-8"), domain)
 
 
 def rules_problems(domain: str, rules: PolicyRules, tools: Iterable[str]) -> list[str]:

@@ -283,6 +283,32 @@ Trimmed = Annotated[str, StringConstraints(strip_whitespace=True)]
 """A name or line the world stores without surrounding whitespace (an address line, a campaign name)."""
 
 
+_CODE_DROPPED = frozenset({"Cf", "Mn", "Me"})
+"""Unicode categories a typed code never holds: invisible format characters (a zero-width space, a word
+joiner, a byte-order mark) and combining marks (an accent stacked on a digit)."""
+
+
+def normalise_code(value: Any) -> Any:
+    """A PIN or code as the world compares it: NFKC (full-width digits are digits, a no-break space is a
+    space), invisible format characters and combining marks removed, whitespace trimmed at both ends.
+
+    Why: a code is read by a person and copied by an agent; `" 1234"`, `"1234\u200b"`, `"１２３４"` and
+    `"1234"` with a stacked accent are the PIN 1234, so the world checks the same value whichever was sent
+    and the grader, which compares arguments through this type, sees one attempt where the world saw one
+    (a rejected PIN padded with a space is the same rejected PIN, not a new try). A non-string is left for
+    the type's own validation to refuse."""
+    if not isinstance(value, str):
+        return value
+    text = unicodedata.normalize("NFKC", value)
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in _CODE_DROPPED)
+    return text.strip()
+
+
+Code = Annotated[str, BeforeValidator(normalise_code)]
+"""A PIN or verification code (a parameter of an authentication or verification tool); write
+`NonBlank[Code]` (a code that normalises to nothing is blank)."""
+
+
 class Refusal(Exception):
     """A business rule refused a well-formed request. The call *was executed*; state is unchanged.
 

@@ -55,8 +55,10 @@ def test_one_refused_attempt_passes_and_a_retry_with_the_same_arguments_fails() 
     assert once.strict
     twice = verdict({"attempt_limits": [CAP]}, evidence(("process_payment", "refused", FROZEN), ("process_payment", "refused", FROZEN)))
     assert not twice.strict and twice.primary_failure == "forbidden"
-    [check] = twice.failures()
+    [check] = [c for c in twice.failures() if c.check.startswith("attempt_limits[")]
     assert check.check.startswith("attempt_limits[0] process_payment(")
+    # the domain policy fails the unchanged repeat too, on its own (grader/refusals.py)
+    assert any(c.check.startswith("policy payments: repeated process_payment") for c in twice.failures())
     assert "at most 1 time(s), refused attempts included; it was attempted 2 time(s)" in check.reason
     assert "1 attempt(s) beyond the cap of 1" in (check.diff or "")
 
@@ -89,7 +91,8 @@ def test_without_params_every_call_of_the_tool_counts_and_max_is_respected() -> 
 def test_an_unresolved_reference_caps_nothing() -> None:
     contract = {"attempt_limits": [{"tool": "send_receipt", "params": {"transaction_id": "${process_payment.transaction_id}"}}]}
     v = verdict(contract, evidence(("send_receipt", "refused", {"transaction_id": "TXN-1"}), ("send_receipt", "refused", {"transaction_id": "TXN-1"})))
-    assert v.strict and len(v.checks) == 1 and v.checks[0].check.startswith("attempt_limits[0] send_receipt(")  # no failing reference check
+    caps = [c for c in v.checks if not c.check.startswith("policy ")]  # the policy fails the repeat on its own
+    assert len(caps) == 1 and caps[0].passed and caps[0].check.startswith("attempt_limits[0] send_receipt(")  # no failing reference check
 
 
 def test_schema_rejects_a_zero_cap_and_an_empty_family() -> None:
@@ -116,7 +119,7 @@ async def test_the_kill_mutation_retries_the_capped_call_and_fails_it() -> None:
     assert len(calls) == 2 and calls[0] == calls[1]
     async with GatewayReplayer(Gateway(["payments"])) as replayer:
         evidence = await replayer.play(task, mutation.turns)
-    [failed] = grade_offline(task, evidence).failures()
+    [failed] = [c for c in grade_offline(task, evidence).failures() if not c.check.startswith("policy ")]
     assert failed.check.startswith("attempt_limits[0] process_payment(") and failed.component == "forbidden"
 
 

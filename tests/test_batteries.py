@@ -42,7 +42,9 @@ async def test_hardened_case_b_task_kills_every_generated_mistake() -> None:
     report = await batteries(get_task("payments_checkout_full_chain_02"))
     found = outcomes(report)
     assert found["behaviour/repeat/process_payment@0.0"] == "killed"
-    assert found["behaviour/repeat/send_receipt@0.1"] == "guarded"  # the world refuses a second receipt (409)
+    # the world refuses a second receipt (409): not guarded by the world but a repeat the payments policy
+    # forbids (a call the world answered is never sent again unchanged), so it must fail and does
+    assert found["behaviour/repeat/send_receipt@0.1"] == "killed"
     assert found["behaviour/alter/process_payment.method@0.0"] == "killed"
     old_kinds = {"repeat", "drop", "lookalike", "alter", "before_check", "forbidden", "extra_read", "reorder_reads", "numbers", "recheck"}
     assert not [r for r in report.failures if r.kind in old_kinds], report.failures

@@ -63,12 +63,16 @@ CASES = [
 ]
 
 
+_POLICY = {"refused_attempt_before_asked": {"forbidden": False}}
+"""The travel policy fails a refused write on its own (grader/refusals.py), whatever consent says."""
+
+
 @pytest.mark.parametrize(("name", "evidence", "passes"), CASES, ids=[c[0] for c in CASES])
 def test_rule_judge(name: str, evidence: Evidence, passes: bool) -> None:
     verdict = grade_offline(TASK, evidence)
-    assert verdict.components == {"consent": passes}, verdict.summary()
+    assert verdict.components == {"consent": passes, **_POLICY.get(name, {})}, verdict.summary()
     if not passes:
-        assert verdict.primary_failure == "consent"
+        assert verdict.primary_failure == ("forbidden" if name in _POLICY else "consent")
 
 
 # What a model answers for each case, with a quote copied from the customer's message.
@@ -92,7 +96,7 @@ async def test_llm_judge(name: str, evidence: Evidence, passes: bool) -> None:
     output = await judge_consent(TASK, evidence, judge)
     assert output is not None and output.judge.startswith("llm-consent:")
     verdict = grade_with(TASK, evidence, None, consent=output)
-    assert verdict.components == {"consent": passes}
+    assert verdict.components == {"consent": passes, **_POLICY.get(name, {})}
     request = api.requests[0][0][-1].content  # type: ignore[attr-defined]
     assert "BK-1001" in request and "cancel_booking" in request
     # The judge sees the conversation up to the call: never the agent's reply of the call's turn.

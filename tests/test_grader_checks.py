@@ -63,7 +63,9 @@ def test_attempted_outcome_is_an_explicit_opt_in() -> None:
 def test_refused_call_does_not_satisfy_expected_params_and_first_means_first_success() -> None:
     ev = evidence(call("execute_transfer", "refused", amount=1000), call("execute_transfer", amount=50))
     first = {"expected_params": [{"tool": "execute_transfer", "params": {"amount": 50}, "match": "first"}]}
-    assert verdict_of(first, ev).strict  # the refused $1,000 attempt is not the first *successful* call
+    # the refused $1,000 attempt is not the first *successful* call (the payments policy fails the refused
+    # write on its own, under `forbidden`: grader/refusals.py)
+    assert verdict_of(first, ev).components == {"params": True, "forbidden": False}
     refused_only = {"expected_params": [{"tool": "execute_transfer", "params": {"amount": 1000}}]}
     assert not verdict_of(refused_only, ev).strict
 

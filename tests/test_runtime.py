@@ -105,7 +105,10 @@ async def test_case_c_credential_loop_is_model_attributable_non_convergence(tmp_
     # the get_order_status evidence is still credited; the reply never reported it
     # issue 24: the order id is bound on the action entry (so get_order_details or list_customer_orders may answer),
     # and unrequested writes are forbidden; the spec's case C still passes action (with its arguments) and fails reply
-    assert record.verdict.components == {"action": True, "forbidden": True, "reply": False}
+    # the same rejected PIN sent 18 times also breaks the retail policy (a refused call is never repeated
+    # unchanged; grader/refusals.py): `forbidden` fails on the policy's checks, the contract's own pass
+    assert record.verdict.components == {"action": True, "forbidden": False, "reply": False}
+    assert {c.check.split(" @")[0] for c in record.verdict.failures() if c.component == "forbidden"} == {"policy retail: repeated authenticate_customer"}
     assert record.verdict.primary_failure == "non_convergence"
 
 

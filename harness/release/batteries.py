@@ -15,8 +15,9 @@ its world and its graph (issue "Contracts that catch the mistakes agents really 
   re-validation or re-read just before the write it guards.
 
 A mutation that *adds* a call is only meaningful if the world let that call succeed: when the world
-refuses it (a 409 on a repeated receipt), the world itself guards the mistake and the case is reported as
-`guarded`, not as a miss. A task may exempt a generated case with a written reason
+refuses it, the world itself guards the mistake and the case is reported as `guarded`, not as a miss -
+except a repeated write the world refuses (a 409 on a repeated receipt): every domain policy forbids
+sending a call again once the world answered it, so that case must fail strictly (`killed`). A task may exempt a generated case with a written reason
 (`battery_exemptions`); the gate prints every exemption.
 
 This module assembles the cases of every battery (`behaviour`, `equivalence`, `widened`, `replies`,
@@ -103,6 +104,13 @@ def judge_case(case: BatteryCase, evidence: Evidence, strict: bool) -> Outcome:
             return "inapplicable"
     if case.expects == "pass":
         return "passed" if strict else "false_failure"
-    if any(index >= len(trace) or trace[index].status != "executed" for index in case.added):
+    if any(index >= len(trace) or trace[index].status != "executed" for index in case.added) and not _refused_repeat(case, trace):
         return "guarded"
     return "missed" if strict else "killed"
+
+
+def _refused_repeat(case: BatteryCase, trace: list[Any]) -> bool:
+    """A gold write sent again that the world refused: not guarded by the world but a mistake every domain
+    policy forbids (a call the world answered is never repeated unchanged; grader/refusals.py), so the
+    case must fail strictly like any other."""
+    return case.kind == "repeat" and all(index < len(trace) and trace[index].status == "refused" for index in case.added)

@@ -21,7 +21,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import CaseFolded, FreeText, InvalidCall, Money, NonBlank, Refusal, ToolEnvironment, Trimmed, tool
+from servers.base import CaseFolded, Code, FreeText, InvalidCall, Money, NonBlank, Refusal, ToolEnvironment, Trimmed, tool
 from servers.domains.customer_support.world import (
     CREDIT_CAP,
     BillingDispute,
@@ -143,7 +143,7 @@ class CustomerSupportEnvironment(ToolEnvironment[SupportState]):
     def authenticate_customer(
         self,
         customer_id: CustomerId,
-        pin: Annotated[NonBlank[str], Field(description="The customer's four-digit support PIN, exactly as they gave it.")],
+        pin: Annotated[NonBlank[Code], Field(description="The customer's four-digit support PIN, exactly as they gave it.")],
     ) -> dict[str, Any]:
         """Verify a customer's identity with their support PIN. Required before contact-detail changes,
         billing credits and billing disputes; not needed to look up cases, invoices or articles."""

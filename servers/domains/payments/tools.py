@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import FreeText, InvalidCall, Money, NonBlank, Refusal, ToolEnvironment, Trimmed, tool
+from servers.base import Code, FreeText, InvalidCall, Money, NonBlank, Refusal, ToolEnvironment, Trimmed, tool
 from servers.domains.payments.world import (
     Account,
     LedgerCategory,
@@ -106,7 +106,7 @@ class PaymentsEnvironment(ToolEnvironment[PaymentsState]):
     def authenticate_customer(
         self,
         customer_id: Annotated[NonBlank[str], Field(description="Customer id, e.g. CUST-2001.")],
-        pin: Annotated[NonBlank[str], Field(description="The customer's four-digit PIN.")],
+        pin: Annotated[NonBlank[Code], Field(description="The customer's four-digit PIN.")],
     ) -> dict[str, Any]:
         """Verify a customer's identity with their PIN. Required before refunds, disputes and freezes."""
         customer = self.state.customers.get(customer_id)

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from servers.base import FreeText, InvalidCall, NonBlank, Refusal, ToolEnvironment, Trimmed, tool
+from servers.base import Code, FreeText, InvalidCall, NonBlank, Refusal, ToolEnvironment, Trimmed, tool
 from servers.domains.retail.world import (
     RETURN_WINDOW_DAYS,
     Address,
@@ -105,7 +105,7 @@ class RetailEnvironment(ToolEnvironment[RetailState]):
     def authenticate_customer(
         self,
         customer_id: CustomerId,
-        pin: Annotated[NonBlank[str], Field(description="The customer's four-digit PIN.")],
+        pin: Annotated[NonBlank[Code], Field(description="The customer's four-digit PIN.")],
     ) -> dict[str, Any]:
         """Verify a customer's identity with their PIN. Required before returns, refunds, exchanges,
         cancellations, shipping-address changes and listing a customer's orders; not needed for order
