@@ -61,9 +61,11 @@ def test_agreement_kappa_and_confusion_are_computed_right() -> None:
 
 
 def _small_set(tmp_path: Path) -> Path:
+    """Both splits of one domain (payments), in a directory of their own."""
     directory = tmp_path / "cal"
-    directory.mkdir()
+    (directory / "heldout").mkdir(parents=True)
     shutil.copy(CALIBRATION_DIR / "payments.yaml", directory / "payments.yaml")
+    shutil.copy(CALIBRATION_DIR / "heldout" / "payments.yaml", directory / "heldout" / "payments.yaml")
     return directory
 
 
@@ -78,13 +80,18 @@ def test_the_llm_judge_is_measured_with_a_scripted_model_and_its_figure_recorded
 
     judge = LLMJudge(Model(ScriptedModel(yes, model="yes"), role="judge"), retries=0)
     report = check(JudgeCheckConfig(judge="llm", judge_model="mock:yes"), judge, PROMPT.fingerprint, directory=directory, results=results, console=QUIET)
+    assert set(report.splits) == {"dev", "heldout_paraphrase"}  # the model judge is measured on both splits
     items = load_set(directory)
-    o = report.overall
+    o = report.splits["dev"].overall
     assert o.n == len(items) and o.true_pass + o.false_pass + o.judge_failed == o.n and o.true_fail == o.false_fail == 0
     # a first message that does not state the criterion's value is no valid quote: a judge failure, a disagreement
     assert o.judge_failed >= 1 and o.agreement == pytest.approx(o.true_pass / o.n)
+    held = report.splits["heldout_paraphrase"].overall
+    assert held.n >= 40 and held.true_fail == held.false_fail == 0 and held.false_pass > 0  # a yes-man passes every labelled fail
     entry = manifest_entry("llm:mock:yes", PROMPT.fingerprint, results, directory)
-    assert entry is not None and entry["agreement"] == round(report.overall.agreement, 4)
+    assert entry is not None and entry["heldout"] == "heldout_paraphrase"
+    assert entry["splits"]["dev"]["agreement"] == round(o.agreement, 4)
+    assert entry["splits"]["heldout_paraphrase"]["agreement"] == round(held.agreement, 4)
     assert manifest_entry("llm:mock:yes", "judge_v2:000000000000", results, directory) is None  # another prompt: unmeasured
     assert manifest_entry("evidence", None, results, directory) is None
     (directory / "payments.yaml").write_text((directory / "payments.yaml").read_text() + "\n# edited\n")
@@ -94,16 +101,19 @@ def test_the_llm_judge_is_measured_with_a_scripted_model_and_its_figure_recorded
 def test_a_domain_check_is_not_stored_as_the_judge_figure(tmp_path: Path) -> None:
     results = tmp_path / "results.json"
     report = check(JudgeCheckConfig(domain=["payments"]), directory=CALIBRATION_DIR, results=results, console=QUIET)
-    assert set(report.by_domain) == {"payments"} and not results.exists()
+    assert all(set(r.by_domain) == {"payments"} for r in report.splits.values()) and not results.exists()
     store_result(report, results)
-    assert json.loads(results.read_text())["evidence"]["items"] == report.overall.n
+    stored = json.loads(results.read_text())["evidence"]["splits"]
+    assert {k: v["items"] for k, v in stored.items()} == {k: r.overall.n for k, r in report.splits.items()}
 
 
 def test_the_cli_reports_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "check.json"
     main(["judge-check", "--domain", "sales", "--json", str(out), "--show", "0"])
     data = json.loads(out.read_text())
-    assert data["judge"] == "evidence" and set(data["by_domain"]) == {"sales"} and "by_kind" in data
+    assert data["judge"] == "evidence" and data["heldout"] == "heldout_paraphrase"
+    assert set(data["splits"]) == {"dev", "heldout_paraphrase"}
+    assert all(set(s["by_domain"]) == {"sales"} and "by_kind" in s for s in data["splits"].values())
     assert "agreement" in capsys.readouterr().out
     with pytest.raises(SystemExit) as exc:
         main(["judge-check", "--domain", "atlantis"])
@@ -114,5 +124,6 @@ def test_a_manifest_records_the_evidence_judge_figure() -> None:
     from harness.manifest import judge_calibration
 
     entry = judge_calibration("evidence", None, PROMPT.fingerprint)
-    assert entry is not None and entry["set_sha256"] == set_hash() and entry["agreement"] >= 0.98
+    assert entry is not None and entry["set_sha256"] == set_hash() and entry["splits"]["dev"]["agreement"] >= 0.98
+    assert entry["heldout"] == "heldout_paraphrase" and "heldout_paraphrase" in entry["splits"]
     assert judge_calibration("llm", "never:measured", PROMPT.fingerprint) is None
