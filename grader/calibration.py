@@ -28,15 +28,21 @@ from grader.judge import Judge
 log = logging.getLogger(__name__)
 CALIBRATION_DIR = Path(__file__).resolve().parents[1] / "contracts" / "judge_calibration"
 HELDOUT_DIRNAME = "heldout"
+SPLIT_DIRS = (HELDOUT_DIRNAME, "heldout_consent")
+"""The held-out splits' subdirectories (the consent part's schema is `grader.consent_calibration`)."""
 RESULTS_FILE = CALIBRATION_DIR / "results.json"
 DOMAINS = ("retail", "customer_support", "field_service", "itsm", "payments", "travel", "onboarding", "sales", "marketing")
 DEV = "dev"
 HELDOUT = "heldout_paraphrase"
-SPLITS = (DEV, HELDOUT)
+CONSENT = "heldout_consent"
+SPLITS = (DEV, HELDOUT, CONSENT)
 """`dev`: the original set (`<domain>.yaml`), which the evidence judge's rules were written with in view.
-`heldout_paraphrase`: paraphrases written before issue 37's rules change and kept from its rule authors
-(`heldout/<domain>.yaml`); its figure is the held-out one."""
-Split = Literal["dev", "heldout_paraphrase"]
+`heldout_paraphrase`: reply paraphrases written before issue 37's rules change and kept from its rule
+authors (`heldout/<domain>.yaml`); its figure is the reply judge's held-out one. `heldout_consent`: customer
+answers to an agent's proposal, written and kept the same way (`heldout_consent/<domain>.yaml`, schema in
+`grader.consent_calibration`), answered by the consent judge that goes with the reply judge."""
+HELDOUT_SPLITS = (HELDOUT, CONSENT)
+Split = Literal["dev", "heldout_paraphrase", "heldout_consent"]
 DevKind = Literal[
     "correct_plain", "paraphrase", "other_format", "split_over_messages", "correction", "refused_then_succeeded",
     "wrong_value", "negation", "keyword_list", "partial_answer", "absent_stated", "no_answer",
@@ -172,16 +178,19 @@ def load_heldout(criteria: Mapping[str, Sequence[ReplyCriterion]], directory: Pa
 
 def load_split(split: Split, criteria: Mapping[str, Sequence[ReplyCriterion]], directory: Path = CALIBRATION_DIR,
                domains: list[str] | None = None) -> list[tuple[str, CalibrationItem]]:
-    """The items of one split (`criteria` is needed by the held-out split only)."""
+    """The items of one reply split (`criteria` is needed by the held-out split only; the consent split has
+    its own loader, `grader.consent_calibration.load_consent`)."""
     if split == DEV:
         return load_set(directory, domains)
-    return load_heldout(criteria, directory / HELDOUT_DIRNAME, domains)
+    if split == HELDOUT:
+        return load_heldout(criteria, directory / HELDOUT_DIRNAME, domains)
+    raise CalibrationError(f"{split} is not a reply split")
 
 
 def set_hash(directory: Path = CALIBRATION_DIR) -> str:
     """The fingerprint of both splits' files (a stored figure is valid only for the files it was measured on)."""
     digest = hashlib.sha256()
-    for path in [*sorted(directory.glob("*.yaml")), *sorted((directory / HELDOUT_DIRNAME).glob("*.yaml"))]:
+    for path in [*sorted(directory.glob("*.yaml")), *(p for sub in SPLIT_DIRS for p in sorted((directory / sub).glob("*.yaml")))]:
         digest.update(path.relative_to(directory).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:12]
 
@@ -241,12 +250,12 @@ class CheckReport(BaseModel):
 
 
 class SplitsReport(BaseModel):
-    """One judge measured on one or both splits; `heldout` names the split whose figure is held out."""
+    """One judge measured on some splits; `heldout` names the splits whose figures are held out."""
 
     judge: str
     prompt: str | None
     set_sha256: str
-    heldout: str = HELDOUT
+    heldout: list[str] = Field(default_factory=lambda: list(HELDOUT_SPLITS))
     splits: dict[str, CheckReport]
 
 
@@ -296,9 +305,10 @@ def _figures(report: CheckReport) -> dict[str, Any]:
 
 
 def store_result(report: SplitsReport, path: Path = RESULTS_FILE, *, full_set: bool = True) -> None:
-    """Record the figures of a measurement over every domain, per split (`splits.<name>`; the held-out
-    split is named in `heldout`). Measuring one split keeps the other's stored figure when it was taken on
-    the same files; a per-domain check is not a calibration figure of the judge and is not stored."""
+    """Record the figures of a measurement over every domain, per split (`splits.<name>`), under the key of
+    the judge that answered that split (the consent split is answered by the consent judge that goes with
+    the reply judge). Measuring some splits keeps the others' stored figures when they were taken on the
+    same files; a per-domain check is not a calibration figure of the judge and is not stored."""
     if not full_set:
         return
     try:
@@ -306,16 +316,17 @@ def store_result(report: SplitsReport, path: Path = RESULTS_FILE, *, full_set: b
     except (OSError, json.JSONDecodeError):
         log.warning("unreadable calibration results %s: rewritten", path)
         results = {}
-    key = result_key(report.judge, report.prompt)
-    old = results.get(key)
-    kept = old.get("splits", {}) if isinstance(old, dict) and old.get("set_sha256") == report.set_sha256 else {}
-    results[key] = {
-        "judge": report.judge,
-        "prompt": report.prompt,
-        "set_sha256": report.set_sha256,
-        "heldout": report.heldout,
-        "splits": {**kept, **{name: _figures(r) for name, r in report.splits.items()}},
-    }
+    for name, split in report.splits.items():
+        key = result_key(split.judge, split.prompt)
+        old = results.get(key)
+        kept = old.get("splits", {}) if isinstance(old, dict) and old.get("set_sha256") == report.set_sha256 else {}
+        results[key] = {
+            "judge": split.judge,
+            "prompt": split.prompt,
+            "set_sha256": report.set_sha256,
+            "heldout": report.heldout,
+            "splits": {**kept, name: _figures(split)},
+        }
     path.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
