@@ -320,12 +320,13 @@ def store_result(report: SplitsReport, path: Path = RESULTS_FILE, *, full_set: b
         key = result_key(split.judge, split.prompt)
         old = results.get(key)
         kept = old.get("splits", {}) if isinstance(old, dict) and old.get("set_sha256") == report.set_sha256 else {}
+        splits = {**kept, name: _figures(split)}
         results[key] = {
             "judge": split.judge,
             "prompt": split.prompt,
             "set_sha256": report.set_sha256,
-            "heldout": report.heldout,
-            "splits": {**kept, name: _figures(split)},
+            "heldout": [s for s in report.heldout if s in splits],
+            "splits": splits,
         }
     path.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 

@@ -20,6 +20,7 @@ from contracts.catalog import load_catalog
 from grader.calibration import (
     CALIBRATION_DIR,
     DOMAINS,
+    CONSENT,
     HELDOUT,
     RESULTS_FILE,
     CalibrationError,
@@ -176,8 +177,8 @@ def test_split_selection(tmp_path: Path, criteria: dict) -> None:
     assert held.splits[HELDOUT].overall.n == len(load_split(HELDOUT, criteria, domains=["sales"]))
     dev = check(JudgeCheckConfig(split=["dev"], domain=["sales"]), results=results, console=QUIET)
     assert set(dev.splits) == {"dev"} and dev.splits["dev"].overall.n == len(load_set(domains=["sales"]))
-    both = check(JudgeCheckConfig(domain=["sales"]), results=results, console=QUIET)
-    assert set(both.splits) == {"dev", HELDOUT}
+    every = check(JudgeCheckConfig(domain=["sales"]), results=results, console=QUIET)
+    assert set(every.splits) == {"dev", HELDOUT, CONSENT} and every.splits[CONSENT].judge == "consent-rule"
 
 
 def test_the_printout_names_the_heldout_figure_and_hides_its_cases(tmp_path: Path) -> None:
@@ -186,7 +187,8 @@ def test_the_printout_names_the_heldout_figure_and_hides_its_cases(tmp_path: Pat
     text = out.getvalue()
     held = report.splits[HELDOUT]
     assert "on split dev" in text and f"on split {HELDOUT} (HELD OUT" in text
-    assert f"{HELDOUT}: agreement {held.overall.agreement:.1%} over {held.overall.n} items" in text and "the HELD-OUT figure" in text
+    assert f"{HELDOUT} (evidence): agreement {held.overall.agreement:.1%} over {held.overall.n} items" in text
+    assert "the reply judge's HELD-OUT figure" in text and "the consent judge's HELD-OUT figure" in text
     assert held.disagreements, "the current offline judge disagrees with some held-out cases"
     assert not any(o.id in text for o in held.disagreements)  # not listed to rule authors
     assert f"{len(held.disagreements)} held-out disagreements, not listed" in text
@@ -199,7 +201,7 @@ def test_the_json_carries_both_splits_with_heldout_explanations_redacted(tmp_pat
     path = tmp_path / "check.json"
     report = check(JudgeCheckConfig(domain=["retail"], json=path), results=tmp_path / "r.json", console=QUIET)
     data = json.loads(path.read_text())
-    assert data["heldout"] == HELDOUT and set(data["splits"]) == {"dev", HELDOUT}
+    assert data["heldout"] == [HELDOUT, CONSENT] and set(data["splits"]) == {"dev", HELDOUT, CONSENT}
     assert data["splits"][HELDOUT]["overall"]["n"] == report.splits[HELDOUT].overall.n
     held = data["splits"][HELDOUT]["disagreements"]
     assert held and all(d["explanation"] == "(held out)" and d["id"] for d in held)
@@ -217,6 +219,7 @@ def test_measuring_one_split_keeps_the_other_figure_of_the_same_set(tmp_path: Pa
     results.write_text(json.dumps({"evidence": stale}))
     report = check(JudgeCheckConfig(split=["dev"]), results=results, console=QUIET)
     assert set(json.loads(results.read_text())["evidence"]["splits"]) == {"dev"}  # another set's figure is dropped
+    assert json.loads(results.read_text())["evidence"]["heldout"] == []
     store_result(report, results, full_set=False)  # a domain check stores nothing
     assert set(json.loads(results.read_text())["evidence"]["splits"]) == {"dev"}
 
@@ -235,7 +238,7 @@ def test_the_committed_figures_are_those_of_the_current_set_and_judge(views: tup
     """`results.json` is the record of the figures: it must be re-measured when either split or the
     evidence judge changes (`uv run crmbench judge-check`)."""
     entry = json.loads(RESULTS_FILE.read_text(encoding="utf-8"))["evidence"]
-    assert entry["set_sha256"] == set_hash() and entry["heldout"] == HELDOUT
+    assert entry["set_sha256"] == set_hash() and entry["heldout"] == [HELDOUT]
     for split in ("dev", HELDOUT):
         items = load_split(split, views[1])
         report = anyio.run(lambda items=items, split=split: measure(EvidenceJudge(), items, views[0], prompt=None, set_sha=set_hash(), split=split))
