@@ -101,7 +101,7 @@ def _errors(exc: ValidationError) -> str:
     return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'item'}: {e['msg']}" for e in exc.errors())
 
 
-def _read(path: Path, model: type[BaseModel]) -> tuple[str, list[Any]]:
+def read_cases(path: Path, model: type[BaseModel]) -> tuple[str, list[Any]]:
     """The domain and validated items of one file; every error names the file and the case (its id, or
     its position when the id itself is missing)."""
     try:
@@ -124,14 +124,15 @@ def _read(path: Path, model: type[BaseModel]) -> tuple[str, list[Any]]:
     return data.domain, items
 
 
-def _files(directory: Path) -> list[Path]:
+def case_files(directory: Path) -> list[Path]:
     files = sorted(directory.glob("*.yaml"))
     if not files:
         raise CalibrationError(f"no calibration files in {directory}")
     return files
 
 
-def _checked(out: list[tuple[str, CalibrationItem]], domains: list[str] | None) -> list[tuple[str, CalibrationItem]]:
+def checked_ids(out: list[tuple[str, Any]], domains: list[str] | None) -> list[tuple[str, Any]]:
+    """`out` (domain, case) with unique case ids and every asked domain present."""
     ids = Counter(item.id for _, item in out)
     if dupes := [i for i, n in ids.items() if n > 1]:
         raise CalibrationError(f"duplicate calibration item ids: {', '.join(dupes[:5])}")
@@ -143,11 +144,11 @@ def _checked(out: list[tuple[str, CalibrationItem]], domains: list[str] | None) 
 def load_set(directory: Path = CALIBRATION_DIR, domains: list[str] | None = None) -> list[tuple[str, CalibrationItem]]:
     """(domain, item) for every item of the dev split, optionally of some domains only; ids unique."""
     out: list[tuple[str, CalibrationItem]] = []
-    for path in _files(directory):
-        domain, items = _read(path, CalibrationItem)
+    for path in case_files(directory):
+        domain, items = read_cases(path, CalibrationItem)
         if not domains or domain in domains:
             out.extend((domain, item) for item in items)
-    return _checked(out, domains)
+    return checked_ids(out, domains)
 
 
 def load_heldout(criteria: Mapping[str, Sequence[ReplyCriterion]], directory: Path = CALIBRATION_DIR / HELDOUT_DIRNAME,
@@ -157,8 +158,8 @@ def load_heldout(criteria: Mapping[str, Sequence[ReplyCriterion]], directory: Pa
     A task or statement the catalog does not have, or a criterion with a `${...}` reference, is an error
     naming the file and the case."""
     out: list[tuple[str, CalibrationItem]] = []
-    for path in _files(directory):
-        domain, items = _read(path, HeldoutItem)
+    for path in case_files(directory):
+        domain, items = read_cases(path, HeldoutItem)
         if domains and domain not in domains:
             continue
         for item in items:
@@ -173,7 +174,7 @@ def load_heldout(criteria: Mapping[str, Sequence[ReplyCriterion]], directory: Pa
                 raise CalibrationError(f"{path}: case {item.id}: the criterion holds a result reference; held-out cases use literal criteria")
             out.append((domain, CalibrationItem(id=item.id, task=item.task, criterion=matches[0], messages=item.messages,
                                                 expected=item.expected, kind=item.kind, why=item.why)))
-    return _checked(out, domains)
+    return checked_ids(out, domains)
 
 
 def load_split(split: Split, criteria: Mapping[str, Sequence[ReplyCriterion]], directory: Path = CALIBRATION_DIR,

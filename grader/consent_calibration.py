@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from contracts.evidence import Message
 from contracts.schema import ConsentCheck
-from grader.calibration import CALIBRATION_DIR, CalibrationError, CheckReport, Outcome, _checked, _files, _read, agreement
+from grader.calibration import CALIBRATION_DIR, CalibrationError, CheckReport, Outcome, agreement, case_files, checked_ids, read_cases
 from grader.consent import ConsentJudge, ConsentQuestion
 from grader.values import args_match
 
@@ -79,8 +79,8 @@ def load_consent(checks: Mapping[str, Sequence[ConsentCheck]], directory: Path =
     unknown task, no (or an ambiguous) check on the tool, or a check with a `${...}` reference is an error
     naming the file and the case."""
     out: list[ResolvedConsentCase] = []
-    for path in _files(directory):
-        domain, cases = _read(path, ConsentCase)
+    for path in case_files(directory):
+        domain, cases = read_cases(path, ConsentCase)
         if domains and domain not in domains:
             continue
         for case in cases:
@@ -97,7 +97,7 @@ def load_consent(checks: Mapping[str, Sequence[ConsentCheck]], directory: Path =
             if case.call is not None and check.params and not args_match(check.params, case.call):
                 raise CalibrationError(f"{path}: case {case.id}: the call {case.call} is not gated by the check (params {check.params})")
             out.append(ResolvedConsentCase(domain=domain, case=case, check=check))
-    _checked([(r.domain, r.case) for r in out], domains)  # type: ignore[misc]  # ids unique, --domain known
+    checked_ids([(r.domain, r.case) for r in out], domains)  # ids unique, every --domain present
     return out
 
 
