@@ -1,6 +1,8 @@
 """Judge calibration: a labelled set of (criterion, visible replies, expected verdict) items written from
-the catalog's real criteria (`contracts/judge_calibration/<domain>.yaml`), and the agreement of a judge
-with it (agreement, Cohen's kappa, confusion matrix per domain and per item kind).
+the catalog's real criteria, and the agreement of a judge with it (agreement, Cohen's kappa, confusion
+matrix per domain and per item kind), in two splits: `dev` (`contracts/judge_calibration/<domain>.yaml`,
+the rules were written with it in view) and `heldout_paraphrase` (`contracts/judge_calibration/heldout/`,
+written before issue 37's rules change and kept from the rule authors: its figure is the held-out one).
 
 `crmbench judge-check` measures a judge on the set and stores the figure in a small result file keyed by
 judge name and prompt version (`contracts/judge_calibration/results.json`); a run's manifest records the
@@ -13,6 +15,7 @@ import hashlib
 import json
 import logging
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -24,12 +27,33 @@ from grader.judge import Judge
 
 log = logging.getLogger(__name__)
 CALIBRATION_DIR = Path(__file__).resolve().parents[1] / "contracts" / "judge_calibration"
+HELDOUT_DIRNAME = "heldout"
+SPLIT_DIRS = (HELDOUT_DIRNAME, "heldout_consent")
+"""The held-out splits' subdirectories (the consent part's schema is `grader.consent_calibration`)."""
 RESULTS_FILE = CALIBRATION_DIR / "results.json"
 DOMAINS = ("retail", "customer_support", "field_service", "itsm", "payments", "travel", "onboarding", "sales", "marketing")
-Kind = Literal[
+DEV = "dev"
+HELDOUT = "heldout_paraphrase"
+CONSENT = "heldout_consent"
+SPLITS = (DEV, HELDOUT, CONSENT)
+"""`dev`: the original set (`<domain>.yaml`), which the evidence judge's rules were written with in view.
+`heldout_paraphrase`: reply paraphrases written before issue 37's rules change and kept from its rule
+authors (`heldout/<domain>.yaml`); its figure is the reply judge's held-out one. `heldout_consent`: customer
+answers to an agent's proposal, written and kept the same way (`heldout_consent/<domain>.yaml`, schema in
+`grader.consent_calibration`), answered by the consent judge that goes with the reply judge."""
+HELDOUT_SPLITS = (HELDOUT, CONSENT)
+Split = Literal["dev", "heldout_paraphrase", "heldout_consent"]
+DevKind = Literal[
     "correct_plain", "paraphrase", "other_format", "split_over_messages", "correction", "refused_then_succeeded",
     "wrong_value", "negation", "keyword_list", "partial_answer", "absent_stated", "no_answer",
 ]
+HeldoutKind = Literal[
+    # labelled pass: the fact is stated, in words the contract's author did not write
+    "terse_correct", "synonym", "other_spelling", "value_form", "several_records", "correction_kept",
+    # labelled fail: the fact is not stated, stated wrong, or taken back
+    "keyword_dump", "wrong_value", "wrong_subject", "retracted", "as_question", "negated", "missing_fact",
+]
+Kind = DevKind | HeldoutKind
 
 
 class CalibrationItem(BaseModel):
@@ -46,32 +70,69 @@ class CalibrationItem(BaseModel):
     why: str = Field(min_length=8)
 
 
-class CalibrationFile(BaseModel):
+class HeldoutItem(BaseModel):
+    """One held-out case as written: the criterion is named by its statement (`criterion` of one of the
+    task's reply criteria) and its evidence is taken from the catalog when loaded, so the case measures the
+    contract as it is when measured and its author never copied an evidence list. The label was set from
+    the task's instruction and the domain policy, before any judge ran on it."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(min_length=3)
+    task: str = Field(min_length=3)
+    criterion: str = Field(min_length=8)
+    messages: list[str] = Field(min_length=1)
+    expected: bool
+    kind: HeldoutKind
+    why: str = Field(min_length=8)
+
+
+class _File(BaseModel):
     model_config = ConfigDict(extra="forbid")
     domain: str
-    items: list[CalibrationItem] = Field(min_length=1)
+    written: str | None = Field(default=None, description="held-out split: when and before what the cases were written")
+    items: list[dict[str, Any]] = Field(min_length=1)
 
 
 class CalibrationError(ValueError):
-    """A calibration file that cannot be read or does not validate (named with its path)."""
+    """A calibration file that cannot be read or does not validate (named with its path and case)."""
 
 
-def load_set(directory: Path = CALIBRATION_DIR, domains: list[str] | None = None) -> list[tuple[str, CalibrationItem]]:
-    """(domain, item) for every item of the set, optionally of some domains only; ids unique."""
-    out: list[tuple[str, CalibrationItem]] = []
+def _errors(exc: ValidationError) -> str:
+    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'item'}: {e['msg']}" for e in exc.errors())
+
+
+def read_cases(path: Path, model: type[BaseModel]) -> tuple[str, list[Any]]:
+    """The domain and validated items of one file; every error names the file and the case (its id, or
+    its position when the id itself is missing)."""
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise CalibrationError(f"{path}: not valid YAML: {exc}") from None
+    try:
+        data = _File.model_validate(raw)
+    except ValidationError as exc:
+        raise CalibrationError(f"{path}: {_errors(exc)}") from None
+    if data.domain != path.stem:
+        raise CalibrationError(f"{path}: domain {data.domain!r} does not match the file name")
+    items = []
+    for position, raw_item in enumerate(data.items, 1):
+        name = raw_item.get("id") if isinstance(raw_item.get("id"), str) else f"#{position} (no id)"
+        try:
+            items.append(model.model_validate(raw_item))
+        except ValidationError as exc:
+            raise CalibrationError(f"{path}: case {name}: {_errors(exc)}") from None
+    return data.domain, items
+
+
+def case_files(directory: Path) -> list[Path]:
     files = sorted(directory.glob("*.yaml"))
     if not files:
         raise CalibrationError(f"no calibration files in {directory}")
-    for path in files:
-        try:
-            data = CalibrationFile.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-        except (yaml.YAMLError, ValidationError) as exc:
-            raise CalibrationError(f"{path}: {exc}") from None
-        if data.domain != path.stem:
-            raise CalibrationError(f"{path}: domain {data.domain!r} does not match the file name")
-        if domains and data.domain not in domains:
-            continue
-        out.extend((data.domain, item) for item in data.items)
+    return files
+
+
+def checked_ids(out: list[tuple[str, Any]], domains: list[str] | None) -> list[tuple[str, Any]]:
+    """`out` (domain, case) with unique case ids and every asked domain present."""
     ids = Counter(item.id for _, item in out)
     if dupes := [i for i, n in ids.items() if n > 1]:
         raise CalibrationError(f"duplicate calibration item ids: {', '.join(dupes[:5])}")
@@ -80,10 +141,58 @@ def load_set(directory: Path = CALIBRATION_DIR, domains: list[str] | None = None
     return out
 
 
+def load_set(directory: Path = CALIBRATION_DIR, domains: list[str] | None = None) -> list[tuple[str, CalibrationItem]]:
+    """(domain, item) for every item of the dev split, optionally of some domains only; ids unique."""
+    out: list[tuple[str, CalibrationItem]] = []
+    for path in case_files(directory):
+        domain, items = read_cases(path, CalibrationItem)
+        if not domains or domain in domains:
+            out.extend((domain, item) for item in items)
+    return checked_ids(out, domains)
+
+
+def load_heldout(criteria: Mapping[str, Sequence[ReplyCriterion]], directory: Path = CALIBRATION_DIR / HELDOUT_DIRNAME,
+                 domains: list[str] | None = None) -> list[tuple[str, CalibrationItem]]:
+    """(domain, item) for every item of the held-out split, its criterion resolved from `criteria` (task
+    id → the task's reply criteria, from the catalog): the one criterion whose statement the case names.
+    A task or statement the catalog does not have, or a criterion with a `${...}` reference, is an error
+    naming the file and the case."""
+    out: list[tuple[str, CalibrationItem]] = []
+    for path in case_files(directory):
+        domain, items = read_cases(path, HeldoutItem)
+        if domains and domain not in domains:
+            continue
+        for item in items:
+            if item.task not in criteria:
+                raise CalibrationError(f"{path}: case {item.id}: no task {item.task!r} in the catalog")
+            matches = [c for c in criteria[item.task] if c.criterion == item.criterion]
+            if len(matches) != 1:
+                known = "; ".join(c.criterion for c in criteria[item.task]) or "none"
+                raise CalibrationError(f"{path}: case {item.id}: task {item.task} has {len(matches)} reply criteria stated "
+                                       f"{item.criterion!r} (its criteria: {known})")
+            if "${" in matches[0].model_dump_json():
+                raise CalibrationError(f"{path}: case {item.id}: the criterion holds a result reference; held-out cases use literal criteria")
+            out.append((domain, CalibrationItem(id=item.id, task=item.task, criterion=matches[0], messages=item.messages,
+                                                expected=item.expected, kind=item.kind, why=item.why)))
+    return checked_ids(out, domains)
+
+
+def load_split(split: Split, criteria: Mapping[str, Sequence[ReplyCriterion]], directory: Path = CALIBRATION_DIR,
+               domains: list[str] | None = None) -> list[tuple[str, CalibrationItem]]:
+    """The items of one reply split (`criteria` is needed by the held-out split only; the consent split has
+    its own loader, `grader.consent_calibration.load_consent`)."""
+    if split == DEV:
+        return load_set(directory, domains)
+    if split == HELDOUT:
+        return load_heldout(criteria, directory / HELDOUT_DIRNAME, domains)
+    raise CalibrationError(f"{split} is not a reply split")
+
+
 def set_hash(directory: Path = CALIBRATION_DIR) -> str:
+    """The fingerprint of both splits' files (a stored figure is valid only for the files it was measured on)."""
     digest = hashlib.sha256()
-    for path in sorted(directory.glob("*.yaml")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in [*sorted(directory.glob("*.yaml")), *(p for sub in SPLIT_DIRS for p in sorted((directory / sub).glob("*.yaml")))]:
+        digest.update(path.relative_to(directory).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:12]
 
 
@@ -129,16 +238,30 @@ def agreement(outcomes: list[Outcome]) -> Agreement:
 
 
 class CheckReport(BaseModel):
+    """The figures of one judge on one split."""
+
     judge: str
     prompt: str | None
     set_sha256: str
+    split: str = DEV
     overall: Agreement
     by_domain: dict[str, Agreement]
     by_kind: dict[str, Agreement]
     disagreements: list[Outcome]
 
 
-async def measure(judge: Judge, items: list[tuple[str, CalibrationItem]], instructions: dict[str, str], *, prompt: str | None, set_sha: str) -> CheckReport:
+class SplitsReport(BaseModel):
+    """One judge measured on some splits; `heldout` names the splits whose figures are held out."""
+
+    judge: str
+    prompt: str | None
+    set_sha256: str
+    heldout: list[str] = Field(default_factory=lambda: list(HELDOUT_SPLITS))
+    splits: dict[str, CheckReport]
+
+
+async def measure(judge: Judge, items: list[tuple[str, CalibrationItem]], instructions: dict[str, str], *, prompt: str | None, set_sha: str,
+                  split: str = DEV) -> CheckReport:
     """Judge every item (its criterion alone, over its messages) and compare with the labels. A judge
     failure on an item (invalid output after retries) counts as a disagreement, never as a pass."""
     from grader.grade import JudgeFailure, validate_judgement
@@ -160,6 +283,7 @@ async def measure(judge: Judge, items: list[tuple[str, CalibrationItem]], instru
         judge=judge.name,
         prompt=prompt,
         set_sha256=set_sha,
+        split=split,
         overall=agreement(outcomes),
         by_domain=groups("domain"),
         by_kind=groups("kind"),
@@ -176,9 +300,16 @@ def result_key(judge: str, prompt: str | None) -> str:
     return judge if prompt is None else f"{judge}@{prompt}"
 
 
-def store_result(report: CheckReport, path: Path = RESULTS_FILE, *, full_set: bool = True) -> None:
-    """Record the figure of a measurement over the whole set (a per-domain check is not a calibration
-    figure of the judge and is not stored)."""
+def _figures(report: CheckReport) -> dict[str, Any]:
+    o = report.overall
+    return {"items": o.n, "agreement": round(o.agreement, 4), "kappa": None if o.kappa is None else round(o.kappa, 4)}
+
+
+def store_result(report: SplitsReport, path: Path = RESULTS_FILE, *, full_set: bool = True) -> None:
+    """Record the figures of a measurement over every domain, per split (`splits.<name>`), under the key of
+    the judge that answered that split (the consent split is answered by the consent judge that goes with
+    the reply judge). Measuring some splits keeps the others' stored figures when they were taken on the
+    same files; a per-domain check is not a calibration figure of the judge and is not stored."""
     if not full_set:
         return
     try:
@@ -186,14 +317,18 @@ def store_result(report: CheckReport, path: Path = RESULTS_FILE, *, full_set: bo
     except (OSError, json.JSONDecodeError):
         log.warning("unreadable calibration results %s: rewritten", path)
         results = {}
-    results[result_key(report.judge, report.prompt)] = {
-        "judge": report.judge,
-        "prompt": report.prompt,
-        "set_sha256": report.set_sha256,
-        "items": report.overall.n,
-        "agreement": round(report.overall.agreement, 4),
-        "kappa": None if report.overall.kappa is None else round(report.overall.kappa, 4),
-    }
+    for name, split in report.splits.items():
+        key = result_key(split.judge, split.prompt)
+        old = results.get(key)
+        kept = old.get("splits", {}) if isinstance(old, dict) and old.get("set_sha256") == report.set_sha256 else {}
+        splits = {**kept, name: _figures(split)}
+        results[key] = {
+            "judge": split.judge,
+            "prompt": split.prompt,
+            "set_sha256": report.set_sha256,
+            "heldout": [s for s in report.heldout if s in splits],
+            "splits": splits,
+        }
     path.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 

@@ -247,24 +247,30 @@ class Diff(DiffConfig):
 
 
 class JudgeCheck(BaseSettings):
-    """Measure a reply judge on the labelled calibration set (contracts/judge_calibration): agreement,
-    Cohen's kappa and the confusion matrix per domain and per item kind."""
+    """Measure a reply judge on the labelled calibration set (contracts/judge_calibration), in its two
+    splits (dev, and the held-out paraphrase split): agreement, Cohen's kappa and the confusion matrix per
+    split, domain and item kind."""
 
     model_config = SettingsConfigDict(populate_by_name=True)
     judge: str = Field(default="evidence", description="evidence | llm")
     judge_model: str | None = Field(default=None, description="provider:model for --judge llm")
     domain: list[str] = Field(default_factory=list, description="only these domains (the figure is then not stored)")
+    split: list[str] = Field(default_factory=list, description="only these splits: dev | heldout_paraphrase (default both)")
     json_file: Path | None = Field(default=None, alias="json", description="also write the full report as JSON here")
-    show: int = Field(default=10, ge=0, description="list this many disagreements")
+    show: int = Field(default=10, ge=0, description="list this many disagreements of the dev split")
+    show_heldout: bool = Field(default=False, description="also list the held-out split's disagreements (reviewers only, never rule authors)")
 
     def cli_cmd(self) -> None:
-        from grader.calibration import CalibrationError
+        from grader.calibration import SPLITS, CalibrationError
         from harness.judge_check import JudgeCheckConfig, check
 
         if self.judge not in ("evidence", "llm"):
             fail(f"--judge {self.judge!r}: choose evidence or llm")
+        if unknown := [s for s in self.split if s not in SPLITS]:
+            fail(f"--split {', '.join(unknown)}: choose {' or '.join(SPLITS)}")
         try:
-            check(JudgeCheckConfig(judge=self.judge, judge_model=self.judge_model, domain=self.domain, json=self.json_file, show=self.show))  # type: ignore[arg-type]
+            check(JudgeCheckConfig(judge=self.judge, judge_model=self.judge_model, domain=self.domain, split=self.split, json=self.json_file,  # type: ignore[arg-type]
+                                   show=self.show, show_heldout=self.show_heldout))
         except CalibrationError as exc:
             fail(str(exc))
 
