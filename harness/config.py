@@ -151,7 +151,8 @@ class RunConfig(BaseModel):
         default="user_v2", description="user simulator prompt version (simulator/prompts/; recorded in the manifest)"
     )
     exclude_simulator_faults: bool = Field(
-        default=False, description="make trials with a simulator conformance fault ⊥ (infra:simulator) instead of counting them (they are always flagged)"
+        default=False,
+        description="make trials with a simulator conformance fault that nothing the agent said could have caused (in the customer's opening message) ⊥ (infra:simulator) instead of counting them; every fault is flagged, and one the agent may have brought about always counts",
     )
     http_transport: Literal["aiohttp", "httpx"] = Field(
         default="aiohttp",
