@@ -102,3 +102,90 @@ async def test_missing_command_is_a_configuration_error(tmp_path: Path) -> None:
 
     with pytest.raises(ConfigurationError, match="--agent-command"):
         await execute_run(RunConfig(out=tmp_path / "r", offline=True, agent="process", task=["payments_balance_inquiry_01"]), console=QUIET)
+
+
+# --- issue 41: the agent's identity follows the code its command really runs ---------------------------
+
+
+def _tree(root: Path) -> None:
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "main.py").write_text("from pkg.helper import answer\n")
+    (root / "pkg" / "helper.py").write_text("answer = 1\n")
+    (root / "proj" / "agents").mkdir(parents=True)
+    (root / "proj" / "agents" / "agent.py").write_text("import tools\n")
+    (root / "proj" / "agents" / "tools.py").write_text("answer = 1\n")
+    (root / "wrap.sh").write_text("#!/bin/sh\nexec python3 proj/agents/agent.py \"$@\"\n")
+
+
+@pytest.mark.parametrize(
+    ("command", "edited"),
+    [
+        ("sh wrap.sh", "proj/agents/tools.py"),  # a wrapper running a Python file that imports another
+        ("./wrap.sh --fast", "proj/agents/agent.py"),
+        ("python -m pkg.main", "pkg/helper.py"),  # a module: its package
+        ("bash -c 'python proj/agents/agent.py --x'", "proj/agents/tools.py"),  # a shell string
+        ("uv run --directory proj python agents/agent.py", "proj/agents/tools.py"),  # another directory
+        ("python proj/agents/agent.py", "proj/agents/tools.py"),  # the modules the named script imports
+    ],
+)
+def test_an_edit_to_code_the_command_does_not_name_is_a_new_identity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, edited: str) -> None:
+    from harness.adapters.process import code_identity
+    from harness.plan import config_hash, resolve_plan
+
+    _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    config = RunConfig(offline=True, agent="process", agent_command=command)
+    before, first = config_hash(config, resolve_plan(config), "dataset"), code_identity(command)
+    assert first is not None
+    (tmp_path / edited).write_text((tmp_path / edited).read_text() + "answer = 2  # edited\n")
+    assert code_identity(command) != first
+    assert config_hash(config, resolve_plan(config), "dataset") != before
+
+
+def test_a_declared_agent_code_path_is_part_of_the_identity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.plan import config_hash, resolve_plan
+    from models.base import ConfigurationError
+
+    _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    config = RunConfig(offline=True, agent="process", agent_command="my-installed-agent", agent_code=[Path("proj")])
+    plan = resolve_plan(config)
+    assert plan.agent_code is not None
+    before = config_hash(config, plan, "dataset")
+    (tmp_path / "proj" / "agents" / "tools.py").write_text("answer = 3\n")
+    assert config_hash(config, resolve_plan(config), "dataset") != before
+    assert resolve_plan(RunConfig(offline=True, agent="process", agent_command="my-installed-agent")).agent_code is None
+    with pytest.raises(ConfigurationError, match="--agent-code"):
+        resolve_plan(RunConfig(offline=True, agent="process", agent_command="x", agent_code=[Path("missing")]))
+
+
+def test_an_interpreter_alone_identifies_nothing() -> None:
+    from harness.agent_code import agent_code
+
+    assert not agent_code(f"{sys.executable} -m no_such_module_here").established
+    assert not agent_code("some-program-on-path --flag").established
+    assert agent_code(f"{sys.executable} -c 'print(1)'").established  # inline code: the command is the code
+
+
+async def test_a_run_of_an_unidentified_agent_is_not_resumed_silently(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.rundir import UnidentifiedAgent
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    program = bin_dir / "crmbench-test-installed-agent"
+    program.write_text(f"#!{sys.executable}\nimport runpy\nrunpy.run_path({str(AGENT)!r}, run_name='__main__')\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{__import__('os').environ['PATH']}")
+
+    def config(**extra: Any) -> RunConfig:
+        return RunConfig(
+            out=tmp_path / "run", offline=True, task=["payments_balance_inquiry_01"], agent="process", agent_command=program.name, infra_retries=0, **extra
+        )
+
+    first = await execute_run(config(), console=QUIET)  # a new run: nothing to mix it with
+    assert first.records[0].status == "scored"
+    with pytest.raises(UnidentifiedAgent, match="--agent-code"):
+        await execute_run(config(), console=QUIET)
+    resumed = await execute_run(config(allow_unidentified_agent=True), console=QUIET)  # the user vouches for it
+    assert resumed.skipped == 1

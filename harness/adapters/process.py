@@ -33,7 +33,6 @@ resolved against the directory `crmbench run` was started from.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shlex
@@ -45,6 +44,8 @@ from typing import Any
 
 import anyio
 from anyio.abc import Process
+
+from harness.agent_code import agent_code, resolve_command
 from anyio.streams.text import TextReceiveStream
 
 from models.base import ConfigurationError
@@ -61,44 +62,17 @@ class AgentProcessError(RuntimeError):
 BASE_ENV = {"LANG": "C.UTF-8"}
 
 
-def resolve_command(command: list[str], base: Path | None = None) -> list[str]:
-    """The command with relative arguments that name existing files made absolute (against `base`, the
-    directory the run was started from): the process runs in an empty temporary directory."""
-    base = base or Path.cwd()
-    out = []
-    for i, word in enumerate(command):
-        path = Path(word)
-        if not word.startswith("-") and not path.is_absolute() and (i > 0 or "/" in word) and (base / path).exists():
-            out.append(str((base / path).resolve()))
-        else:
-            out.append(word)
-    return out
-
-
 def command_files(command: list[str]) -> list[Path]:
-    """The files a command names (its program and scripts): their content is the agent's code identity."""
-    files = []
-    for word in resolve_command(command):
-        path = Path(word)
-        if path.is_absolute() and path.is_file():
-            files.append(path)
-    return files
+    """The files a command runs (its scripts, the modules they import, a `-m` package, a wrapper's
+    script: `harness.agent_code`): their content is the agent's code identity."""
+    return list(agent_code(command).files)
 
 
-def code_identity(command: str) -> str | None:
-    """sha256 over the files the command names (e.g. the script of `python my_agent.py`), or None when it
-    names none: part of the run identity, so editing the agent is a new configuration, not a resume."""
-    files = command_files(shlex.split(command))
-    if not files:
-        return None
-    digest = hashlib.sha256()
-    for path in files:
-        digest.update(str(path).encode() + b"\0")
-        try:
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-        except OSError:
-            continue
-    return digest.hexdigest()[:16]
+def code_identity(command: str, declared: list[Path] | None = None) -> str | None:
+    """sha256 over the files the command runs and the `declared` paths (`--agent-code`), or None when
+    they do not identify the agent (`harness.agent_code`): part of the run identity, so editing the agent
+    is a new configuration, and a run whose agent cannot be identified is not resumed silently."""
+    return agent_code(command, declared).digest()
 
 
 def agent_environment(mcp_url: str, trial_id: str, workdir: str, pass_through: list[str]) -> dict[str, str]:
