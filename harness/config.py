@@ -128,6 +128,10 @@ class RunConfig(BaseModel):
         default_factory=list,
         description="--agent process: a file or directory of the agent's code (repeatable), hashed into the run identity with the files its command runs",
     )
+    agent_unisolated: bool = Field(
+        default=False,
+        description="--agent process on a machine that cannot isolate it (no Linux namespaces): run it as a plain child process, which can then read the harness's environment and files and signal it",
+    )
     allow_unidentified_agent: bool = Field(
         default=False,
         description="resume a run whose agent's code cannot be identified (a command that names no code file and no --agent-code): you vouch that the agent did not change",
@@ -198,7 +202,7 @@ class RunConfig(BaseModel):
 
 EXECUTION_ONLY = frozenset(
     {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock",
-     "in_process_tools", "http_transport", "workers", "executor", "ray_address", "allow_unidentified_agent"}
+     "in_process_tools", "http_transport", "workers", "executor", "ray_address", "allow_unidentified_agent", "agent_unisolated"}
 )  # fmt: skip
 """`RunConfig` fields that change how a run executes, never its trials' results: not in the resume key,
 and a change of them is not a change of configuration."""
