@@ -220,7 +220,7 @@ class ProcessAgent:
         self._workdir = tempfile.mkdtemp(prefix="crmbench-agent-")
         env = agent_environment(session.mcp_url, session.trial_id, self._workdir, self.env)
         try:
-            command = self._launch_command(env)
+            command = await anyio.to_thread.run_sync(self._launch_command, env)  # the first probe runs a child: off the loop
             self._process = await anyio.open_process(command, env=env, cwd=self.cwd or self._workdir)
         except ConfigurationError:
             self._remove_workdir()
