@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
+from pydantic import ValidationError
 
 from models.base import ConfigurationError, ModelError, observed
 from orchestrator.protocol import Agent, AgentFailure, AgentReply, TrialSession
@@ -42,6 +43,30 @@ def attribute(exc: BaseException) -> BaseException:
     failure.__cause__ = exc
     log.debug("agent error", exc_info=exc)
     return failure
+
+
+def _harness_stop(exc: BaseException, scope: anyio.CancelScope | None) -> bool:
+    """Whether an exception out of the agent's code is the harness stopping (it must propagate): a
+    KeyboardInterrupt (Ctrl-C cannot be told apart from one the agent raises: the run stops, nothing is
+    recorded for the trial, and a resume replays it with the same seed) or a cancellation our own scope
+    asked for. Anything else — `GeneratorExit`, a custom `BaseException`, a cancellation no one asked for —
+    is the agent's failure."""
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    return isinstance(exc, anyio.get_cancelled_exc_class()) and (scope is None or scope.cancel_called)
+
+
+def checked_reply(reply: Any) -> AgentReply:
+    """The agent's reply, validated again field by field: an `AgentReply` built without validation
+    (`model_construct`) or changed after it (`reply.text = None`) is a malformed reply, the agent's
+    failure (`agent_error`), not a crash of the harness."""
+    if not isinstance(reply, AgentReply):
+        raise TypeError(f"respond() returned {type(reply).__name__}, not an AgentReply")
+    try:
+        return AgentReply.model_validate(dict(vars(reply)))
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:5])
+        raise TypeError(f"respond() returned a malformed AgentReply ({exc.error_count()} invalid field(s)): {problems}") from None
 
 
 STOP_GRACE_S = 10.0
@@ -99,7 +124,9 @@ async def hosted_agent(agent: Agent, session: TrialSession) -> AsyncIterator[Hos
             try:
                 try:
                     await agent.start(session)
-                except (Exception, SystemExit) as exc:  # noqa: BLE001 - handed to the caller
+                except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                    if _harness_stop(exc, life_scope):
+                        raise
                     deliver(("error", attribute(exc)))
                     return
                 deliver(("ok", None))
@@ -109,11 +136,10 @@ async def hosted_agent(agent: Agent, session: TrialSession) -> AsyncIterator[Hos
                         with anyio.CancelScope() as call:
                             handle.current_call = call
                             try:
-                                reply = await agent.respond(*message)
-                                if not isinstance(reply, AgentReply):
-                                    raise TypeError(f"respond() returned {type(reply).__name__}, not an AgentReply")
-                                outcome = ("ok", reply)
-                            except (Exception, SystemExit) as exc:  # noqa: BLE001 - handed to the caller
+                                outcome = ("ok", checked_reply(await agent.respond(*message)))
+                            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                                if _harness_stop(exc, call):
+                                    raise
                                 outcome = ("error", attribute(exc))
                         handle.current_call = None
                         if call.cancelled_caught:
@@ -124,7 +150,9 @@ async def hosted_agent(agent: Agent, session: TrialSession) -> AsyncIterator[Hos
                 life_scope.deadline = min(life_scope.deadline, anyio.current_time() + STOP_GRACE_S)
                 try:
                     await agent.stop()
-                except Exception:  # noqa: BLE001
+                except BaseException as exc:  # noqa: BLE001 - a stop that fails ends nothing but the agent
+                    if _harness_stop(exc, life_scope):
+                        raise
                     log.debug("agent.stop failed", exc_info=True)
 
     failure: Exception | None = None  # raised after the task group, so callers see it unwrapped

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from contracts.graph import load_graph
@@ -118,10 +119,16 @@ class TrialComponents:
 
             return OpenAIAgentsAgent.from_model_name(self.plan.agent_model or "", load_graph(task.domain), **self.plan.agent_config)
         if kind == "process":
+            from harness.adapters.isolation import hidden_paths
             from harness.adapters.process import ProcessAgent
 
             return ProcessAgent.from_command(
-                self.plan.agent_command or "", agent_model=self.plan.agent_model, env=list(self.config.agent_env), **self.plan.agent_config
+                self.plan.agent_command or "",
+                agent_model=self.plan.agent_model,
+                env=list(self.config.agent_env),
+                isolated=not self.config.agent_unisolated,
+                hidden=hidden_paths([self.config.out, Path.cwd() / "runs"]),
+                **self.plan.agent_config,
             )
         from harness.adapters.pydantic_ai import PydanticAIAgent
 

@@ -124,6 +124,18 @@ class RunConfig(BaseModel):
         description="--agent process: name of an environment variable the agent process also gets, e.g. OPENAI_API_KEY (repeatable; "
         "its value is copied from this environment, never recorded; the process otherwise starts with a minimal environment)",
     )
+    agent_code: list[Path] = Field(
+        default_factory=list,
+        description="--agent process: a file or directory of the agent's code (repeatable), hashed into the run identity with the files its command runs",
+    )
+    agent_unisolated: bool = Field(
+        default=False,
+        description="--agent process on a machine that cannot isolate it (no Linux namespaces): run it as a plain child process, which can then read the harness's environment and files and signal it",
+    )
+    allow_unidentified_agent: bool = Field(
+        default=False,
+        description="resume a run whose agent's code cannot be identified (a command that names no code file and no --agent-code): you vouch that the agent did not change",
+    )
     agent_model: str | None = Field(default=None, description="agent under test, provider:model (also routes unless --router-model)")
     router_model: str | None = Field(default=None, description="router model (default: the agent model)")
     user_model: str = Field(default="openai:gpt-5-mini", description="user simulator model")
@@ -151,7 +163,8 @@ class RunConfig(BaseModel):
         default="user_v2", description="user simulator prompt version (simulator/prompts/; recorded in the manifest)"
     )
     exclude_simulator_faults: bool = Field(
-        default=False, description="make trials with a simulator conformance fault ⊥ (infra:simulator) instead of counting them (they are always flagged)"
+        default=False,
+        description="make trials with a simulator conformance fault that nothing the agent said could have caused (in the customer's opening message) ⊥ (infra:simulator) instead of counting them; every fault is flagged, and one the agent may have brought about always counts",
     )
     http_transport: Literal["aiohttp", "httpx"] = Field(
         default="aiohttp",
@@ -189,7 +202,7 @@ class RunConfig(BaseModel):
 
 EXECUTION_ONLY = frozenset(
     {"out", "concurrency", "provider_concurrency", "infra_retries", "serve_http", "price_table", "allow_stale_lock",
-     "in_process_tools", "http_transport", "workers", "executor", "ray_address"}
+     "in_process_tools", "http_transport", "workers", "executor", "ray_address", "allow_unidentified_agent", "agent_unisolated"}
 )  # fmt: skip
 """`RunConfig` fields that change how a run executes, never its trials' results: not in the resume key,
 and a change of them is not a change of configuration."""

@@ -175,7 +175,10 @@ def resolve_plan(config: RunConfig) -> Plan:
         from harness.adapters.process import code_identity
 
         name = process_agent_name(config.agent_command or "", config.agent_config)
-        code = code_identity(config.agent_command or "")
+        missing = [str(path) for path in config.agent_code if not path.exists()]
+        if missing:
+            raise ConfigurationError(f"--agent-code {missing[0]}: no such file or directory")
+        code = code_identity(config.agent_command or "", list(config.agent_code))
     return Plan(
         agent=name,
         agent_kind="plugin" if plugin is not None else agent,  # type: ignore[arg-type]

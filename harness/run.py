@@ -29,7 +29,7 @@ from harness.gc_policy import bulk_load, long_lived
 from harness.manifest import build_manifest
 from harness.plan import Plan, resolve_plan
 from harness.records import TrialKey, TrialRecord
-from harness.rundir import RunDirectory
+from harness.rundir import RunDirectory, refuse_unidentified_resume
 from harness.summary import summarise
 from harness.trial import judge_calls_at_once
 from harness.writer import RecordWriter, record_writer
@@ -237,6 +237,7 @@ async def execute_run(
     except OSError as exc:
         raise CatalogInvalid(f"--out {directory.root}: cannot create the run directory there ({exc.strerror or exc})") from None
     try:
+        refuse_unidentified_resume(directory, plan.agent_kind, plan.agent_code, allowed=config.allow_unidentified_agent)
         with long_lived():  # the catalog, the plan, the components: the run's long-lived heap
             return await _execute(config, console, components, factory, resolved, tasks, prices, manifest, directory)
     finally:

@@ -40,6 +40,23 @@ class ResumeMismatch(RunDirectoryError):
     pass
 
 
+class UnidentifiedAgent(ResumeMismatch):
+    """A run would be resumed, but its agent's code cannot be identified: an edited agent would pass."""
+
+
+def refuse_unidentified_resume(directory: RunDirectory, agent_kind: str | None, agent_code: str | None, *, allowed: bool) -> None:
+    """Refuse to resume a process agent's run when nothing identifies its code (issue 41): its command
+    names no code file (`harness.agent_code`) and no `--agent-code` was given, so an edited agent would
+    resume the old run silently. `allowed` (`--allow-unidentified-agent`): the user vouches for it."""
+    if agent_kind != "process" or agent_code is not None or allowed or directory.read_manifest() is None:
+        return
+    raise UnidentifiedAgent(
+        f"{directory.root} holds a run of a process agent whose code cannot be identified (its command names no file of its code), "
+        "so an edited agent would resume it silently; name the agent's code with --agent-code PATH (a file or directory), "
+        "or pass --allow-unidentified-agent to resume anyway, or choose another --out directory"
+    )
+
+
 class RunDirectoryBusy(RunDirectoryError):
     pass
 

@@ -72,7 +72,7 @@ def _serve(config: ServeConfig, ready: Callable[[], None]) -> None:
     if config.require_trial:
         print("  no sandbox (--require-trial): every call must name a trial opened via the control plane", file=sys.stderr)
     else:
-        print("  no trial id: the domain's SHARED sandbox world; a new id starting with 'sandbox-': a private one", file=sys.stderr)
+        print(f"  no trial id: the domain's SHARED sandbox world; an id from GET {base}/sandbox: a private one", file=sys.stderr)
     app = gateway_app(gateway, control_token=token, allowed_origins=config.allowed_origin, extra_control_routes=dialogue_routes(gateway, serve_components(config)))
     server = uvicorn.Server(uvicorn.Config(app, log_level=config.log_level.lower(), lifespan="on", ws=NO_WEBSOCKETS))
     ready()

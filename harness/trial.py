@@ -34,7 +34,8 @@ from grader.grade import JudgeFailure, Prepared, criteria_hash, grade_with, judg
 from grader.verdicts import CheckVerdict
 from harness.agent_host import hosted_agent
 from harness.components import TrialComponents
-from simulator.conformance import check_dialogue, fault_labels
+from simulator.conformance import check_dialogue, excludable, fault_labels
+from simulator.scripted import ScriptedUser
 from harness.records import RECORD_FORMAT, TrialKey, TrialRecord
 from harness.task_view import task_view
 from models.base import ConfigurationError, ModelError, observe, observed
@@ -278,6 +279,8 @@ async def run_trial(
     user_stopped = converged and model_failure is None
 
     def conformance() -> list[str]:
+        if isinstance(user, ScriptedUser):  # fixed turns: nothing the simulator could get wrong, or be made to
+            return []
         return fault_labels(check_dialogue(task.instruction, conversation, user_stopped=user_stopped))
 
     faults: list[str] = []
@@ -328,8 +331,9 @@ async def run_trial(
                 raise ConfigurationError(f"stopping the run: {exc}") from exc
             infra = InfrastructureFailure("judge", str(exc))
     base["simulator_faults"] = faults
-    if infra is None and faults and components.config.exclude_simulator_faults:
-        infra = InfrastructureFailure("simulator", "simulator conformance fault(s), excluded by --exclude-simulator-faults: " + "; ".join(faults)[:2000])
+    alone = excludable(faults)  # a fault the agent may have brought about is its own failure: counted
+    if infra is None and alone and components.config.exclude_simulator_faults:
+        infra = InfrastructureFailure("simulator", "simulator conformance fault(s), excluded by --exclude-simulator-faults: " + "; ".join(alone)[:2000])
     if infra is not None:
         return TrialRecord(**base, status="infra_error", strict=None, failure_class=f"infra:{infra.kind}", error=str(infra), usage=ledger.snapshot())
     model_failure = verdict.model_failure  # includes hallucinated tools read from the gateway's record

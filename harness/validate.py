@@ -169,6 +169,82 @@ def dangling_references(task: Task, env: type[ToolEnvironment]) -> list[str]:
     return problems
 
 
+def _bare(annotation: Any) -> Any:
+    """`annotation` without `Annotated` metadata and without `None` in an optional."""
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is typing.Annotated:
+            annotation = typing.get_args(annotation)[0]
+        elif origin in (typing.Union, types.UnionType):
+            members = [a for a in typing.get_args(annotation) if a is not type(None)]
+            if len(members) != 1:
+                return annotation
+            annotation = members[0]
+        else:
+            return annotation
+
+
+def _field(model: type[BaseModel], name: str) -> Any:
+    for key, field in model.model_fields.items():
+        if name in (key, field.alias):
+            return field
+    return None
+
+
+def impossible_path(model: type[BaseModel], path: str, *, wildcard: bool = False) -> str | None:
+    """Why no state of `model` can have the dotted `path`, or None when some state can (issue 41). Read
+    from the state model's types, never from a state: a record id under a mapping may be any key (the
+    trial may create it), a list takes an index, a record only its own fields, and a value that is not a
+    container has nothing under it. `wildcard`: `*` stands for any one key (as `only_changes` writes)."""
+    annotation: Any = model
+    walked: list[str] = []
+    for part in REF.sub("${ref}", path).split("."):  # `${tool.field}`: the id a recorded result names
+        bare = _bare(annotation)
+        origin = typing.get_origin(bare)
+        where = ".".join(walked) or "the state"
+        if isinstance(bare, type) and issubclass(bare, BaseModel):
+            field = _field(bare, part)
+            if field is None:
+                if wildcard and part == "*":
+                    return None
+                return f"{where} is a {bare.__name__}, which has no field {part!r} (fields: {', '.join(sorted(bare.model_fields))})"
+            annotation = field.annotation
+        elif origin is dict or bare is dict:
+            args = typing.get_args(bare)
+            annotation = args[1] if len(args) == 2 else Any
+        elif origin in (list, tuple, set, frozenset) or bare in (list, tuple):
+            if not (part.lstrip("-").isdigit() or (wildcard and part == "*")):
+                return f"{where} is a list: {part!r} is not an index"
+            args = typing.get_args(bare)
+            annotation = args[0] if args else Any
+        elif bare is Any or bare is object or origin in (typing.Union, types.UnionType):
+            return None  # a free-form value: any path below it may exist
+        else:
+            return f"{where} is a {getattr(bare, '__name__', bare)!s}: it has nothing under it (no {part!r})"
+        walked.append(part)
+    return None
+
+
+def _record_model(model: type[BaseModel], path: str) -> type[BaseModel] | None:
+    """The record type of the collection at `path` (a mapping or list of records), if it is one."""
+    annotation: Any = model
+    for part in REF.sub("${ref}", path).split("."):
+        bare = _bare(annotation)
+        if isinstance(bare, type) and issubclass(bare, BaseModel):
+            field = _field(bare, part)
+            if field is None:
+                return None
+            annotation = field.annotation
+        elif typing.get_args(bare):
+            annotation = typing.get_args(bare)[-1]
+        else:
+            return None
+    bare = _bare(annotation)
+    args = typing.get_args(bare)
+    item = _bare(args[-1]) if args else None
+    return item if isinstance(item, type) and issubclass(item, BaseModel) else None
+
+
 def _state_roots(env: type[ToolEnvironment]) -> set[str]:
     return set(env.default_state().model_dump(mode="json"))
 
@@ -228,6 +304,21 @@ def validate_task(task: Task, env: type[ToolEnvironment], graph: GraphConfig) ->
     for path in state_paths + list(c.protected_state or []) + list(c.only_changes or []):
         if path.split(".")[0] not in roots:
             p.append(f"{where}: state path {path!r} does not start at a root of the {task.domain} state ({', '.join(sorted(roots))})")
+    for kind, checks in (("expected_state", c.expected_state or []), ("forbidden_state", c.forbidden_state or [])):
+        for check in checks:
+            if check.path.split(".")[0] not in roots:
+                continue
+            why = impossible_path(env.state_model, check.path)
+            if why:
+                p.append(f"{where}: {kind} path {check.path!r} can never exist in a {task.domain} state: {why}")
+                continue
+            record = _record_model(env.state_model, check.path) if getattr(check, "where", None) else None
+            for key in sorted(set(getattr(check, "where", None) or {}) - set(record.model_fields) if record else ()):
+                p.append(f"{where}: {kind} path {check.path!r} counts {record.__name__} records where {key!r}, which is not a field of {record.__name__}")
+    for path in c.only_changes or []:
+        why = impossible_path(env.state_model, path, wildcard=True) if path.split(".")[0] in roots else None
+        if why:
+            p.append(f"{where}: only_changes path {path!r} can never exist in a {task.domain} state: {why}")
     for path in c.protected_state or []:
         if initial and get_path(initial, path) is MISSING:
             p.append(f"{where}: protected path {path!r} does not exist in the initial state")

@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, Field, GetCoreSchemaHandler, GetJsonSchemaHandler, StringConstraints
+from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, GetCoreSchemaHandler, GetJsonSchemaHandler, Strict, StringConstraints
 from pydantic_core import PydanticCustomError, core_schema
 
 ToolKind = Literal["read", "write", "compute"]
@@ -205,13 +205,33 @@ BLANK_PATTERN = r"\S"
 """The JSON-schema pattern of a non-blank string: at least one character that is not whitespace."""
 
 
+INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5")
+"""Characters that are letters or symbols to Unicode but render as nothing: the Hangul fillers, the blank
+Braille pattern and the Khmer inherent vowels (issue 41)."""
+INVISIBLE_CATEGORIES = frozenset({"Cf", "Cc", "Mn", "Mc", "Me"})
+"""Format characters (a zero-width space) and combining marks, which only modify a base character: text
+made only of these shows no value."""
+
+
+def is_blank(text: str) -> bool:
+    """Whether `text` shows nothing: no character that is not whitespace, a format or control character,
+    a combining mark or an invisible filler."""
+    return not any(not ch.isspace() and unicodedata.category(ch) not in INVISIBLE_CATEGORIES and ch not in INVISIBLE_LETTERS for ch in text)
+
+
 def reject_blank(value: Any) -> Any:
-    """A string that is empty or only whitespace (or invisible format characters such as a zero-width
-    space, which `str.strip` keeps) is an invalid call (the agent sees `name: must not be
-    blank ...`, the field named by the gateway); anything else passes unchanged."""
-    if isinstance(value, str) and not any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in value):
+    """A string that is empty or only whitespace (or characters that show nothing: a zero-width space,
+    combining marks alone, a Hangul filler, the blank Braille pattern — `is_blank`) is an invalid call
+    (the agent sees `name: must not be blank ...`, the field named by the gateway); anything else passes
+    unchanged."""
+    if isinstance(value, str) and is_blank(value):
         raise PydanticCustomError("blank", "must not be blank (empty or only whitespace); give the actual value")
     return value
+
+
+def blank_as_omitted(value: str) -> str:
+    """An optional text that shows nothing is the omitted `""`, never stored as invisible characters."""
+    return "" if is_blank(value) else value
 
 
 class _NonBlankMarker:
@@ -279,8 +299,9 @@ CaseFolded = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=Tr
 """Text a tool matches case-insensitively (a name or company searched for): `Chen` and ` chen` are one
 query, for the tool and for the grader alike."""
 
-Trimmed = Annotated[str, StringConstraints(strip_whitespace=True)]
-"""A name or line the world stores without surrounding whitespace (an address line, a campaign name)."""
+Trimmed = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(blank_as_omitted)]
+"""A name or line the world stores without surrounding whitespace (an address line, a campaign name); text
+that shows nothing (`is_blank`) is `""`, so `NonBlank[Trimmed]` refuses it and an optional memo omits it."""
 
 
 _CODE_DROPPED = frozenset({"Cf", "Mn", "Me"})
@@ -424,14 +445,36 @@ def _tool_methods(cls: type) -> dict[str, Callable[..., Any]]:
     return found
 
 
+def strict_bools(annotation: Any) -> Any:
+    """`annotation` with every `bool` in it strict: a tool argument that is a boolean takes JSON `true` or
+    `false` only. Pydantic's lax mode would read `"no"`, `"true"`, `"off"` or `1` as a boolean, so an agent
+    could send a string and have the world act on a guess of what it meant (issue 41)."""
+    if annotation is bool:
+        return Annotated[bool, Strict()]
+    origin = typing.get_origin(annotation)
+    if origin is Annotated:
+        inner, *meta = typing.get_args(annotation)
+        return Annotated[(strict_bools(inner), *meta)] if strict_bools(inner) is not inner else annotation
+    if origin in (typing.Union, types.UnionType):
+        members = typing.get_args(annotation)
+        strict = tuple(strict_bools(m) for m in members)
+        return annotation if strict == members else typing.Union[strict]  # noqa: UP007
+    if origin in (list, set, frozenset, tuple) and typing.get_args(annotation):
+        members = typing.get_args(annotation)
+        strict = tuple(strict_bools(m) for m in members)
+        return annotation if strict == members else origin[strict]
+    return annotation
+
+
 @functools.cache
 def _tool_signature(cls: type, name: str) -> tuple[inspect.Signature, dict[str, Any]]:
-    """Per class and tool, once (`typing.get_type_hints` is the costly part)."""
+    """Per class and tool, once (`typing.get_type_hints` is the costly part). Booleans are strict
+    (`strict_bools`), in the hints and the signature alike."""
     method = _tool_methods(cls)[name]
     sig = inspect.signature(method)
-    params = [p for p in sig.parameters.values() if p.name != "self"]
-    hints = typing.get_type_hints(method, include_extras=True)
+    hints = {key: strict_bools(value) for key, value in typing.get_type_hints(method, include_extras=True).items()}
     hints.pop("self", None)
+    params = [p.replace(annotation=hints.get(p.name, p.annotation)) for p in sig.parameters.values() if p.name != "self"]
     hints["return"] = dict[str, Any]
     return sig.replace(parameters=params, return_annotation=dict[str, Any]), hints
 

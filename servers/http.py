@@ -70,6 +70,19 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def sandbox_route(gateway: Gateway) -> Route:
+    """`GET /sandbox`: a new private sandbox id for any client (no control token): send it as `X-Trial-Id`
+    (or `?trial=`) and its world is opened on first use. Ids are issued, never chosen (issue 41)."""
+
+    async def mint(_: Request) -> JSONResponse:
+        if not gateway.store.sandbox_enabled:
+            return _error(404, "this gateway has no sandbox (--require-trial): open a trial via the control plane")
+        trial_id = gateway.store.mint_sandbox_id()
+        return JSONResponse({"trial_id": trial_id, "headers": {"X-Trial-Id": trial_id}})
+
+    return Route("/sandbox", mint, methods=["GET", "POST"])
+
+
 def control_routes(gateway: Gateway) -> list[Route]:
     async def open_trial(request: Request) -> JSONResponse:
         try:
@@ -185,7 +198,7 @@ def gateway_app(
                 await stack.enter_async_context(app.router.lifespan_context(app))
             yield
 
-    routes: list[Any] = [*extra_control_routes, *control_routes(gateway)]
+    routes: list[Any] = [*extra_control_routes, *control_routes(gateway), sandbox_route(gateway)]
     routes += [Mount(f"/{d}", app=app) for d, app in domain_apps.items()]
     routes.append(Mount("/", app=combined_app))
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -3,8 +3,8 @@ domain server.
 
 The trial of a request is, in order: the request's `_meta["crmbench/trial"]`, the in-process binding
 (`bind_trial`, for in-memory clients), the `X-Trial-Id` header, the `?trial=` query parameter, else a
-sandbox world. Sandboxes: a client-chosen id starting with `sandbox-` that no one opened gets a private
-world of its own on first use; a handshake-era HTTP client (stable `Mcp-Session-Id`) gets one per session;
+sandbox world. Sandboxes: an id the gateway issued (`GET /sandbox`, `TrialStore.mint_sandbox_id`) gets a
+private world of its own on first use (a guessed or self-chosen `sandbox-…` id is refused); a handshake-era HTTP client (stable `Mcp-Session-Id`) gets one per session;
 anything else shares the domain's sandbox (`sandbox-<domain>`), and `tools/list` says so in every tool's
 description. With `--require-trial` (`TrialStore(sandbox=False)`) there is no sandbox at all.
 
@@ -69,7 +69,7 @@ SESSION_HEADER = "mcp-session-id"
 SHARED_SANDBOX_NOTE = (
     " [Sandbox: this request names no trial, so it uses the domain's SHARED sandbox world, which every "
     "client that names no trial sees and changes. For a private world send the header X-Trial-Id (or "
-    "?trial=) with an id of your own that starts with 'sandbox-', or open a trial via /control/trials.]"
+    "?trial=) with an id from GET /sandbox on this gateway, or open a trial via /control/trials.]"
 )
 
 
@@ -103,16 +103,17 @@ def sandbox_key(domain: str) -> str | None:
 
 def _resolve_trial(store: TrialStore, domain: str, meta: Any = None) -> Trial:
     """The trial a request belongs to: the trial it names; else a private sandbox (a `sandbox-…` id the
-    client chose, or its handshake-era MCP session); else the domain's shared sandbox."""
+    gateway issued, or its handshake-era MCP session); else the domain's shared sandbox."""
     trial_id = requested_trial_id(meta)
     try:
         if trial_id:
             try:
                 trial = store.get(trial_id)
             except UnknownTrial:
-                if not trial_id.startswith(SANDBOX_PREFIX) or not store.sandbox_enabled or len(trial_id) > 128 or has_unsafe_text(trial_id):
+                shared = trial_id == SANDBOX_PREFIX + domain  # the shared world, public by design
+                if not store.sandbox_enabled or len(trial_id) > 128 or not (shared or store.is_minted_sandbox_id(trial_id)):
                     raise
-                trial = store.sandbox(domain, trial_id)
+                trial = store.sandbox(domain, None if shared else trial_id)
             if trial.domain != domain and trial_id.startswith(SANDBOX_PREFIX) and store.sandbox_enabled:
                 trial = store.sandbox(domain, f"{trial_id}/{domain}")  # one private world per domain
         else:

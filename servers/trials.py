@@ -7,6 +7,8 @@ that the client sends (URL query `?trial=`, header `X-Trial-Id`), never by the M
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import json
 import secrets
 import threading
@@ -29,12 +31,20 @@ MAX_PRIVATE_SANDBOXES = 256
 clients cannot grow the process without bound. A world in use is never dropped: beyond this count only
 worlds idle for `SANDBOX_IDLE_S` are, and when none is, a new sandbox is refused (`SandboxesFull`)."""
 
+SANDBOX_MAC_CHARS = 32
+"""Hex characters of a sandbox id's HMAC (128 bits): an id no client can forge or guess."""
+
 SANDBOX_IDLE_S = 1800.0
 """A private sandbox with no tool call for this long is no longer in use and may be dropped for a new one."""
 
 
 class UnknownTrial(KeyError):
     def __str__(self) -> str:
+        if isinstance(self.args[0], str) and self.args[0].startswith(SANDBOX_PREFIX):
+            return (
+                f"unknown trial id {short(self.args[0])}: private sandbox ids are issued by the gateway (GET /sandbox), "
+                "so no one can reach another client's world by guessing its id"
+            )
         return f"unknown trial id {short(self.args[0])} (open one first via the control plane)"
 
 
@@ -125,6 +135,23 @@ class TrialStore:
         """Private sandbox ids, least recently used first, with the time of their last use."""
         self.incidents: list[dict[str, Any]] = []
         """Every refused access (unknown trial id, unauthorised control-plane request, bad Origin)."""
+        self._sandbox_secret = secrets.token_bytes(32)
+        """Signs the private sandbox ids this store issues (`mint_sandbox_id`); never leaves the process."""
+
+    def mint_sandbox_id(self) -> str:
+        """A new private sandbox id, `sandbox-<nonce>.<hmac>`: its world is opened on first use, and only a
+        client holding the id reaches it (issue 41: a client-chosen `sandbox-dev` was open to anyone who
+        guessed it)."""
+        nonce = secrets.token_hex(8)
+        return f"{SANDBOX_PREFIX}{nonce}.{self._sandbox_mac(nonce)}"
+
+    def is_minted_sandbox_id(self, trial_id: str) -> bool:
+        """Whether `trial_id` is a private sandbox id this store issued (a forged or guessed one is not)."""
+        nonce, _, mac = trial_id.removeprefix(SANDBOX_PREFIX).partition(".")
+        return trial_id.startswith(SANDBOX_PREFIX) and len(mac) == SANDBOX_MAC_CHARS and hmac.compare_digest(mac, self._sandbox_mac(nonce))
+
+    def _sandbox_mac(self, nonce: str) -> str:
+        return hmac.new(self._sandbox_secret, nonce.encode(), hashlib.sha256).hexdigest()[:SANDBOX_MAC_CHARS]
 
     def incident(self, trial_id: str | None, what: str) -> None:
         """Record a refused access; attribute it to the trial it names, when that trial is open."""

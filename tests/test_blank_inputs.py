@@ -225,3 +225,43 @@ def test_invisible_text_is_blank_too(invisible: str) -> None:
     with pytest.raises(Exception, match="must not be blank"):
         reject_blank(invisible)
     assert reject_blank("\u200bAnna") == "\u200bAnna"  # a visible character: a value (unchanged)
+
+
+SHOWS_NOTHING = ["\u0301", "\u0301\u0308\u20dd", "\u3164", "\u115f\u1160", "\uffa0", "\u2800", "\u2800 \u3164\u200b", "\u034f", "\u17b4"]
+"""Combining marks alone, Hangul fillers, the blank Braille pattern, a grapheme joiner (issue 41)."""
+
+
+@pytest.mark.parametrize("invisible", SHOWS_NOTHING)
+def test_text_that_shows_nothing_is_blank(invisible: str) -> None:
+    from servers.base import reject_blank
+
+    with pytest.raises(Exception, match="must not be blank"):
+        reject_blank(invisible)
+
+
+@pytest.mark.parametrize("value", ["e\u0301", "\ud55c", "\u2801", "\u3131", "Anna\u3164"])
+def test_a_visible_character_is_a_value(value: str) -> None:
+    from servers.base import reject_blank
+
+    assert reject_blank(value) == value  # a mark on a letter, a Hangul syllable or jamo, a dotted Braille cell
+
+
+def test_every_string_parameter_refuses_or_omits_text_that_shows_nothing() -> None:
+    """Derived from every tool's signature, like the blank rule itself: a required or `None`-default text
+    refuses invisible text; an optional `""`-default text reads it as omitted."""
+    wrong = []
+    for domain, tool, name, annotation, default, kind in STRING_PARAMETERS:
+        adapter = TypeAdapter(annotation)
+        for invisible in SHOWS_NOTHING:
+            value: Any = [invisible] if kind == "list" else invisible
+            where = f"{domain}.{tool}({name}={value!r})"
+            if default == "":
+                try:
+                    got = adapter.validate_python(value)
+                except ValidationError:
+                    continue
+                if got != "":
+                    wrong.append(f"{where}: stored {got!r}")
+            elif not _refuses(adapter, value):
+                wrong.append(f"{where}: accepted")
+    assert not wrong, wrong[:20]

@@ -31,6 +31,10 @@ def _deep(levels: int) -> Any:
     return value
 
 
+class AgentBaseException(BaseException):
+    """Raised by an agent: not an `Exception`, still the agent's failure (issue 41)."""
+
+
 class Faulty:
     """A plug-in agent that does one bad thing in `respond` (or `start`)."""
 
@@ -46,6 +50,8 @@ class Faulty:
         self.session = session
         if self.fault == "start_raises":
             raise ValueError("cannot start")
+        if self.fault == "start_base_exception":
+            raise AgentBaseException("cannot start either")
 
     async def respond(self, user_message: str, turn: int) -> Any:
         assert self.session is not None
@@ -62,6 +68,22 @@ class Faulty:
             raise KeyError("x")
         if fault == "not_a_reply":
             return "a string, not an AgentReply"
+        if fault == "text_none":  # issue 41: built without validation
+            return AgentReply.model_construct(text=None)
+        if fault == "text_changed":  # issue 41: changed after validation
+            reply = AgentReply(text="ok")
+            reply.text = None  # type: ignore[assignment]
+            return reply
+        if fault == "routing_garbage":
+            return AgentReply.model_construct(text="ok", routing=[object()], hallucinated_tools=[], notes=[], usage=None)
+        if fault == "base_exception":
+            raise AgentBaseException("not an Exception")
+        if fault == "generator_exit":
+            raise GeneratorExit
+        if fault == "own_cancel":  # a cancellation nobody in the harness asked for
+            import anyio
+
+            raise anyio.get_cancelled_exc_class()()
         if fault == "recursion":
             def down(n: int) -> int:
                 return down(n + 1)
@@ -80,15 +102,19 @@ class Faulty:
             result = await self.session.tools.call_tool(tool, calls[fault])
             self.saw.append(result)
             return AgentReply(text=f"tool said error={result.is_error}: {result.content[0].text[:200] if result.content else ''}")
+        if fault == "stop_base_exception":
+            return AgentReply(text="fine")
         raise AssertionError(fault)
 
     async def stop(self) -> None:
-        return None
+        if self.fault == "stop_base_exception":
+            raise AgentBaseException("stop failed")
 
 
 AGENT_FAULTS = [
     "raises", "forged_outage", "forged_timeout", "system_exit", "keyboard_like", "not_a_reply", "recursion", "start_raises",
     "deep_args", "nested_100", "huge_int", "nan_amount", "inf_optional", "unknown_tool", "bad_types",
+    "text_none", "text_changed", "routing_garbage", "base_exception", "generator_exit", "own_cancel", "start_base_exception", "stop_base_exception",
 ]  # fmt: skip
 TOOL_ERROR_FAULTS = {"deep_args", "nested_100", "huge_int", "nan_amount", "inf_optional", "unknown_tool", "bad_types"}
 
@@ -117,6 +143,8 @@ async def test_no_agent_side_fault_leaves_the_denominator(tmp_path: Path, fault:
         assert "Error calling tool" not in agents[0].saw[0].content[0].text  # never a masked crash
         # every call is recorded, the ones no client could send (NaN, 300 levels) too (issue 41)
         assert [c.status for c in record.tool_trace] == ["unknown_tool" if fault == "unknown_tool" else "tool_error"], fault
+    elif fault == "stop_base_exception":  # a stop that fails changes nothing: the trial is graded as it ran
+        assert record.failure_class is None or not record.failure_class.startswith("infra"), record.failure_class
     else:
         assert record.failure_class == "model:agent_error", (fault, record.failure_class, record.error)
         assert record.error and len(record.error) < 5000
@@ -163,6 +191,55 @@ async def test_a_plugin_configuration_error_still_stops_the_run(tmp_path: Path) 
 
     with pytest.raises(ConfigurationError, match="MY_KEY"):
         await _run(tmp_path, lambda view: NeedsKey("raises"))
+
+
+async def test_a_malformed_reply_is_named_in_the_record(tmp_path: Path) -> None:
+    [record] = (await _run(tmp_path, lambda view: Faulty("text_none"))).records
+    assert "malformed AgentReply" in (record.error or "") and "text" in (record.error or ""), record.error
+
+
+async def test_the_run_goes_on_after_an_agent_base_exception(tmp_path: Path) -> None:
+    config = RunConfig(out=tmp_path / "run", offline=True, task=[BALANCE, "payments_checkout_full_chain_02"], infra_retries=0)
+    plan = Plan(agent="faulty", user="scripted", judge="evidence", offline=True)
+    components = TrialComponents(config, plan, apis={}, agent_factory=lambda view: Faulty("base_exception"), agent_name="faulty")
+    records = (await execute_run(config, console=QUIET, components=components)).records
+    assert [(r.status, r.failure_class) for r in records] == [("scored", "model:agent_error")] * 2
+
+
+INTERRUPTING = """
+import anyio, sys
+from pathlib import Path
+from rich.console import Console
+from harness.components import TrialComponents
+from harness.config import RunConfig
+from harness.plan import Plan
+from harness.run import execute_run
+
+class Interrupting:
+    name = "interrupting"
+    async def start(self, session): return None
+    async def respond(self, user_message, turn): raise KeyboardInterrupt
+    async def stop(self): return None
+
+async def main():
+    config = RunConfig(out=Path(sys.argv[1]), offline=True, task=["payments_balance_inquiry_01", "payments_checkout_full_chain_02"], infra_retries=0)
+    plan = Plan(agent="interrupting", user="scripted", judge="evidence", offline=True)
+    components = TrialComponents(config, plan, apis={}, agent_factory=lambda view: Interrupting(), agent_name="interrupting")
+    await execute_run(config, console=Console(file=open("/dev/null", "w")), components=components)
+    print("THE RUN WENT ON")
+
+anyio.run(main)
+"""
+
+
+def test_keyboard_interrupt_still_stops_the_run(tmp_path: Path) -> None:
+    """Ctrl-C cannot be told from a KeyboardInterrupt the agent raises: the run stops, as it does for Ctrl-C,
+    and records nothing for the trial (a resume replays it with the same seed)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", INTERRUPTING, str(tmp_path / "run")], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode != 0 and "KeyboardInterrupt" in done.stderr and "THE RUN WENT ON" not in done.stdout, (done.returncode, done.stderr[-2000:])
 
 
 # ---- the graph agent (ours, through models.Model) ---------------------------------------------------

@@ -21,8 +21,10 @@ async def test_each_client_sandbox_id_gets_its_own_world(live_gateway) -> None:
     url = f"{live_gateway.base_url}/payments/mcp"
     balances: dict[int, float] = {}
 
+    minted = [live_gateway.gateway.store.mint_sandbox_id() for _ in range(16)]
+
     async def client(i: int) -> None:
-        transport = StreamableHttpTransport(url, headers={"X-Trial-Id": f"sandbox-client-{i}"})
+        transport = StreamableHttpTransport(url, headers={"X-Trial-Id": minted[i]})
         async with Client(transport) as c:
             before = (await c.call_tool("get_account_balance", {"account_id": "ACC-1001"})).structured_content["balance"]
             for _ in range(i % 3 + 1):
@@ -35,9 +37,9 @@ async def test_each_client_sandbox_id_gets_its_own_world(live_gateway) -> None:
             group.start_soon(client, i)
     assert balances == {i: 10.0 * (i % 3 + 1) for i in range(16)}  # nobody saw anyone else's transfers
     ids = set(live_gateway.gateway.store.ids())
-    assert {f"sandbox-client-{i}" for i in range(16)} <= ids
-    for i in range(16):
-        live_gateway.gateway.close_trial(f"sandbox-client-{i}")
+    assert set(minted) <= ids
+    for trial_id in minted:
+        live_gateway.gateway.close_trial(trial_id)
 
 
 async def test_the_shared_sandbox_says_so_in_tools_list(live_gateway) -> None:
@@ -48,7 +50,7 @@ async def test_the_shared_sandbox_says_so_in_tools_list(live_gateway) -> None:
     async with Client(live_gateway.mcp_url("payments", trial.trial_id)) as c:
         tools = await c.list_tools()
     assert not any("SHARED sandbox" in (t.description or "") for t in tools)
-    private = StreamableHttpTransport(f"{live_gateway.base_url}/payments/mcp", headers={"X-Trial-Id": "sandbox-mine"})
+    private = StreamableHttpTransport(f"{live_gateway.base_url}/payments/mcp", headers={"X-Trial-Id": live_gateway.gateway.store.mint_sandbox_id()})
     async with Client(private) as c:
         tools = await c.list_tools()
     assert not any("SHARED sandbox" in (t.description or "") for t in tools)
@@ -107,10 +109,11 @@ async def test_a_full_sandbox_store_is_a_clear_tool_error() -> None:
     trials_module = trials
     old = trials_module.MAX_PRIVATE_SANDBOXES
     trials_module.MAX_PRIVATE_SANDBOXES = 1
+    one, two = gateway.store.mint_sandbox_id(), gateway.store.mint_sandbox_id()
     try:
         async with Client(gateway.server("payments")) as c:
-            first = await c.call_tool("get_account_balance", {"account_id": "ACC-1001"}, raise_on_error=False, meta={"crmbench/trial": "sandbox-1"})
-            second = await c.call_tool("get_account_balance", {"account_id": "ACC-1001"}, raise_on_error=False, meta={"crmbench/trial": "sandbox-2"})
+            first = await c.call_tool("get_account_balance", {"account_id": "ACC-1001"}, raise_on_error=False, meta={"crmbench/trial": one})
+            second = await c.call_tool("get_account_balance", {"account_id": "ACC-1001"}, raise_on_error=False, meta={"crmbench/trial": two})
     finally:
         trials_module.MAX_PRIVATE_SANDBOXES = old
     assert not first.is_error
@@ -141,3 +144,36 @@ def test_handshake_era_sessions_get_their_own_world(monkeypatch: pytest.MonkeyPa
     stateless = recorder_module._resolve_trial(store, "payments")
     assert first.trial_id != second.trial_id and "session-s1" in first.trial_id
     assert stateless.trial_id == "sandbox-payments"  # stateless-era session ids change per request: shared
+
+
+async def test_a_guessed_or_forged_sandbox_id_reaches_no_world(live_gateway) -> None:
+    """Issue 41: a client-chosen `sandbox-<name>` was open to anyone who guessed it. Ids are issued by the
+    gateway (`GET /sandbox`, no token needed) and carry its HMAC; a chosen, guessed or forged one is refused."""
+    import httpx
+
+    async with httpx.AsyncClient() as http:
+        issued = (await http.get(f"{live_gateway.base_url}/sandbox")).json()
+    trial_id = issued["trial_id"]
+    assert trial_id.startswith("sandbox-") and issued["headers"] == {"X-Trial-Id": trial_id}
+    url = f"{live_gateway.base_url}/payments/mcp"
+    async with Client(StreamableHttpTransport(url, headers={"X-Trial-Id": trial_id})) as c:
+        assert not (await c.call_tool("execute_transfer", TRANSFER)).is_error
+    nonce, mac = trial_id.removeprefix("sandbox-").split(".")
+    forged = [
+        "sandbox-dev", "sandbox-client-1", f"sandbox-{nonce}", f"sandbox-{nonce}.{'0' * len(mac)}",
+        f"sandbox-{'f' * len(nonce)}.{mac}", trial_id.upper(), trial_id + "x",
+    ]  # fmt: skip
+    for guess in forged:
+        async with Client(StreamableHttpTransport(url, headers={"X-Trial-Id": guess})) as c:
+            result = await c.call_tool("get_account_balance", {"account_id": "ACC-1001"}, raise_on_error=False)
+        assert result.is_error and "unknown trial id" in result.content[0].text, (guess, result.content)
+        assert "issued by the gateway" in result.content[0].text or not guess.startswith("sandbox-")
+        assert guess not in live_gateway.gateway.store.ids()
+    live_gateway.gateway.close_trial(trial_id)
+
+
+def test_each_store_signs_its_own_ids() -> None:
+    one, other = TrialStore(), TrialStore()
+    minted = one.mint_sandbox_id()
+    assert one.is_minted_sandbox_id(minted) and not other.is_minted_sandbox_id(minted)
+    assert len({one.mint_sandbox_id() for _ in range(100)}) == 100

@@ -26,14 +26,18 @@ the trial; sending the `mcp_headers` too is harmless).
 Its process starts in a fresh, empty temporary working directory (removed after the trial) with a
 minimal environment: `CRMBENCH_MCP_URL`, `CRMBENCH_TRIAL_ID`, `PATH` (so commands resolve), `HOME` and
 `TMPDIR` (the working directory), `LANG=C.UTF-8`, plus only the variables named with `--agent-env KEY`
-(copied from the harness's environment, e.g. an API key). It cannot read the task files or the harness's
-secrets by accident. Relative paths in the command that name existing files (`python my_agent.py`) are
-resolved against the directory `crmbench run` was started from.
+(copied from the harness's environment, e.g. an API key). Relative paths in the command that name
+existing files (`python my_agent.py`) are resolved against the directory `crmbench run` was started from.
+
+It runs isolated from the harness (`harness.adapters.isolation`): in its own PID and mount namespaces,
+without capabilities, with the task catalog, the run directories and the catalog's git data covered, so
+it can neither read the harness's environment or working directory through `/proc` nor signal it. Where
+the machine cannot isolate it, the run stops with the reason, unless `--agent-unisolated` says to run it
+as a plain child process anyway.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shlex
@@ -45,6 +49,9 @@ from typing import Any
 
 import anyio
 from anyio.abc import Process
+
+from harness.adapters.isolation import IsolationUnavailable, probe
+from harness.agent_code import agent_code, resolve_command
 from anyio.streams.text import TextReceiveStream
 
 from models.base import ConfigurationError
@@ -61,44 +68,17 @@ class AgentProcessError(RuntimeError):
 BASE_ENV = {"LANG": "C.UTF-8"}
 
 
-def resolve_command(command: list[str], base: Path | None = None) -> list[str]:
-    """The command with relative arguments that name existing files made absolute (against `base`, the
-    directory the run was started from): the process runs in an empty temporary directory."""
-    base = base or Path.cwd()
-    out = []
-    for i, word in enumerate(command):
-        path = Path(word)
-        if not word.startswith("-") and not path.is_absolute() and (i > 0 or "/" in word) and (base / path).exists():
-            out.append(str((base / path).resolve()))
-        else:
-            out.append(word)
-    return out
-
-
 def command_files(command: list[str]) -> list[Path]:
-    """The files a command names (its program and scripts): their content is the agent's code identity."""
-    files = []
-    for word in resolve_command(command):
-        path = Path(word)
-        if path.is_absolute() and path.is_file():
-            files.append(path)
-    return files
+    """The files a command runs (its scripts, the modules they import, a `-m` package, a wrapper's
+    script: `harness.agent_code`): their content is the agent's code identity."""
+    return list(agent_code(command).files)
 
 
-def code_identity(command: str) -> str | None:
-    """sha256 over the files the command names (e.g. the script of `python my_agent.py`), or None when it
-    names none: part of the run identity, so editing the agent is a new configuration, not a resume."""
-    files = command_files(shlex.split(command))
-    if not files:
-        return None
-    digest = hashlib.sha256()
-    for path in files:
-        digest.update(str(path).encode() + b"\0")
-        try:
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-        except OSError:
-            continue
-    return digest.hexdigest()[:16]
+def code_identity(command: str, declared: list[Path] | None = None) -> str | None:
+    """sha256 over the files the command runs and the `declared` paths (`--agent-code`), or None when
+    they do not identify the agent (`harness.agent_code`): part of the run identity, so editing the agent
+    is a new configuration, and a run whose agent cannot be identified is not resumed silently."""
+    return agent_code(command, declared).digest()
 
 
 def agent_environment(mcp_url: str, trial_id: str, workdir: str, pass_through: list[str]) -> dict[str, str]:
@@ -136,9 +116,13 @@ class ProcessAgent:
         options: dict[str, Any] | None = None,
         cwd: str | None = None,
         env: list[str] | None = None,
+        isolated: bool = True,
+        hidden: list[Path] | None = None,
     ) -> None:
         """`cwd`: run there instead of a fresh temporary directory; `env`: names of the harness's
-        environment variables the process also gets (`--agent-env`)."""
+        environment variables the process also gets (`--agent-env`); `isolated`: run it isolated from
+        the harness (False: `--agent-unisolated`); `hidden`: directories it must not see
+        (`isolation.hidden_paths`)."""
         if not command:
             raise ConfigurationError("--agent process needs --agent-command 'COMMAND'")
         self.command = resolve_command(command)
@@ -146,14 +130,44 @@ class ProcessAgent:
         self.options = options or {}
         self.cwd = cwd
         self.env = list(env or [])
+        self.isolated = isolated
+        self.hidden = list(hidden or [])
         self._workdir: str | None = None
         self._process: Process | None = None
         self._lines: Any = None
         self._stderr: list[str] = []
 
     @classmethod
-    def from_command(cls, command: str | list[str], *, agent_model: str | None = None, env: list[str] | None = None, **options: Any) -> ProcessAgent:
-        return cls(shlex.split(command) if isinstance(command, str) else list(command), agent_model=agent_model, options=options, env=env)
+    def from_command(
+        cls,
+        command: str | list[str],
+        *,
+        agent_model: str | None = None,
+        env: list[str] | None = None,
+        isolated: bool = True,
+        hidden: list[Path] | None = None,
+        **options: Any,
+    ) -> ProcessAgent:
+        words = shlex.split(command) if isinstance(command, str) else list(command)
+        return cls(words, agent_model=agent_model, options=options, env=env, isolated=isolated, hidden=hidden)
+
+    def _launch_command(self, env: dict[str, str]) -> list[str]:
+        """The command as started: wrapped in the isolation (`isolation.probe`), after checking that its
+        program exists (inside the isolation a missing program would look like the agent's own exit)."""
+        if not self.isolated:
+            return self.command
+        if shutil.which(self.command[0], path=env.get("PATH")) is None:
+            raise ConfigurationError(f"cannot start the agent command {shlex.join(self.command)!r}: {self.command[0]!r} not found")
+        try:
+            isolation = probe()
+            isolation.check(self.hidden)
+        except IsolationUnavailable as exc:
+            raise ConfigurationError(
+                f"this machine cannot isolate a process agent from the harness ({exc}); run where Linux namespaces are allowed "
+                "(as root, or with unprivileged user namespaces), or pass --agent-unisolated to run it as a plain child process, "
+                "which can then read the harness's environment and files and signal it"
+            ) from None
+        return isolation.wrap(self.command, self.hidden)
 
     async def _send(self, message: dict[str, Any]) -> None:
         assert self._process is not None and self._process.stdin is not None
@@ -206,7 +220,11 @@ class ProcessAgent:
         self._workdir = tempfile.mkdtemp(prefix="crmbench-agent-")
         env = agent_environment(session.mcp_url, session.trial_id, self._workdir, self.env)
         try:
-            self._process = await anyio.open_process(self.command, env=env, cwd=self.cwd or self._workdir)
+            command = await anyio.to_thread.run_sync(self._launch_command, env)  # the first probe runs a child: off the loop
+            self._process = await anyio.open_process(command, env=env, cwd=self.cwd or self._workdir)
+        except ConfigurationError:
+            self._remove_workdir()
+            raise
         except OSError as exc:
             self._remove_workdir()
             raise ConfigurationError(f"cannot start the agent command {shlex.join(self.command)!r}: {exc}") from None
