@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from servers.gateway import TRIAL_META_KEY, Gateway
+from servers.gateway import Gateway
+from servers.recorder import TRIAL_META_KEY
 from servers.registry import environment_class, known_domains
 
 pytestmark = pytest.mark.anyio
