@@ -43,6 +43,9 @@ class TaskProof:
     policy: list[str] = field(default_factory=list)
     """Where the task (and its gold trace) disagrees with its domain's consent/refused-attempt rule
     (`harness.policy_rules`); fails the gate only for the gated domains."""
+    pins: list[str] = field(default_factory=list)
+    """Settings of records the gold path creates or configures that no check pins (`harness.release.pins`);
+    each fails the gate."""
 
     @property
     def noop_ok(self) -> bool:
@@ -57,7 +60,7 @@ class TaskProof:
         from harness.policy_rules import GATED_DOMAINS
 
         policy_ok = not self.policy or self.domain not in GATED_DOMAINS
-        return self.error is None and self.gold.strict and self.noop_ok and not self.unkilled and batteries_ok and policy_ok
+        return self.error is None and self.gold.strict and self.noop_ok and not self.unkilled and batteries_ok and policy_ok and not self.pins
 
 
 def needs_effect(task: Task) -> bool:
@@ -193,6 +196,14 @@ def _policy_findings(task: Task, gold_evidence: Evidence) -> list[str]:
         return [str(exc)]
 
 
+def _pin_findings(task: Task, gold_evidence: Evidence, env: type[ToolEnvironment]) -> list[str]:
+    from grader.grade import prepare
+    from harness.release.pins import pin_findings
+
+    prepared, evidence, _ = prepare(task, gold_evidence)
+    return pin_findings(prepared, evidence, env)
+
+
 async def prove_task(
     replayer: GatewayReplayer,
     task: Task,
@@ -217,6 +228,7 @@ async def prove_task(
     noop_verdict = grade_offline(task, await replayer.play(task, noop(task).turns, seed=seed), memo=memo)
     proof = TaskProof(task_id=task.id, domain=task.domain, gold=gold, noop=noop_verdict, needs_effect=needs_effect(task))
     proof.policy = _policy_findings(task, gold_evidence)
+    proof.pins = _pin_findings(task, gold_evidence, env)
     if not gold.strict or not mutate:
         return proof
     if graph is not None:
