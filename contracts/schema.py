@@ -194,15 +194,31 @@ class ReplyCriterion(Strict):
 
     `evidence` drives the offline evidence judge: every item must occur (case-insensitive) in the
     visible assistant transcript; an item that is a list is satisfied by any one of its phrases.
+
+    A criterion with `absent` and no `evidence` is a mention guard ("when mentioned, must be right"): it
+    asks for nothing, passes when the replies do not state the fact, and fails when they state a wrong
+    value of it (another card on the profile, another refund destination), each wrong value an `absent`
+    phrase generated from the world. A passing guard has nothing to quote.
     """
 
     criterion: str = Field(min_length=8)
-    evidence: list[EvidencePhrase] = Field(min_length=1)
+    evidence: list[EvidencePhrase] = Field(default_factory=list)
     absent: list[str] | None = Field(
         default=None,
         min_length=1,
         description="Phrases that must NOT occur in the visible replies for this criterion (e.g. a wrong amount).",
     )
+
+    @model_validator(mode="after")
+    def _evidence_or_guard(self) -> ReplyCriterion:
+        if not self.evidence and not self.absent:
+            raise ValueError("a reply criterion needs evidence, or absent phrases (a mention guard)")
+        return self
+
+    @property
+    def is_guard(self) -> bool:
+        """A mention guard: only `absent` phrases, nothing the replies must state."""
+        return not self.evidence
 
     @field_validator("evidence")
     @classmethod
