@@ -23,8 +23,24 @@ from typing import Any
 from contracts.evidence import Evidence
 from contracts.schema import Contract, Task
 from grader.values import get_path, path_allowed
-from harness.release.world import record_index
+from harness.release.world import collections
 from servers.base import ToolEnvironment, is_free_text
+
+
+def record_paths(state: dict[str, Any]) -> set[str]:
+    """`collection.key` of every record (a record id may key records of several collections: a payment
+    and its loyalty award share the transaction id)."""
+    return {f"{path}.{key}" for path, items in collections(state) for key in items if isinstance(key, str)}
+
+
+def touched_records(gold: Evidence) -> dict[str, bool]:
+    """Record path -> created, for every record the gold path created or changed."""
+    before, after = record_paths(gold.initial_state), record_paths(gold.final_state)
+    return {
+        path: path not in before
+        for path in sorted(after)
+        if path not in before or get_path(gold.initial_state, path) != get_path(gold.final_state, path)
+    }
 
 
 def _leaves(value: Any, path: str) -> Iterator[tuple[str, Any]]:
@@ -69,16 +85,8 @@ def _pinned(contract: Contract, record: str, field: str, tool: str, param: str) 
 def pin_findings(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> list[str]:
     """Each settable field of a record the gold path created or changed that no check pins, named with
     the call that could set it. `task` must be prepared (its `${...}` references resolved)."""
-    before, after = gold.initial_state, gold.final_state
-    old = record_index(before)
-    new = record_index(after)
-    records: dict[str, bool] = {}  # record path -> created
-    for key, collection in new.items():
-        path = f"{collection}.{key}"
-        was = get_path(before, path) if key in old else None
-        now = get_path(after, path)
-        if key not in old or was != now:
-            records[path] = key not in old
+    after = gold.final_state
+    records = touched_records(gold)
     findings: list[str] = []
     seen: set[str] = set()
     for call in gold.successful_calls():
