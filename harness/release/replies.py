@@ -149,8 +149,9 @@ def reply_cases(task: Task, gold: Evidence) -> Iterator[BatteryCase]:
             yield BatteryCase(_case_id("reply", "reply_wrong_mention", f"criterion{k}"), "reply", "reply_wrong_mention",
                               f"criterion {k}: the replies also name {criterion.absent[0]!r}", [], must="fail", replies=tuple(stated))
     keywords = "; ".join(dict.fromkeys(g[0] for groups in _groups(task) for g in groups))
-    yield BatteryCase(_case_id("reply", "reply_keyword_list", "all"), "reply", "reply_keyword_list",
-                      f"every reply is the bare list {keywords[:80]!r}", [], must="fail", replies=tuple(keywords for _ in replies))
+    if keywords:  # only mention guards: there is no evidence a keyword list could stand in for
+        yield BatteryCase(_case_id("reply", "reply_keyword_list", "all"), "reply", "reply_keyword_list",
+                          f"every reply is the bare list {keywords[:80]!r}", [], must="fail", replies=tuple(keywords for _ in replies))
     reworded = [reword(r) for r in replies]
     if reworded != replies:
         yield BatteryCase(_case_id("reply", "reply_reworded", "formats"), "reply", "reply_reworded",
