@@ -43,6 +43,11 @@ def touched_records(gold: Evidence) -> dict[str, bool]:
     }
 
 
+def leaves_of(state: dict[str, Any], path: str) -> list[tuple[str, Any]]:
+    """(dotted path, value) of every leaf of the record at `path`."""
+    return list(_leaves(get_path(state, path), path))
+
+
 def _leaves(value: Any, path: str) -> Iterator[tuple[str, Any]]:
     """(dotted path, value) of every leaf under a record; a list is one leaf (its items are not settings)."""
     if isinstance(value, dict) and value:
