@@ -106,7 +106,7 @@ def validate_judgement(output: JudgeOutput, n_criteria: int, assistant_messages:
             # also be substantive and state the fact.
             model = output.judge != "evidence"
             problem = quote_problem(item.quote, assistant_messages, substantive=model)
-            if problem is None and model and criteria is not None:
+            if problem is None and model and criteria is not None and not criteria[i].is_guard:
                 problem = fact_problem(item.quote, criteria[i])
             if problem:
                 raise JudgeFailure(f"judge {output.judge}: criterion {i}: {problem}")

@@ -125,6 +125,8 @@ def test_a_guard_passes_unmentioned_and_fails_on_a_wrong_value() -> None:
         ReplyCriterion(criterion="States nothing at all, ever.")  # neither evidence nor absent
     passed = JudgeOutput(judge="llm", criteria=[CriterionJudgement(passed=True, quote="", explanation="not mentioned")])
     validate_judgement(passed, 1, ["Booked."], [guard])  # a passing guard has nothing to quote
+    quoted = JudgeOutput(judge="llm", criteria=[CriterionJudgement(passed=True, quote="Booked AU720 for you today.", explanation="no card named")])
+    validate_judgement(quoted, 1, ["Booked AU720 for you today."], [guard])  # nor a value its quote must state
     asked = ReplyCriterion(criterion="States the $159.00 total charged.", evidence=["159.00"])
     with pytest.raises(JudgeFailure):
         validate_judgement(passed, 1, ["Booked."], [asked])

@@ -18,6 +18,7 @@ from grader.memo import GradeMemo
 from grader.verdicts import TrialVerdict
 from harness.release.batteries import BatteryCase, BatteryReport, CaseResult, all_cases, judge_case
 from harness.release.mutations import generic_mutations, noop, probe_mutations
+from harness.release.pins import PIN_EXEMPTION
 from harness.release.playability import case_id as playability_case
 from harness.release.playability import unplayable_turns
 from harness.release.replies import reply_evidence
@@ -107,7 +108,7 @@ async def run_batteries(
             result.outcome, result.detail = "exempt", exemptions[result.case_id]
         if result.case_id in debt and result.outcome in ("missed", "false_failure"):
             result.outcome = "debt"
-    report.stale_exemptions = [case for case in exemptions if case not in generated]
+    report.stale_exemptions = [case for case in exemptions if case not in generated and not case.startswith(PIN_EXEMPTION)]
     report.stale_debt = [case for case in debt if case not in {r.case_id for r in report.results if r.outcome == "debt"}]
     return report
 

@@ -12,7 +12,9 @@ like a parameter of the write tool that touched it is a setting that call can ma
 - an `expected_params` entry of that tool asserts the parameter.
 
 Free-text parameters (their facts are checked by text matchers), the record's own id and values the
-gold call does not own (a field the tool cannot set) are out of scope. Findings fail the gate.
+gold call does not own (a field the tool cannot set) are out of scope. Findings fail the gate. A field the
+world itself guards (every other value is refused) may be exempted with a written reason, as a
+`battery_exemptions` entry `pins/<collection>.*.<field>`; an exemption that matches nothing is reported.
 """
 
 from __future__ import annotations
@@ -25,6 +27,16 @@ from contracts.schema import Contract, Task
 from grader.values import get_path, path_allowed
 from harness.release.world import collections
 from servers.base import ToolEnvironment, is_free_text
+
+
+PIN_EXEMPTION = "pins/"
+"""Prefix of a `battery_exemptions` case that exempts an unpinned setting: `pins/credits.*.case_id`."""
+
+
+def pin_case(record: str, field: str) -> str:
+    """The exemption id of a field: its record's collection, `*` for the record, the field below it."""
+    collection = record.rpartition(".")[0]
+    return f"{PIN_EXEMPTION}{collection}.*.{field[len(record) + 1 :]}"
 
 
 def record_paths(state: dict[str, Any]) -> set[str]:
@@ -94,6 +106,8 @@ def pin_findings(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> list
     records = touched_records(gold)
     findings: list[str] = []
     seen: set[str] = set()
+    exempt = {e.case for e in task.battery_exemptions or [] if e.case.startswith(PIN_EXEMPTION)}
+    found: set[str] = set()
     for call in gold.successful_calls():
         if env.tool_kind(call.tool) != "write":
             continue
@@ -112,9 +126,14 @@ def pin_findings(task: Task, gold: Evidence, env: type[ToolEnvironment]) -> list
                     continue
                 if not _pinned(task.contract, record, field, call.tool, param):
                     seen.add(field)
+                    case = pin_case(record, field)
+                    found.add(case)
+                    if case in exempt:
+                        continue
                     what = "creates" if created else "changes"
                     findings.append(
                         f"{call.tool} {what} {record}; its setting {field} (parameter `{param}`) is pinned by no check: "
-                        "an unrequested value would pass (pin it with a state check, a `where` field or a narrower only_changes)"
+                        f"an unrequested value would pass (pin it with a state check, a `where` field or a narrower only_changes; or exempt {case} with a reason)"
                     )
+    findings += [f"stale pin exemption {case}: no unpinned setting matches it; remove it" for case in sorted(exempt - found)]
     return findings
