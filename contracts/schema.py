@@ -100,6 +100,39 @@ class ExpectedAction(CallPattern):
         return super().label(separator)
 
 
+class TextFacts(Strict):
+    """A value-aware match of free text (a note, reason, resolution, message), written where a value is
+    expected (`expected_params` params, a state check's `equals` or `where`):
+    `{text_states: ["14:00", "CASE-5016"], text_may_also: ["09:00"]}`. Every `text_states` item must be
+    stated in the text - a value (time, date, amount, id) in any written form, other words as whole
+    words - and no other value of the same sort (time, date, money, count, id of the same prefix) may be,
+    except those `text_may_also` lists. Grading: `grader/textfacts.py`."""
+
+    text_states: list[str] = Field(min_length=1)
+    text_may_also: list[str] | None = Field(default=None, min_length=1)
+
+    @field_validator("text_states", "text_may_also")
+    @classmethod
+    def _non_blank(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None and any(not v.strip() for v in value):
+            raise ValueError("text facts must be non-empty strings")
+        return value
+
+
+def check_text_matchers(value: Any) -> None:
+    """Validate every text matcher in an expected value (a mapping with `text_states`), so a misspelt
+    matcher is a contract error, not a dict compared structurally."""
+    if isinstance(value, dict):
+        if "text_states" in value or "text_may_also" in value:
+            TextFacts.model_validate(value)
+            return
+        for item in value.values():
+            check_text_matchers(item)
+    elif isinstance(value, list):
+        for item in value:
+            check_text_matchers(item)
+
+
 class ExpectedParams(Strict):
     """Asserted arguments of one tool. `any`: some successful call matches; `first`: the first successful
     call does; `merged` (extension): the asserted fields may be set over several successful calls on the
@@ -118,6 +151,7 @@ class ExpectedParams(Strict):
 
     @model_validator(mode="after")
     def _record_with_merged(self) -> ExpectedParams:
+        check_text_matchers(self.params)
         if self.record is not None:
             if self.match != "merged":
                 raise ValueError(f"expected_params {self.tool!r}: record goes with match: merged")
@@ -160,15 +194,31 @@ class ReplyCriterion(Strict):
 
     `evidence` drives the offline evidence judge: every item must occur (case-insensitive) in the
     visible assistant transcript; an item that is a list is satisfied by any one of its phrases.
+
+    A criterion with `absent` and no `evidence` is a mention guard ("when mentioned, must be right"): it
+    asks for nothing, passes when the replies do not state the fact, and fails when they state a wrong
+    value of it (another card on the profile, another refund destination), each wrong value an `absent`
+    phrase generated from the world. A passing guard has nothing to quote.
     """
 
     criterion: str = Field(min_length=8)
-    evidence: list[EvidencePhrase] = Field(min_length=1)
+    evidence: list[EvidencePhrase] = Field(default_factory=list)
     absent: list[str] | None = Field(
         default=None,
         min_length=1,
         description="Phrases that must NOT occur in the visible replies for this criterion (e.g. a wrong amount).",
     )
+
+    @model_validator(mode="after")
+    def _evidence_or_guard(self) -> ReplyCriterion:
+        if not self.evidence and not self.absent:
+            raise ValueError("a reply criterion needs evidence, or absent phrases (a mention guard)")
+        return self
+
+    @property
+    def is_guard(self) -> bool:
+        """A mention guard: only `absent` phrases, nothing the replies must state."""
+        return not self.evidence
 
     @field_validator("evidence")
     @classmethod
@@ -205,6 +255,8 @@ class StateCheck(Strict):
             raise ValueError(f"state check on {self.path!r}: non_empty must be true when given")
         if (self.where is not None or self.new) and self.count is None:
             raise ValueError(f"state check on {self.path!r}: where/new only go with count")
+        check_text_matchers(self.equals)
+        check_text_matchers(self.where)
         return self
 
     @property

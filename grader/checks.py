@@ -12,6 +12,7 @@ from contracts.evidence import Evidence, ToolCallRecord
 from contracts.schema import Contract, ExpectedAction, ExpectedParams, OrderStep, Outcome
 from grader.attempts import same_reason_retry
 from grader.semantics import given_arguments
+from grader.textfacts import is_text_matcher, text_problems
 from grader.values import MISSING, args_match, changed_paths, collection_items, get_path, path_allowed, show, values_match
 from grader.verdicts import CheckVerdict
 
@@ -86,6 +87,13 @@ def _merged_arguments(spec: ExpectedParams, calls: list[ToolCallRecord]) -> tupl
     return merged, len(on_record)
 
 
+def _why(expected: object, actual: object) -> str:
+    """What a text matcher found wrong in the text (empty for other values: the diff shows both)."""
+    if is_text_matcher(expected) and actual is not MISSING:
+        return " (" + "; ".join(text_problems(expected, actual)) + ")"  # type: ignore[arg-type]
+    return ""
+
+
 def expected_params(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
     """`any`: some successful call of the tool carries the asserted arguments; `first`: the first one does;
     `merged`: the calls on the asserted record together set them (last value of each field wins)."""
@@ -108,7 +116,7 @@ def expected_params(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
             wrong = {k: shown.arguments.get(k, MISSING) for k in spec.params if not (k in shown.arguments and values_match(spec.params[k], shown.arguments[k]))}
             which = f"the first {spec.outcome} call" if spec.match == "first" else f"none of {len(calls)} {spec.outcome} call(s)"
             reason = f"{spec.tool}: {which} matched the asserted arguments"
-            diff = "; ".join(f"{spec.tool}.{k}: expected {show(spec.params[k])}, got {show(v)}" for k, v in wrong.items())
+            diff = "; ".join(f"{spec.tool}.{k}: expected {show(spec.params[k])}, got {show(v)}{_why(spec.params[k], v)}" for k, v in wrong.items())
         out.append(CheckVerdict(component="params", check=f"expected_params[{i}] {spec.tool} ({spec.match})", passed=passed, reason=reason, diff=diff))
     return out
 
@@ -127,7 +135,7 @@ def _expected_params_merged(i: int, spec: ExpectedParams, calls: list[ToolCallRe
     else:
         wrong = {k: merged.get(k, MISSING) for k in spec.params if not (k in merged and values_match(spec.params[k], merged[k]))}
         reason = f"{spec.tool}: the {n} {spec.outcome} call(s) on {record} did not together set the asserted arguments"
-        diff = "; ".join(f"{spec.tool}.{k}: expected {show(spec.params[k])}, finally set {show(v)}" for k, v in wrong.items())
+        diff = "; ".join(f"{spec.tool}.{k}: expected {show(spec.params[k])}, finally set {show(v)}{_why(spec.params[k], v)}" for k, v in wrong.items())
     return CheckVerdict(component="params", check=f"expected_params[{i}] {spec.tool} (merged)", passed=passed, reason=reason, diff=diff)
 
 
@@ -194,7 +202,7 @@ def expected_state(contract: Contract, ev: Evidence) -> list[CheckVerdict]:
         got = show(actual)
         if check.operator == "equals":
             passed = actual is not MISSING and values_match(check.equals, actual)
-            want = f"expected {show(check.equals)}"
+            want = f"expected {show(check.equals)}" + _why(check.equals, actual)
         elif check.operator == "count":
             assert check.count is not None
             items = collection_items(actual)

@@ -102,12 +102,14 @@ def validate_judgement(output: JudgeOutput, n_criteria: int, assistant_messages:
     if len(output.criteria) != n_criteria:
         raise JudgeFailure(f"judge {output.judge} returned {len(output.criteria)} verdicts for {n_criteria} criteria")
     for i, item in enumerate(output.criteria):
+        if item.passed and criteria is not None and criteria[i].is_guard and not (item.quote or "").strip():
+            continue  # a mention guard passes on what the replies do not say: there is nothing to quote
         if item.passed:
             # The offline evidence judge quotes whole sentences it found itself; a model's quote must
             # also be substantive and state the fact.
             model = output.judge != "evidence"
             problem = quote_problem(item.quote, assistant_messages, substantive=model)
-            if problem is None and model and criteria is not None:
+            if problem is None and model and criteria is not None and not criteria[i].is_guard:
                 problem = fact_problem(item.quote, criteria[i])
             if problem:
                 raise JudgeFailure(f"judge {output.judge}: criterion {i}: {problem}")

@@ -782,6 +782,8 @@ class EvidenceJudge:
             if hits:
                 why = f"a visible reply says what it must not: {phrase!r} ({_where(hits[0])})"
                 return CriterionJudgement(passed=False, quote=hits[0].sentence, explanation=why), False
+        if not found:  # a mention guard (absent phrases only): nothing wrong was stated, nothing to quote
+            return CriterionJudgement(passed=True, quote="", explanation="no visible reply states any of: " + "; ".join(repr(a) for a in criterion.absent or [])), False
         matched = "; ".join(
             f"{phrase!r} as {hit.value.kind} {hit.value.text!r} in {_where(hit)}" if hit.value else f"{phrase!r} in {_where(hit)}"
             for phrase, hit in found

@@ -6,6 +6,8 @@ import json
 import math
 from typing import Any
 
+from grader.textfacts import is_text_matcher, text_matches
+
 MISSING = object()
 """Sentinel for a state path that does not exist."""
 
@@ -41,7 +43,10 @@ def _as_number(value: Any) -> float | None:
 
 
 def values_match(expected: Any, actual: Any) -> bool:
-    """Equality as a reviewer means it: 50 == 50.0 == "50" for numbers; dicts and lists structurally."""
+    """Equality as a reviewer means it: 50 == 50.0 == "50" for numbers; dicts and lists structurally; an
+    expected text matcher (`{text_states: [...]}`, grader/textfacts.py) by the facts the text states."""
+    if is_text_matcher(expected):
+        return text_matches(expected, actual)
     if isinstance(expected, bool) or isinstance(actual, bool):
         return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
     if isinstance(expected, (int, float)):

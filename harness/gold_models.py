@@ -203,6 +203,10 @@ class _GoldPlay:
         replies: list[str] = json.loads(transcript)
         items: list[dict[str, Any]] = []
         for index, criterion in enumerate(task.contract.reply_criteria or [], start=1):
+            if criterion.is_guard:  # a mention guard: passes unless a reply names one of its wrong values
+                said = next((a for a in criterion.absent or [] if find_quote(a, replies) is not None), None)
+                items.append({"index": index, "verdict": said is None, "evidence": "", "explanation": f"the replies say {said!r}" if said else "no wrong value stated"})
+                continue
             # the first phrase that names no trial result (the gold judge holds the raw criteria), else the first
             phrases = [item if isinstance(item, str) else item[0] for item in criterion.evidence or [""]]
             phrase = next((p for p in phrases if "${" not in p), phrases[0])

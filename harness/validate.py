@@ -23,11 +23,17 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from contracts.graph import GraphConfig
 from contracts.schema import Task
+from grader.textfacts import is_text_matcher
 from grader.values import MISSING, args_match, get_path
 from grader.refs import REF as CONTRACT_REF
 from grader.refs import references_in
 from harness.release.replay import REF
-from servers.base import ToolEnvironment
+from servers.base import ToolEnvironment, is_free_text
+
+
+@cache
+def _hints(env: type[ToolEnvironment], tool: str) -> dict[str, Any]:
+    return env.tool_signature(tool)[1]
 
 
 @cache
@@ -46,6 +52,10 @@ def _check_args(env: type[ToolEnvironment], tool: str, args: dict[str, Any], whe
             problems.append(f"{where}: {tool} has no parameter {key!r} (has: {', '.join(signature.parameters)})")
             continue
         if isinstance(value, str) and (REF.search(value) or CONTRACT_REF.search(value)):
+            continue
+        if not gold and is_text_matcher(value):
+            if not is_free_text(_hints(env, tool).get(key)):
+                problems.append(f"{where}: {tool}.{key} is asserted by its text facts, but it is not a free-text parameter")
             continue
         adapter = _adapter(env, tool, key)
         try:

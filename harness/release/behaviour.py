@@ -3,7 +3,8 @@
 Repeat each write; drop each write; aim each write at a look-alike record of the same kind; move each
 write before the validation (or contract-named read) that precedes it, and - when that check happened in
 an earlier user turn - into that turn (acting before the customer asked or confirmed); change each
-non-free-text argument of each write; attempt each forbidden action. The world knowledge it needs
+non-free-text argument of each write; switch each optional setting a write leaves at its default to
+another value in the same call (an unrequested setting); attempt each forbidden action. The world knowledge it needs
 (look-alike records, a plausible wrong value of a parameter's type) lives here too.
 """
 
@@ -16,7 +17,7 @@ from typing import Any, Literal
 
 from contracts.evidence import Evidence
 from contracts.graph import GraphConfig
-from contracts.schema import GoldCall, Task
+from contracts.schema import GoldCall, GoldTurn, Task
 from harness.release.cases import (
     BatteryCase,
     append_calls,
@@ -108,6 +109,53 @@ def altered_argument(value: Any, annotation: Any) -> Any:
     return None
 
 
+def _admits_bool(annotation: Any) -> bool:
+    """Whether a parameter takes a boolean (`bool`, `bool | None`, through Annotated)."""
+    while typing.get_origin(annotation) is typing.Annotated:
+        annotation = typing.get_args(annotation)[0]
+    return annotation is bool or bool in typing.get_args(annotation)
+
+
+def _current_values(gold: Evidence, index: int, name: str) -> list[Any]:
+    """The values of the field `name` on the records a gold call names (its arguments or its result), in
+    the final world: a setting switched to the value it already has is no change."""
+    from harness.release.pins import leaves_of, record_paths
+
+    record = gold.tool_trace[index]
+    named = {v for v in (*record.arguments.values(), *((record.result or {}).values() if isinstance(record.result, dict) else ())) if isinstance(v, str)}
+    return [
+        value
+        for path in record_paths(gold.final_state)
+        if path.rpartition(".")[2] in named
+        for field, value in leaves_of(gold.final_state, path)
+        if field.rpartition(".")[2] == name
+    ]
+
+
+def _unrequested_settings(
+    turns: list[GoldTurn], pos: tuple[int, int], call: GoldCall, env: type[ToolEnvironment], gold: Evidence, index: int
+) -> Iterator[BatteryCase]:
+    """The gold write with one optional setting it leaves at its default switched to another value in the
+    same call (`sso_enabled=true` on a time-zone change): what the customer never asked for must fail. From
+    the tool's signature and the world (never the value the record already holds); free text and settings
+    without another sensible value are skipped."""
+    from grader.semantics import canonical_args
+
+    _, hints = env.tool_signature(call.tool)
+    for name, default in canonical_args(env, call.tool, {}, defaults=True).items():
+        if name in call.args or is_free_text(hints.get(name)):
+            continue
+        current = [default, *_current_values(gold, index, name)]
+        options = _enum_values(hints.get(name)) or ([True, False] if _admits_bool(hints.get(name)) else [altered_argument(default, hints.get(name))])
+        other = next((o for o in options if o is not None and o not in current), None)
+        if other is None:
+            continue
+        per = calls_per_turn(turns)
+        per[pos[0]][pos[1]] = call.model_copy(update={"args": {**call.args, name: other}})
+        yield BatteryCase(case_id("behaviour", "unrequested_setting", f"{call.tool}.{name}", pos), "behaviour", "unrequested_setting",
+                          f"{call.tool} also sets {name}={other!r}, which nobody asked for", rebuild_turns(turns, per))
+
+
 def behavioural_cases(
     task: Task, gold: Evidence, env: type[ToolEnvironment], graph: GraphConfig
 ) -> Iterator[BatteryCase]:
@@ -145,6 +193,8 @@ def behavioural_cases(
             per[pos[0]][pos[1]] = call.model_copy(update={"args": {**call.args, key: new_value}})
             yield BatteryCase(case_id("behaviour", kind, f"{call.tool}.{key}", pos), "behaviour", kind,
                               f"{call.tool} with {key}={new_value!r} instead of {value!r}", rebuild_turns(turns, per))
+
+        yield from _unrequested_settings(turns, pos, call, env, gold, i)
 
         guard = next(
             (

@@ -19,6 +19,7 @@ from grader.verdicts import TrialVerdict
 from harness.release.batteries import BatteryReport, CaseResult, all_cases, judge_case
 from harness.release.cases import BatteryCase
 from harness.release.mutations import generic_mutations, noop, probe_mutations
+from harness.release.pins import PIN_EXEMPTION
 from harness.release.playability import case_id as playability_case
 from harness.release.playability import unplayable_turns
 from harness.release.replies import reply_evidence
@@ -44,6 +45,9 @@ class TaskProof:
     policy: list[str] = field(default_factory=list)
     """Where the task (and its gold trace) disagrees with its domain's consent/refused-attempt rule
     (`harness.policy_rules`); fails the gate only for the gated domains."""
+    pins: list[str] = field(default_factory=list)
+    """Settings of records the gold path creates or configures that no check pins (`harness.release.pins`);
+    each fails the gate."""
 
     @property
     def noop_ok(self) -> bool:
@@ -58,7 +62,7 @@ class TaskProof:
         from harness.policy_rules import GATED_DOMAINS
 
         policy_ok = not self.policy or self.domain not in GATED_DOMAINS
-        return self.error is None and self.gold.strict and self.noop_ok and not self.unkilled and batteries_ok and policy_ok
+        return self.error is None and self.gold.strict and self.noop_ok and not self.unkilled and batteries_ok and policy_ok and not self.pins
 
 
 def needs_effect(task: Task) -> bool:
@@ -105,7 +109,7 @@ async def run_batteries(
             result.outcome, result.detail = "exempt", exemptions[result.case_id]
         if result.case_id in debt and result.outcome in ("missed", "false_failure"):
             result.outcome = "debt"
-    report.stale_exemptions = [case for case in exemptions if case not in generated]
+    report.stale_exemptions = [case for case in exemptions if case not in generated and not case.startswith(PIN_EXEMPTION)]
     report.stale_debt = [case for case in debt if case not in {r.case_id for r in report.results if r.outcome == "debt"}]
     return report
 
@@ -194,6 +198,14 @@ def _policy_findings(task: Task, gold_evidence: Evidence) -> list[str]:
         return [str(exc)]
 
 
+def _pin_findings(task: Task, gold_evidence: Evidence, env: type[ToolEnvironment]) -> list[str]:
+    from grader.grade import prepare
+    from harness.release.pins import pin_findings
+
+    prepared, evidence, _ = prepare(task, gold_evidence)
+    return pin_findings(prepared, evidence, env)
+
+
 async def prove_task(
     replayer: GatewayReplayer,
     task: Task,
@@ -218,6 +230,7 @@ async def prove_task(
     noop_verdict = grade_offline(task, await replayer.play(task, noop(task).turns, seed=seed), memo=memo)
     proof = TaskProof(task_id=task.id, domain=task.domain, gold=gold, noop=noop_verdict, needs_effect=needs_effect(task))
     proof.policy = _policy_findings(task, gold_evidence)
+    proof.pins = _pin_findings(task, gold_evidence, env)
     if not gold.strict or not mutate:
         return proof
     if graph is not None:

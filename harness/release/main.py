@@ -243,6 +243,7 @@ def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mut
     killed = sum(len(p.killed) for p in proofs if p.gold.strict)
     console.print(f"gold paths passing: {gold_pass}/{len(proofs)}")
     console.print(f"no-op fails every task that needs an effect: {noop_fail}/{len(effect)} (all tasks: {sum(not p.noop.strict for p in proofs)}/{len(proofs)})")
+    console.print(f"created and configured records pinned whole: {sum(not p.pins for p in proofs)}/{len(proofs)} task(s)")
     rate = 100.0 * killed / declared if declared else 100.0
     if mutated:
         console.print(f"mutation kill rate: {killed}/{declared} declared checks ({rate:.1f}%), {sum(p.mutations_run for p in proofs)} mutations run")
@@ -276,6 +277,8 @@ def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mut
         for line in p.policy:
             label = "[red]POLICY[/red]" if p.domain in GATED_DOMAINS else "[dim]policy (report)[/dim]"
             console.print(f"{label} {line}")
+        for line in p.pins:
+            console.print(f"[red]NOT PINNED[/red] {p.task_id}: {line}")
         if verbose:
             for check, mutation in p.killed.items():
                 console.print(f"  {p.task_id}: {check}  <- {mutation}")
@@ -299,6 +302,7 @@ def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mut
                 "unkilled": p.unkilled,
                 "error": p.error,
                 "policy": p.policy,
+                "pins": p.pins,
                 "batteries": None
                 if p.batteries is None
                 else [{"case": r.case_id, "battery": r.battery, "kind": r.kind, "outcome": r.outcome, "detail": r.detail} for r in p.batteries.results],
@@ -391,7 +395,7 @@ def run_release(args: ReleaseConfig) -> int:
         if args.write_debt and args.mutations:
             _write_ledgers(tasks, proofs, console)
             proofs = [_as_debt(p) for p in proofs]
-        ok &= all(p.ok or (not args.mutations and p.gold.strict and p.noop_ok) for p in proofs)
+        ok &= all(p.ok or (not args.mutations and p.gold.strict and p.noop_ok and not p.pins) for p in proofs)
 
     if default_catalog and not args.task and not args.domain:
         if args.write_lock and ok:

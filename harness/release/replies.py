@@ -5,6 +5,7 @@ For each reply criterion of a task, from the gold dialogue's rendered replies an
   evidence names and the gold reply states) replaced, in every written form ("$200.00" for "200"), by
   another value of the same kind from the world;
 - `reply_keyword_list` (must fail): every reply is a bare list of every evidence phrase, no sentences;
+- `reply_wrong_mention` (must fail): for a mention guard, the gold replies naming its first wrong value;
 - `reply_reworded` (must pass): the gold replies with the same facts in other formats ($1,450.00 / 1450.00,
   2026-12-15 / December 15, 2026, 13:00 / 1 pm).
 It is also a calibration set for the LLM judge: the same cases, with the same expected verdicts.
@@ -141,9 +142,16 @@ def reply_cases(task: Task, gold: Evidence) -> Iterator[BatteryCase]:
             yield BatteryCase(case_id("reply", "reply_wrong_value", f"criterion{k}"), "reply", "reply_wrong_value",
                               f"criterion {k}: {phrase!r} stated as {other!r}", [], must="fail", replies=tuple(wrong))
             break
+    for k, criterion in enumerate(criteria):
+        if criterion.is_guard and criterion.absent:  # a mention guard: the replies name a wrong value of its fact
+            stated = list(replies)
+            stated[-1] = f"{stated[-1]} For the record: {criterion.absent[0]}."
+            yield BatteryCase(case_id("reply", "reply_wrong_mention", f"criterion{k}"), "reply", "reply_wrong_mention",
+                              f"criterion {k}: the replies also name {criterion.absent[0]!r}", [], must="fail", replies=tuple(stated))
     keywords = "; ".join(dict.fromkeys(g[0] for groups in _groups(task) for g in groups))
-    yield BatteryCase(case_id("reply", "reply_keyword_list", "all"), "reply", "reply_keyword_list",
-                      f"every reply is the bare list {keywords[:80]!r}", [], must="fail", replies=tuple(keywords for _ in replies))
+    if keywords:  # only mention guards: there is no evidence a keyword list could stand in for
+        yield BatteryCase(case_id("reply", "reply_keyword_list", "all"), "reply", "reply_keyword_list",
+                          f"every reply is the bare list {keywords[:80]!r}", [], must="fail", replies=tuple(keywords for _ in replies))
     reworded = [reword(r) for r in replies]
     if reworded != replies:
         yield BatteryCase(case_id("reply", "reply_reworded", "formats"), "reply", "reply_reworded",

@@ -1,0 +1,120 @@
+"""Mention guards from the world (issue 38, item 3): the facts a reply must not get wrong when it states them.
+
+A reply criterion checks the facts the customer asked for; a reply that also names the wrong card or the
+wrong refund destination while the state is right passed. For every record the gold path creates or
+changes that carries such a fact, this module writes a mention guard - a reply criterion with `absent`
+phrases and no evidence (`contracts.schema.ReplyCriterion.is_guard`): it passes when the replies do not
+state the fact and fails when they name another value of it that the world holds:
+
+- travel: a charge or refund on a booking or hotel stay goes to one card of the traveller's profile;
+  the profile's other cards (their ids and "ending NNNN") are wrong;
+- retail: a refund goes to the order's payment method (or store credit); the other original-payment
+  methods (card, PayPal, gift card) are wrong for it;
+- payments: a new payment is made with one method; the other named methods (card, PayPal, bank transfer)
+  are wrong for it.
+
+Store credit and the account balance are never absent phrases: an agent offers store credit before the
+customer decides, and talks about the balance for other reasons. An absent phrase the gold replies
+themselves state is dropped (a valid dialogue states it, so it cannot be a wrong value there).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from contracts.evidence import Evidence
+from contracts.schema import ReplyCriterion, Task
+from grader.values import get_path
+from harness.release.pins import touched_records
+
+METHOD_WORDS: dict[str, list[str]] = {
+    "card": ["credit card", "debit card", "your card"],
+    "paypal": ["PayPal"],
+    "gift_card": ["gift card"],
+    "bank_transfer": ["bank transfer"],
+}
+"""How a reply names a payment method (retail and payments share the words)."""
+METHOD_NAMES = {"card": "card", "paypal": "PayPal", "gift_card": "gift card", "bank_transfer": "bank transfer",
+                "store_credit": "store credit", "account_balance": "account balance"}
+
+
+def _touched(gold: Evidence) -> list[tuple[str, dict[str, Any]]]:
+    """(record path, final record) of every record the gold path created or changed."""
+    return [(path, record) for path in touched_records(gold) if isinstance(record := get_path(gold.final_state, path), dict)]
+
+
+def _said(phrase: str, replies: str) -> bool:
+    return re.search(r"(?<![A-Za-z0-9])" + re.escape(phrase) + r"(?![A-Za-z0-9])", replies, re.I) is not None
+
+
+def _guard(text: str, wrong: list[list[str]], replies: str) -> ReplyCriterion | None:
+    """`wrong`: the written forms of each wrong value; a value any form of which the gold replies state is
+    discussed in a valid dialogue (the cards listed when the agent asks which one), so it is dropped whole."""
+    absent = [p for forms in wrong if not any(_said(f, replies) for f in forms) for p in forms]
+    return ReplyCriterion(criterion=text, absent=list(dict.fromkeys(absent))) if absent else None
+
+
+def _travel(gold: Evidence) -> list[tuple[str, list[list[str]]]]:
+    used: dict[str, set[str]] = {}  # traveller -> the cards the gold path charged or refunded
+    what: set[str] = set()
+    for path, record in _touched(gold):
+        before = get_path(gold.initial_state, path)
+        old = before.get("payments", []) if isinstance(before, dict) else []
+        cards = {p["payment_method_id"] for p in record.get("payments", []) if p not in old and isinstance(p, dict) and p.get("payment_method_id")}
+        if not cards and "payment_method_id" in record and not isinstance(before, dict):
+            cards = {record["payment_method_id"]}  # a new hotel stay paid with a card
+        if cards and record.get("traveller_id"):
+            used.setdefault(record["traveller_id"], set()).update(cards)
+            what.add(path.split(".")[0].replace("hotel_stays", "hotel stay").rstrip("s"))
+    out = []
+    for traveller_id, cards in used.items():
+        profile = get_path(gold.final_state, f"travellers.{traveller_id}.payment_methods")
+        others = [m for m in profile if m not in cards] if isinstance(profile, dict) else []
+        if not others:
+            continue
+        right = " and ".join(f"{profile[m]['label']} ({m})" for m in sorted(cards) if m in profile)
+        wrong = [[m, "ending " + profile[m]["label"].rsplit(" ", 1)[-1]] for m in others]
+        labels = ", ".join(f"{profile[m]['label']} ({m})" for m in others)
+        out.append((f"If the replies say which card a {' or '.join(sorted(what))} of {traveller_id} was charged or refunded to, "
+                    f"it is the {right}, never another card of the profile: {labels}.", wrong))
+    return out
+
+
+def _methods_guard(methods: set[str], subject: str, exclude: set[str]) -> list[tuple[str, list[list[str]]]]:
+    if not methods:
+        return []
+    wrong = [words for m, words in METHOD_WORDS.items() if m not in methods and m not in exclude]
+    named = " or ".join(METHOD_NAMES.get(m, m) for m in sorted(methods))
+    return [(f"If the replies say {subject}, it is {named}, never another payment method.", wrong)] if wrong else []
+
+
+def _retail(gold: Evidence) -> list[tuple[str, list[list[str]]]]:
+    methods: set[str] = set()
+    for path, record in _touched(gold):
+        if path.startswith("refunds.") and "method" in record:
+            order = get_path(gold.final_state, f"orders.{record.get('order_id')}")
+            methods |= {record["method"], *([order["payment_method"]] if isinstance(order, dict) else [])}
+    return _methods_guard(methods, "where a refund goes (or how the refunded order was paid)", {"store_credit", "bank_transfer"})
+
+
+def _payments(gold: Evidence) -> list[tuple[str, list[list[str]]]]:
+    methods = {
+        record["method"]
+        for path, record in _touched(gold)
+        if path.startswith("payments.") and "method" in record and not isinstance(get_path(gold.initial_state, path), dict)
+    }
+    return _methods_guard(methods, "how a new payment was made", {"gift_card", "account_balance"})
+
+
+DOMAINS = {"travel": _travel, "retail": _retail, "payments": _payments}
+
+
+def mention_guards(task: Task, gold: Evidence) -> list[ReplyCriterion]:
+    """The guards the world asks of this task's replies (none for a domain without such facts)."""
+    find = DOMAINS.get(task.domain)
+    if find is None:
+        return []
+    replies = "\n".join(m.content for m in gold.conversation if m.role == "assistant")
+    guards = [_guard(text, wrong, replies) for text, wrong in find(gold)]
+    return [g for g in guards if g is not None]
