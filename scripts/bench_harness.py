@@ -96,10 +96,12 @@ class LatencySpec:
     mean_s: float
     dist: str = "constant"
     spread: float = 0.5
+    seed: int = 0
+    """Each run of a level draws its own latencies (`--reps` sample the draws too, not one fixed set)."""
 
     @classmethod
     def of(cls, args: argparse.Namespace) -> LatencySpec:
-        return cls(args.latency, args.latency_dist, args.latency_spread)
+        return cls(args.latency, args.latency_dist, args.latency_spread, args.seed)
 
     def model(self) -> Any:
         from models.latency import Latency
@@ -112,7 +114,7 @@ class LatencySpec:
 
         if self.dist == "constant":
             return GoldPlayedModels.of([TASK], latency_s=self.mean_s)
-        return GoldPlayedModels.of([TASK], latency_s=self.mean_s, latency=self.model())
+        return GoldPlayedModels.of([TASK], latency_s=self.mean_s, latency=self.model(), seed=1000 * self.seed)
 
 
 async def _measure(n: int, latency: LatencySpec, transport: str, workers: int = 1, provider: str = "scripted") -> dict[str, float]:
@@ -228,6 +230,7 @@ def main() -> None:
     parser.add_argument("--provider", choices=["scripted", "http"], default="scripted", help="in-process scripted models, or the real providers against the fake server")
     parser.add_argument("--baseline", type=Path, help="another checkout (e.g. `git worktree add /tmp/perf-base main`): each level also with its code, in turn")
     parser.add_argument("--reps", "--pairs", dest="reps", type=int, default=3, help="runs of each level, reported min/median/max (with --baseline: pairs, interleaved)")
+    parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)  # a level run's draws: its rep's index
     parser.add_argument("--level", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--code", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -244,8 +247,8 @@ def main() -> None:
     report(args)
 
 
-def _run_level(args: argparse.Namespace, n: int, workers: int, transport: str, code: Path | None) -> dict[str, float]:
-    command = [sys.executable, __file__, "--level", str(n), "--latency", str(args.latency), "--latency-dist", args.latency_dist,
+def _run_level(args: argparse.Namespace, n: int, workers: int, transport: str, code: Path | None, seed: int = 0) -> dict[str, float]:
+    command = [sys.executable, __file__, "--level", str(n), "--seed", str(seed), "--latency", str(args.latency), "--latency-dist", args.latency_dist,
                "--latency-spread", str(args.latency_spread), "--transport", transport, "--workers", str(workers), "--provider", args.provider]
     if code is not None:
         command += ["--code", str(code)]
@@ -276,10 +279,10 @@ def report(args: argparse.Namespace, server_pid: int | None = None) -> None:
     for n in args.trials:
         for workers in args.workers:
             for transport in args.transport:
-                for _ in range(args.reps):
+                for rep in range(args.reps):
                     for label, code in codes:
                         server_cpu = _process_cpu_s(server_pid)
-                        r = _run_level(args, n, workers, transport, code)
+                        r = _run_level(args, n, workers, transport, code, seed=rep)
                         if n not in ideals:
                             ideals[n] = ideal_of(latency, n, calls, int(r["calls_per_trial"]))
                             print(f"{'':>8} ideal for {n} trial(s) in flight: {ideals[n].describe()}", flush=True)
