@@ -11,9 +11,23 @@ from pathlib import Path
 from typing import NoReturn
 
 from pydantic import Field, ValidationError
-from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSubCommand, SettingsConfigDict, SettingsError
+from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSettingsSource, CliSubCommand, SettingsConfigDict, SettingsError
 
-from harness.config import CompareConfig, DiffConfig, GradeConfig, PlanConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, StdioConfig, SuggestConfig, TasksConfig
+from harness.cli_help import user_facing
+from harness.config import (
+    CompareConfig,
+    DiffConfig,
+    GradeConfig,
+    PlanConfig,
+    ReleaseConfig,
+    ReportConfig,
+    RunConfig,
+    ServeConfig,
+    StdioConfig,
+    SuggestConfig,
+    TasksConfig,
+    shown_as,
+)
 
 
 def quiet_fastmcp() -> None:
@@ -85,7 +99,7 @@ class Validate(ReleaseConfig):
     __doc__ = ReleaseConfig.__doc__
 
     def cli_cmd(self) -> None:
-        from contracts.catalog import load_catalog, task_files
+        from contracts.catalog import catalog_domains, load_catalog, task_files
 
         if self.tasks_dir is not None:  # a bad folder or file is one sentence naming it, before any gate runs
             if not self.tasks_dir.is_dir():
@@ -93,6 +107,10 @@ class Validate(ReleaseConfig):
             if not task_files(self.tasks_dir):
                 fail(f"--tasks-dir {self.tasks_dir}: holds no task files (*.yaml)")
             load_catalog(self.tasks_dir)  # CatalogError names the file, task and field
+        known = catalog_domains(self.tasks_dir) if self.tasks_dir is not None else catalog_domains()
+        for domain in self.domain:  # as `run` and `tasks`: an empty selection is an error, not "ALL GATES PASS"
+            if domain not in known:
+                fail(f"--domain {domain!r} has no tasks in the catalog; known domains: {', '.join(known)}")
         from harness.benchmark_spec import run_release
 
         raise SystemExit(run_release(ReleaseConfig.model_validate(self.model_dump())))
@@ -252,11 +270,11 @@ class JudgeCheck(BaseSettings):
     split, domain and item kind."""
 
     model_config = SettingsConfigDict(populate_by_name=True)
-    judge: str = Field(default="evidence", description="evidence | llm")
-    judge_model: str | None = Field(default=None, description="provider:model for --judge llm")
-    domain: list[str] = Field(default_factory=list, description="only these domains (the figure is then not stored)")
-    split: list[str] = Field(default_factory=list, description="only these splits: dev | heldout_paraphrase (default both)")
-    json_file: Path | None = Field(default=None, alias="json", description="also write the full report as JSON here")
+    judge: str = Field(default="evidence", json_schema_extra=shown_as("{evidence,llm}"), description="evidence or llm")
+    judge_model: str | None = Field(default=None, json_schema_extra=shown_as("PROVIDER:MODEL"), description="the model for --judge llm")
+    domain: list[str] = Field(default_factory=list, json_schema_extra=shown_as("DOMAIN"), description="only these domains (the figure is then not stored)")
+    split: list[str] = Field(default_factory=list, json_schema_extra=shown_as("SPLIT"), description="only these splits: dev, heldout_paraphrase (default: every split)")
+    json_file: Path | None = Field(default=None, alias="json", json_schema_extra=shown_as("FILE"), description="also write the full report as JSON here")
     show: int = Field(default=10, ge=0, description="list this many disagreements of the dev split")
     show_heldout: bool = Field(default=False, description="also list the held-out split's disagreements (reviewers only, never rule authors)")
 
@@ -418,7 +436,8 @@ def main(argv: list[str] | None = None) -> None:
     follow_parent()
     args = keep_commas(sys.argv[1:] if argv is None else argv)
     try:
-        CliApp.run(Crmbench, cli_args=args, cli_exit_on_error=False)
+        source = CliSettingsSource(Crmbench, cli_exit_on_error=False, add_argument_method=user_facing(Crmbench))
+        CliApp.run(Crmbench, cli_args=args, cli_settings_source=source)
     except SystemExit as exc:
         if isinstance(exc.code, str):  # `raise SystemExit("message")` anywhere: the same style, exit 2
             fail(exc.code)

@@ -9,24 +9,30 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, Field, field_validator
 
 
+def shown_as(metavar: str) -> dict[str, Any]:
+    """`json_schema_extra` naming what a user types for a flag in `--help` (harness.cli_help), where the
+    field's type alone would only say TEXT or PATH."""
+    return {"metavar": metavar}
+
+
 class ServeConfig(BaseModel):
     """Serve the domain MCP servers (the gateway) for any MCP client."""
 
-    domain: list[str] = Field(default_factory=list, description="serve only these domains (default: all)")
+    domain: list[str] = Field(default_factory=list, json_schema_extra=shown_as("DOMAIN"), description="serve only these domains (default: all)")
     transport: Literal["http", "stdio"] = Field(default="http", description="streamable HTTP, or stdio (one domain, one trial)")
-    host: str = Field(default="127.0.0.1", description="HTTP bind address")
-    port: int = Field(default=8000, ge=0, le=65535, description="HTTP port")
-    task: str | None = Field(default=None, description="start the default trial from this task's initial state")
+    host: str = Field(default="127.0.0.1", json_schema_extra=shown_as("HOST"), description="HTTP bind address")
+    port: int = Field(default=8000, json_schema_extra=shown_as("PORT"), ge=0, le=65535, description="HTTP port")
+    task: str | None = Field(default=None, json_schema_extra=shown_as("TASK_ID"), description="start the default trial from this task's initial state")
     seed: int = Field(default=0, description="seed for ids the world mints in the default trial")
     require_trial: bool = Field(default=False, description="refuse tool calls that name no trial (no sandbox trial)")
     control_token: str | None = Field(
-        default=None, description="token /control/ requests must send as 'Authorization: Bearer TOKEN' (default: a fresh one, printed; 'none': no token)"
+        default=None, json_schema_extra=shown_as("TOKEN"), description="token /control/ requests must send as 'Authorization: Bearer TOKEN' (default: a fresh one, printed; 'none': no token)"
     )
-    allowed_origin: list[str] = Field(default_factory=list, description="browser Origins allowed besides loopback (e.g. an Inspector UI elsewhere)")
+    allowed_origin: list[str] = Field(default_factory=list, json_schema_extra=shown_as("ORIGIN"), description="browser Origins allowed besides loopback (e.g. an Inspector UI elsewhere)")
     user: Literal["scripted", "llm"] = Field(default="scripted", description="the user behind /control/trials/{id}/user: the task's scripted turns, or the simulator")
-    user_model: str = Field(default="openai:gpt-5-mini", description="user simulator model (with --user llm)")
+    user_model: str = Field(default="openai:gpt-5-mini", json_schema_extra=shown_as("PROVIDER:MODEL"), description="user simulator model (with --user llm)")
     judge: Literal["evidence", "llm"] = Field(default="evidence", description="the judge behind /control/trials/{id}/grade")
-    judge_model: str = Field(default="openai:gpt-5-mini", description="judge model (with --judge llm)")
+    judge_model: str = Field(default="openai:gpt-5-mini", json_schema_extra=shown_as("PROVIDER:MODEL"), description="judge model (with --judge llm)")
     max_turns: int = Field(default=30, ge=1, description="user-turn limit of a dialogue driven through the control plane")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(default="WARNING", description="log messages of this level and above, on stderr")
 
@@ -35,8 +41,8 @@ class StdioConfig(BaseModel):
     """Serve one domain over stdio (one process is one trial): `crmbench stdio --domain payments`, for MCP
     clients' config files. Only the flags that mean something over stdio (no host, port, control plane)."""
 
-    domain: list[str] = Field(default_factory=list, description="the one domain to serve")
-    task: str | None = Field(default=None, description="start the trial from this task's initial state")
+    domain: list[str] = Field(default_factory=list, json_schema_extra=shown_as("DOMAIN"), description="the one domain to serve")
+    task: str | None = Field(default=None, json_schema_extra=shown_as("TASK_ID"), description="start the trial from this task's initial state")
     seed: int = Field(default=0, description="seed for ids the world mints")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(default="WARNING", description="log messages of this level and above, on stderr")
 
@@ -47,7 +53,7 @@ class StdioConfig(BaseModel):
 class TasksConfig(BaseModel):
     """List the task catalog."""
 
-    domain: list[str] = Field(default_factory=list, description="only these domains")
+    domain: list[str] = Field(default_factory=list, json_schema_extra=shown_as("DOMAIN"), description="only these domains")
     show_instruction: bool = Field(default=False, description="print each task's user instruction")
 
 
@@ -55,21 +61,21 @@ class SuggestConfig(BaseModel):
     """Authoring aid: play tasks' gold paths and print the checks that pin their effect (only_changes,
     exact counts of new records, exact counts of writes) for the author to review and paste."""
 
-    task: list[str] = Field(default_factory=list, description="task ids (repeatable)")
-    domain: list[str] = Field(default_factory=list, description="every task of these domains")
+    task: list[str] = Field(default_factory=list, json_schema_extra=shown_as("TASK_ID"), description="task ids (repeatable)")
+    domain: list[str] = Field(default_factory=list, json_schema_extra=shown_as("DOMAIN"), description="every task of these domains")
 
 
 class GradeConfig(BaseModel):
     """Re-grade a recorded run from its stored evidence (no agent or user model is called): the current
     catalog's contracts, reply judgements reused where the criteria are unchanged, judge failures re-judged."""
 
-    out: Path | None = Field(default=None, description="new run directory (default: <run>-regraded)")
+    out: Path | None = Field(default=None, json_schema_extra=shown_as("DIR"), description="new run directory (default: <run>-regraded)")
     judge: Literal["recorded", "evidence", "llm"] = Field(
         default="recorded", description="recorded: reuse recorded judgements, ask the run's own judge where needed; evidence / llm: re-judge every reply"
     )
-    judge_model: str | None = Field(default=None, description="provider:model for --judge llm (default: the run's judge model)")
+    judge_model: str | None = Field(default=None, json_schema_extra=shown_as("PROVIDER:MODEL"), description="provider:model for --judge llm (default: the run's judge model)")
     only_infra: bool = Field(default=False, description="only re-judge trials whose judge failed (⊥); copy the rest unchanged")
-    tasks_dir: Path | None = Field(default=None, description="grade against the contracts in this catalog directory instead")
+    tasks_dir: Path | None = Field(default=None, json_schema_extra=shown_as("DIR"), description="grade against the contracts in this catalog directory instead")
 
 
 class ReleaseConfig(BaseModel):
@@ -77,11 +83,11 @@ class ReleaseConfig(BaseModel):
 
     gold: bool = Field(default=False, description="execute gold paths, the no-op run and mutations")
     write_lock: bool = Field(default=False, description="rewrite contracts/catalog.lock.json when all gates pass")
-    tasks_dir: Path | None = Field(default=None, description="task YAML directory (default: contracts/tasks)")
-    domain: list[str] = Field(default_factory=list, description="only these domains")
-    task: list[str] = Field(default_factory=list, description="only these task ids")
+    tasks_dir: Path | None = Field(default=None, json_schema_extra=shown_as("DIR"), description="task YAML directory (default: contracts/tasks)")
+    domain: list[str] = Field(default_factory=list, json_schema_extra=shown_as("DOMAIN"), description="only these domains")
+    task: list[str] = Field(default_factory=list, json_schema_extra=shown_as("TASK_ID"), description="only these task ids")
     mutations: bool = Field(default=True, description="with --gold: run the mutation kill-rate proof")
-    json_report: Path | None = Field(default=None, description="also write the full report as JSON here")
+    json_report: Path | None = Field(default=None, json_schema_extra=shown_as("FILE"), description="also write the full report as JSON here")
     write_debt: bool = Field(default=False, description="with --gold: rewrite contracts/battery_debt/<domain>.yaml from this run's misses")
     workers: int = Field(default=0, ge=0, description="with --gold: worker processes over the catalog (0: one per core)")
     verbose: bool = Field(
@@ -96,9 +102,9 @@ class RunConfig(BaseModel):
     """One benchmark run. Defaults follow the spec's protocol (A.3): 30 user turns, 1,200 s per task,
     10 ReAct iterations per turn, one trial per task, a fixed base seed, simulator and judge gpt-5-mini."""
 
-    domain: list[str] = Field(default_factory=list, description="only these domains (default: all)")
-    task: list[str] = Field(default_factory=list, description="only these task ids")
-    capability: list[str] = Field(default_factory=list, description="only tasks with one of these capability labels")
+    domain: list[str] = Field(default_factory=list, json_schema_extra=shown_as("DOMAIN"), description="only these domains (default: all)")
+    task: list[str] = Field(default_factory=list, json_schema_extra=shown_as("TASK_ID"), description="only these task ids")
+    capability: list[str] = Field(default_factory=list, json_schema_extra=shown_as("LABEL"), description="only tasks with one of these capability labels")
     difficulty: list[Literal["easy", "medium", "hard"]] = Field(default_factory=list, description="only these difficulties")
     rounds: int = Field(default=1, ge=1, description="independent rounds (trials per task)")
     base_seed: int = Field(default=20260925, description="framework base seed; trial seeds derive from it")
@@ -110,22 +116,25 @@ class RunConfig(BaseModel):
         default="local", description="local: this machine; ray: Ray actors on a local Ray instance or the cluster at --ray-address"
     )
     ray_address: str | None = Field(
-        default=None, description="--executor ray: 'auto' or ray://HOST:PORT joins a cluster (default: start a local Ray instance)"
+        default=None, json_schema_extra=shown_as("ADDRESS"), description="--executor ray: 'auto' or ray://HOST:PORT joins a cluster (default: start a local Ray instance)"
     )
     agent: str = Field(
         default="auto",
+        json_schema_extra=shown_as("AGENT"),
         description="auto|graph|oracle|noop|script|pydantic-ai|openai-agents|process, a module:Class, or a name registered "
         "under the crmbench.agents entry points (auto: graph with a model, else the offline oracle)",
     )
     agent_config: dict[str, Any] = Field(default_factory=dict, description="options for the agent as JSON (plug-ins get them as keyword arguments)")
-    agent_command: str | None = Field(default=None, description="--agent process: the command that starts your agent (it speaks the JSON-lines protocol)")
+    agent_command: str | None = Field(default=None, json_schema_extra=shown_as("COMMAND"), description="--agent process: the command that starts your agent (it speaks the JSON-lines protocol)")
     agent_env: list[str] = Field(
         default_factory=list,
+        json_schema_extra=shown_as("NAME"),
         description="--agent process: name of an environment variable the agent process also gets, e.g. OPENAI_API_KEY (repeatable; "
         "its value is copied from this environment, never recorded; the process otherwise starts with a minimal environment)",
     )
     agent_code: list[Path] = Field(
         default_factory=list,
+        json_schema_extra=shown_as("PATH"),
         description="--agent process: a file or directory of the agent's code (repeatable), hashed into the run identity with the files its command runs",
     )
     agent_unisolated: bool = Field(
@@ -136,13 +145,13 @@ class RunConfig(BaseModel):
         default=False,
         description="resume a run whose agent's code cannot be identified (a command that names no code file and no --agent-code): you vouch that the agent did not change",
     )
-    agent_model: str | None = Field(default=None, description="agent under test, provider:model (also routes unless --router-model)")
-    router_model: str | None = Field(default=None, description="router model (default: the agent model)")
-    user_model: str = Field(default="openai:gpt-5-mini", description="user simulator model")
-    judge_model: str = Field(default="openai:gpt-5-mini", description="semantic judge model")
+    agent_model: str | None = Field(default=None, json_schema_extra=shown_as("PROVIDER:MODEL"), description="agent under test, provider:model (also routes unless --router-model)")
+    router_model: str | None = Field(default=None, json_schema_extra=shown_as("PROVIDER:MODEL"), description="router model (default: the agent model)")
+    user_model: str = Field(default="openai:gpt-5-mini", json_schema_extra=shown_as("PROVIDER:MODEL"), description="user simulator model")
+    judge_model: str = Field(default="openai:gpt-5-mini", json_schema_extra=shown_as("PROVIDER:MODEL"), description="semantic judge model")
     user: Literal["auto", "llm", "scripted"] = Field(default="auto", description="auto: llm when its key is set, else scripted")
     judge: Literal["auto", "llm", "evidence"] = Field(default="auto", description="auto: llm when its key is set, else evidence")
-    script: Path | None = Field(default=None, description="trajectory file for --agent script")
+    script: Path | None = Field(default=None, json_schema_extra=shown_as("FILE"), description="trajectory file for --agent script")
     agent_temperature: float | None = Field(default=None, description="agent sampling temperature (provider default if unset)")
     user_temperature: float | None = Field(default=None, description="simulator sampling temperature")
     max_turns: int = Field(default=30, ge=1, description="user-turn limit per trial")
@@ -154,8 +163,8 @@ class RunConfig(BaseModel):
         ge=1,
         description="concurrent requests per model provider (default: as many as the run's trials ask at once: --concurrency × the most judge calls one selected task asks together, at least 16)",
     )
-    price_table: Path | None = Field(default=None, description="price table YAML (default: models/prices.yaml)")
-    out: Path | None = Field(default=None, description="run directory (default: runs/<agent>-<date>)")
+    price_table: Path | None = Field(default=None, json_schema_extra=shown_as("FILE"), description="price table YAML (default: models/prices.yaml)")
+    out: Path | None = Field(default=None, json_schema_extra=shown_as("DIR"), description="run directory (default: runs/<agent>-<date>)")
     offline: bool = Field(default=False, description="force the offline configuration (no model calls)")
     serve_http: bool = Field(default=False, description="serve the gateway over HTTP even if the agent does not need it (agents that need a URL get it automatically)")
     allow_stale_lock: bool = Field(default=False, description="run even if contracts/catalog.lock.json does not match the task files")
@@ -212,14 +221,20 @@ class ReportConfig(BaseModel):
     """Build the report (tables, figures, demo cards, HTML) from one or more run directories."""
 
     runs: list[Path] = Field(description="run directories (several systems and/or rounds)")
-    out: Path = Field(default=Path("report"), description="output directory")
+    out: Path = Field(default=Path("report"), json_schema_extra=shown_as("DIR"), description="output directory")
     card: list[str] = Field(
         default_factory=list,
+        json_schema_extra=shown_as("TASK[@SYSTEM[#ROUND]]"),
         description="demo cards: TASK, TASK@SYSTEM or TASK@SYSTEM#ROUND (repeatable; default: a success, a failure, a timeout)",
     )
-    price_table: Path | None = Field(default=None, description="price table YAML (default: models/prices.yaml)")
+    price_table: Path | None = Field(
+        default=None,
+        json_schema_extra=shown_as("FILE"),
+        description="price every run with this price table YAML (default: the table each run recorded in its manifest, "
+        "models it does not price from models/prices.yaml)",
+    )
     label: list[str] = Field(
-        default_factory=list, description="NAME=RUN[,RUN...]: name a system and group its runs (repeatable; the runs must be one system)"
+        default_factory=list, json_schema_extra=shown_as("NAME=RUN[,RUN...]"), description="NAME=RUN[,RUN...]: name a system and group its runs (repeatable; the runs must be one system)"
     )
     allow_mixed: bool = Field(default=False, description="allow runs over different catalogs, or a --label over different configurations (every affected row is marked)")
 
@@ -229,7 +244,7 @@ class CompareConfig(BaseModel):
 
     run_a: Path = Field(description="baseline run directory")
     run_b: Path = Field(description="run directory to compare against the baseline")
-    out: Path | None = Field(default=None, description="also write the comparison as Markdown here")
+    out: Path | None = Field(default=None, json_schema_extra=shown_as("FILE"), description="also write the comparison as Markdown here")
     gate: bool = Field(default=False, description="regression gate: exit 1 when B is significantly worse than A (exact McNemar, overall and per domain)")
     max_drop: float = Field(default=0.02, ge=0, lt=1, description="with --gate: the drop in strict success (0.02 = 2 points) tolerated even when significant")
     alpha: float = Field(default=0.05, gt=0, lt=1, description="with --gate: the gate's false-alarm rate (overall and domains together)")
@@ -238,7 +253,7 @@ class CompareConfig(BaseModel):
 class PlanConfig(BaseModel):
     """Plan a paired comparison: how many rounds (or tasks) detect a given drop against a baseline run."""
 
-    baseline: list[Path] = Field(description="baseline run directory (ideally with several rounds; repeat for a system run in pieces)")
+    baseline: list[Path] = Field(json_schema_extra=shown_as("RUN_DIR"), description="baseline run directory (ideally with several rounds; repeat for a system run in pieces)")
     delta: float = Field(default=0.05, gt=0, lt=1, description="the drop in strict success to detect (0.05 = 5 points)")
     alpha: float = Field(default=0.05, gt=0, lt=1, description="false-alarm rate of the regression gate")
     power: float = Field(default=0.8, gt=0, lt=1, description="probability of detecting the drop")
@@ -247,6 +262,6 @@ class PlanConfig(BaseModel):
 class DiffConfig(BaseModel):
     """Line up two trials of a task turn by turn and call by call: the first divergence and the first wrong write."""
 
-    task: str = Field(description="task id")
+    task: str = Field(json_schema_extra=shown_as("TASK_ID"), description="task id")
     round: int = Field(default=1, ge=1, description="round (from 1) of each run")
     gold: bool = Field(default=False, description="compare RUN_A's trial against the task's gold path instead of a second run")

@@ -27,6 +27,7 @@ from typing import Any
 
 from contracts.schema import Task
 from models.base import ModelAPI
+from models.latency import Latency
 from models.types import ChatMessage, ModelOutput, Role, ToolSpec
 
 ROUTER_CUE = "Latest customer message:\n"
@@ -78,13 +79,17 @@ class GoldPlayedModels:
 
     tasks: tuple[Task, ...]
     latency_s: float = 0.0
+    latency: Latency | None = None
+    """Drawn latencies (`models.latency`) instead of the constant `latency_s`: each role's model its own
+    seeded stream, offset by `seed`."""
+    seed: int = 0
 
     @classmethod
-    def of(cls, task_ids: Sequence[str], latency_s: float = 0.0) -> GoldPlayedModels:
+    def of(cls, task_ids: Sequence[str], latency_s: float = 0.0, latency: Latency | None = None, seed: int = 0) -> GoldPlayedModels:
         from contracts.catalog import load_selection
 
         catalog = load_selection(task_ids=task_ids)
-        return cls(tuple(catalog[task_id] for task_id in task_ids), latency_s)
+        return cls(tuple(catalog[task_id] for task_id in task_ids), latency_s, latency, seed)
 
     def play(self) -> _GoldPlay:
         """The four roles' players (`router`, `agent`, `user`, `judge`: `(messages, tools) -> output`),
@@ -98,9 +103,16 @@ class GoldPlayedModels:
         from models.scripted import ScriptedModel
 
         play = self.play()
+        roles: tuple[Role, ...] = ("agent", "router", "user", "judge")
         return {
-            role: ScriptedModel(getattr(play, role), model=f"gold-{role}", latency_s=self.latency_s, keep_requests=False)
-            for role in ("agent", "router", "user", "judge")
+            role: ScriptedModel(
+                getattr(play, role),
+                model=f"gold-{role}",
+                latency_s=self.latency_s,
+                keep_requests=False,
+                draw_latency=None if self.latency is None else self.latency.sampler(self.seed + index),
+            )
+            for index, role in enumerate(roles)
         }
 
     def __call__(self, config: Any, plan: Any) -> Any:

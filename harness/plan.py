@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from harness.config import BUILTIN_AGENTS, RunConfig
 from models.base import ConfigurationError
-from models.registry import credential_env, credentials_available, parse_model_name
+from models.registry import check_model_name, credential_env, credentials_available, parse_model_name
 
 
 AgentKind = Literal["graph", "oracle", "noop", "script", "pydantic-ai", "openai-agents", "process", "plugin"]
@@ -104,7 +104,9 @@ def resolve_plan(config: RunConfig) -> Plan:
     runs. The offline stand-ins (oracle, scripted user, evidence judge) are used only when asked for
     (`--offline`, `--user scripted`, `--judge evidence`) or when the whole run is offline (no agent model)."""
     notes: list[str] = []
-    for name in filter(None, (config.agent_model, config.router_model, config.user_model, config.judge_model)):
+    for name in filter(None, (config.agent_model, config.router_model)):  # the agent's own settings first
+        check_model_name(name)
+    for name in (config.user_model, config.judge_model):  # form only: a simulator or judge not used needs no provider
         parse_model_name(name)
     agent = config.agent
     plugin = None

@@ -17,7 +17,7 @@ import fcntl
 import io
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +122,16 @@ class RunDirectory:
         from harness.gc_policy import bulk_load
 
         with bulk_load():
-            return [read_record(path) for path in sorted((self.root / "trials").glob("*/*.json"))]
+            return [read_record(path) for path in self.record_paths()]
+
+    def record_paths(self) -> list[Path]:
+        return sorted((self.root / "trials").glob("*/*.json"))
+
+    def iter_records(self) -> Iterator[TrialRecord]:
+        """The records one at a time, for a reader that keeps only a summary of each (the report): at most
+        one whole record is alive at once, where `records()` holds them all."""
+        for path in self.record_paths():
+            yield read_record(path)
 
     # ---- one run at a time --------------------------------------------------------------------
     def lock(self) -> None:

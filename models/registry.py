@@ -49,6 +49,20 @@ def parse_model_name(name: str) -> tuple[str, str]:
     return provider, model
 
 
+SCRIPTED_PROVIDER = "mock"
+"""`models.scripted.ScriptedModel`'s provider: its models are built by the caller (a run's component
+factory, the benchmarks, the tests), never by `get_model_api`, so a plan naming them is not refused."""
+
+
+def check_model_name(name: str) -> None:
+    """`name` is `provider:model` of a provider this registry knows (a preset, a registered endpoint or an
+    SDK adapter): the check a run makes of every model before it asks for any key, so a typo in a
+    provider is named as such, not reported as a missing key of some other model."""
+    provider, _ = parse_model_name(name)
+    if provider not in OPENAI_COMPATIBLE and provider not in PROVIDERS and provider != SCRIPTED_PROVIDER:
+        raise ConfigurationError(f"unknown model provider {provider!r} in {name!r}; known: {', '.join(known_providers())}")
+
+
 def known_providers() -> list[str]:
     return sorted([*PROVIDERS, *OPENAI_COMPATIBLE])
 
@@ -64,7 +78,7 @@ def get_model_api(name: str, *, http_backend: HttpBackend = DEFAULT_BACKEND) -> 
 
         return OpenAIChatAPI(model, provider=provider, base_url=base_url, api_key_env=endpoint.api_key_env, http_backend=http_backend)
     target = PROVIDERS.get(provider)
-    if target is None:
+    if target is None:  # the scripted provider included: its models are built by the caller, never here
         raise ConfigurationError(f"unknown model provider {provider!r} in {name!r}; known: {', '.join(known_providers())}")
     module_name, _, class_name = target.partition(":")
     cls = getattr(importlib.import_module(module_name), class_name)

@@ -44,9 +44,13 @@ class ScriptedModel(ModelAPI):
 
     provider = "mock"
 
-    def __init__(self, script: Script, *, model: str = "scripted", latency_s: float = 0.0, keep_requests: bool = True) -> None:
-        """`keep_requests=False` keeps no history of requests (long benchmark runs)."""
+    def __init__(
+        self, script: Script, *, model: str = "scripted", latency_s: float = 0.0, keep_requests: bool = True, draw_latency: Callable[[], float] | None = None
+    ) -> None:
+        """`keep_requests=False` keeps no history of requests (long benchmark runs). `draw_latency`, when
+        given, is each call's latency instead of the constant `latency_s` (`models.latency.Latency.sampler`)."""
         super().__init__(model)
+        self.draw_latency = draw_latency
         self.keep_requests = keep_requests
         self._callable = script if callable(script) else None
         self._iter: Iterator[ModelOutput | str] | None = None if callable(script) else iter(script)  # type: ignore[arg-type]
@@ -56,8 +60,9 @@ class ScriptedModel(ModelAPI):
     async def generate(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], config: GenerateConfig) -> ModelOutput:
         if self.keep_requests:
             self.requests.append((list(messages), list(tools), config))
-        if self.latency_s:
-            await anyio.sleep(self.latency_s)
+        delay = self.draw_latency() if self.draw_latency is not None else self.latency_s
+        if delay:
+            await anyio.sleep(delay)
         if self._callable is not None:
             out = self._callable(messages, tools)
         else:

@@ -153,6 +153,7 @@ CASES: list[Case] = [
     Case("run --agent-model no-colon", _run("--agent-model", "gpt5"), expect="provider:model"),
     Case("run --agent-model unknown provider", _run("--agent-model", "nosuch:model", "--user", "scripted", "--judge", "evidence"), expect="nosuch"),
     Case("run --agent-model without a key", _run("--agent-model", "openai:gpt-5-mini"), expect="OPENAI_API_KEY"),
+    Case("run --agent-model unknown provider, no simulator key", _run("--agent-model", "nosuchprov:x"), expect="unknown model provider 'nosuchprov'"),
     Case("run --offline --agent graph", _run("--offline", "--agent", "graph"), expect="--offline"),
     Case("run --price-table missing", lambda tmp: _run("--price-table", str(tmp / "p.yaml"))(tmp), expect="p.yaml"),
     Case("run --price-table malformed", lambda tmp: _run("--price-table", str(_file(tmp, "p.yaml", "models: [")))(tmp), expect="p.yaml"),
@@ -224,6 +225,7 @@ CASES: list[Case] = [
     Case("validate: not UTF-8", lambda tmp: ["validate", "--tasks-dir", str(_raw_task_file(tmp, b"domain: payments\n\xff\n").parent)], expect="payments.yaml"),
     Case("validate: invalid YAML", lambda tmp: ["validate", "--tasks-dir", str(_raw_task_file(tmp, b"tasks: [\n").parent)], expect="payments.yaml"),
     Case("validate --workers -1", lambda tmp: ["validate", "--workers", "-1"], expect="--workers"),
+    Case("validate --domain atlantis", lambda tmp: ["validate", "--domain", "atlantis"], expect="atlantis"),
     Case("no such subcommand", lambda tmp: ["frobnicate"], expect="frobnicate"),
 ]
 

@@ -1,16 +1,21 @@
 """Harness overhead on realistic trials: concurrency efficiency and harness CPU per trial.
 
-    uv run python scripts/bench_harness.py [--latency 1.0] [--trials 1 256 1024] [--workers 1 2] [--transport lean mcp]
-        [--provider scripted|http] [--baseline DIR [--pairs K]]
+    uv run python scripts/bench_harness.py [--latency 1.0] [--latency-dist constant|lognormal|uniform] [--latency-spread 0.5]
+        [--trials 1 256 1024] [--workers 1 2] [--transport lean mcp] [--provider scripted|http] [--reps 3] [--baseline DIR]
 
 A realistic trial is the model-driven runtime end to end: the reference graph agent with its router,
 the LLM user simulator and the LLM judge, each role a scripted model (`harness.gold_models`) that plays
 the gold path of `payments_transfer_daily_limit_01` — two user turns, four tool calls through the
 gateway, thirteen model calls of which twelve come one after another (the reply judge and the consent
 judge are asked at once; counted from the gold path, `critical_path_calls`) — and sleeps `latency`
-seconds per call. A trial's ideal wall time is therefore 12 × latency, and N trials in flight at once
-ideally take the same. Per level, in a fresh process, after
-one unmeasured cold-start run (one trial per worker, through the same executor):
+seconds per call: constant (`--latency-dist constant`, the default), or drawn per call around that mean
+(`lognormal`, `uniform`; `--latency-spread`; `models.latency`), by the scripted models and the fake
+server alike. With a constant latency a trial's ideal wall time is 12 × latency, and N trials in flight
+at once ideally take the same — but they also run in lockstep, asking their k-th call in the same
+instant, which no provider does. With drawn latencies N trials end when the slowest ends: the ideal is
+the expected time of the slowest of N trials (`models.latency.expected_slowest`, a seeded simulation of
+the same steps), printed with its spread. Per level, in a fresh process, after one unmeasured cold-start
+run (one trial per worker, through the same executor), `--reps` times (default 3; min/median/max):
 
 - efficiency = ideal / measured wall time (1.0: the harness adds nothing; the issue's goal ≥ 0.90 at 256);
 - harness CPU per trial = CPU time of the run (this process, and the worker processes as they report
@@ -47,7 +52,9 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
 os.environ.setdefault("FASTMCP_LOG_LEVEL", "CRITICAL")
@@ -81,11 +88,39 @@ HTTP_MODELS = {"agent_model": "vllm:gold-agent", "router_model": "vllm:gold-rout
 OpenAI-compatible presets, both pointed at the fake server; the role is the model name's last word."""
 
 
-async def _measure(n: int, latency: float, transport: str, workers: int = 1, provider: str = "scripted") -> dict[str, float]:
+@dataclass(frozen=True)
+class LatencySpec:
+    """`--latency`, `--latency-dist`, `--latency-spread` as plain values: a level run with `--code` (a
+    baseline checkout, which may predate `models.latency`) imports that module only for a drawn latency."""
+
+    mean_s: float
+    dist: str = "constant"
+    spread: float = 0.5
+    seed: int = 0
+    """Each run of a level draws its own latencies (`--reps` sample the draws too, not one fixed set)."""
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> LatencySpec:
+        return cls(args.latency, args.latency_dist, args.latency_spread, args.seed)
+
+    def model(self) -> Any:
+        from models.latency import Latency
+
+        return Latency(self.mean_s, self.dist, self.spread)  # type: ignore[arg-type]
+
+    def factory(self) -> Any:
+        """The scripted models, each role drawing its own seeded stream (a constant: the baseline's form)."""
+        from harness.gold_models import GoldPlayedModels
+
+        if self.dist == "constant":
+            return GoldPlayedModels.of([TASK], latency_s=self.mean_s)
+        return GoldPlayedModels.of([TASK], latency_s=self.mean_s, latency=self.model(), seed=1000 * self.seed)
+
+
+async def _measure(n: int, latency: LatencySpec, transport: str, workers: int = 1, provider: str = "scripted") -> dict[str, float]:
     from rich.console import Console
 
     from harness.config import RunConfig
-    from harness.gold_models import GoldPlayedModels
     from harness.run import execute_run
 
     models = HTTP_MODELS if provider == "http" else {"agent_model": "mock:gold", "user_model": "mock:gold", "judge_model": "mock:gold"}
@@ -103,7 +138,7 @@ async def _measure(n: int, latency: float, transport: str, workers: int = 1, pro
             **models,
         )
         # scripted: a picklable factory, so worker processes build their own; http: the real providers
-        factory = GoldPlayedModels.of([TASK], latency_s=latency) if provider == "scripted" else None
+        factory = latency.factory() if provider == "scripted" else None
         cpu, started = _cpu_s(), time.perf_counter()
         result = await execute_run(config, console=Console(file=open(os.devnull, "w")), component_factory=factory)  # noqa: SIM115
         wall, cpu = time.perf_counter() - started, _cpu_s() - cpu + result.worker_cpu_s
@@ -112,7 +147,7 @@ async def _measure(n: int, latency: float, transport: str, workers: int = 1, pro
     calls = sum(u.calls for u in result.records[0].usage.values())
     if any(sum(u.calls for u in r.usage.values()) != calls for r in result.records):
         raise SystemExit("the trials made different numbers of model calls: not the same realistic trial")
-    ideal = critical_path_calls() * latency
+    ideal = critical_path_calls() * latency.mean_s  # a constant latency's; report() puts the expected slowest trial's
     return {
         "trials": n,
         "wall_s": wall,
@@ -125,7 +160,7 @@ async def _measure(n: int, latency: float, transport: str, workers: int = 1, pro
     }
 
 
-async def level(n: int, latency: float, transport: str, workers: int, provider: str) -> dict[str, float]:
+async def level(n: int, latency: LatencySpec, transport: str, workers: int, provider: str) -> dict[str, float]:
     """One level in this (fresh) process. First what a process pays once: importing the harness, with
     what its trial path imports on first use (`import_cpu_s`), then the provider SDKs (`sdk_cpu_s`, as the driver and the workers' fork server do
     before the first trial); then a cold run of one trial per worker, whose CPU less one warm trial's is
@@ -156,10 +191,11 @@ async def level(n: int, latency: float, transport: str, workers: int, provider: 
 
 
 @contextmanager
-def fake_server(latency: float) -> Iterator[tuple[str, int]]:
-    """`scripts/fake_model_server.py` in its own process (its CPU is not the harness's), playing `TASK`;
-    yields its URL and process id."""
-    command = [sys.executable, str(ROOT / "scripts" / "fake_model_server.py"), "--latency", str(latency), "--task", TASK]
+def fake_server(latency: LatencySpec) -> Iterator[tuple[str, int]]:
+    """`scripts/fake_model_server.py` in its own process (its CPU is not the harness's), playing `TASK`
+    with the same latency distribution; yields its URL and process id."""
+    command = [sys.executable, str(ROOT / "scripts" / "fake_model_server.py"), "--latency", str(latency.mean_s), "--latency-dist", latency.dist,
+               "--latency-spread", str(latency.spread), "--task", TASK]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
@@ -185,31 +221,35 @@ def _process_cpu_s(pid: int | None) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--latency", type=float, default=1.0, help="seconds per model call")
+    parser.add_argument("--latency", type=float, default=1.0, help="seconds per model call (the mean, with --latency-dist)")
+    parser.add_argument("--latency-dist", choices=["constant", "lognormal", "uniform"], default="constant", help="how each call's latency is drawn around --latency")
+    parser.add_argument("--latency-spread", type=float, default=0.5, help="lognormal: sigma of the log; uniform: half-width as a share of the mean")
     parser.add_argument("--trials", type=int, nargs="+", default=[1, 256, 1024])
     parser.add_argument("--transport", nargs="+", choices=["lean", "mcp"], default=["lean"], help="how in-process agents reach the gateway")
     parser.add_argument("--workers", type=int, nargs="+", default=[1], help="worker processes (--workers of crmbench run)")
     parser.add_argument("--provider", choices=["scripted", "http"], default="scripted", help="in-process scripted models, or the real providers against the fake server")
     parser.add_argument("--baseline", type=Path, help="another checkout (e.g. `git worktree add /tmp/perf-base main`): each level also with its code, in turn")
-    parser.add_argument("--pairs", type=int, default=1, help="runs of each level (with --baseline: pairs, interleaved)")
+    parser.add_argument("--reps", "--pairs", dest="reps", type=int, default=3, help="runs of each level, reported min/median/max (with --baseline: pairs, interleaved)")
+    parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)  # a level run's draws: its rep's index
     parser.add_argument("--level", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--code", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.code is not None:
         sys.path.insert(0, str(args.code.resolve()))
     if args.level is not None:
-        print(json.dumps(asyncio.run(level(args.level, args.latency, args.transport[0], args.workers[0], args.provider))))
+        print(json.dumps(asyncio.run(level(args.level, LatencySpec.of(args), args.transport[0], args.workers[0], args.provider))))
         return
     if args.provider == "http":
-        with fake_server(args.latency) as (url, pid):
+        with fake_server(LatencySpec.of(args)) as (url, pid):
             os.environ.update({"VLLM_BASE_URL": f"{url}/v1", "OLLAMA_BASE_URL": f"{url}/v1", "VLLM_API_KEY": "fake-key"})
             report(args, pid)
         return
     report(args)
 
 
-def _run_level(args: argparse.Namespace, n: int, workers: int, transport: str, code: Path | None) -> dict[str, float]:
-    command = [sys.executable, __file__, "--level", str(n), "--latency", str(args.latency), "--transport", transport, "--workers", str(workers), "--provider", args.provider]
+def _run_level(args: argparse.Namespace, n: int, workers: int, transport: str, code: Path | None, seed: int = 0) -> dict[str, float]:
+    command = [sys.executable, __file__, "--level", str(n), "--seed", str(seed), "--latency", str(args.latency), "--latency-dist", args.latency_dist,
+               "--latency-spread", str(args.latency_spread), "--transport", transport, "--workers", str(workers), "--provider", args.provider]
     if code is not None:
         command += ["--code", str(code)]
     out = subprocess.run(command, capture_output=True, text=True)
@@ -223,10 +263,13 @@ def _run_level(args: argparse.Namespace, n: int, workers: int, transport: str, c
 
 def report(args: argparse.Namespace, server_pid: int | None = None) -> None:
     """Each level in a fresh process; with `--baseline DIR`, each level also with DIR's code (the fake
-    server and this script stay the same), the two in turn `--pairs` times, and the ratios this/baseline."""
+    server and this script stay the same), the two in turn `--reps` times, and the ratios this/baseline.
+    Efficiency is the ideal — the expected time of the slowest trial under the latency distribution — over
+    the measured wall time; each level ends with min/median/max over its runs."""
     calls = critical_path_calls()
-    ideal = calls * args.latency
-    print(f"realistic trial ({args.provider} models): {calls} model calls one after another at {args.latency * 1000:.0f} ms -> ideal {ideal:.1f} s per run, whatever the number in flight")
+    latency = LatencySpec.of(args)
+    print(f"realistic trial ({args.provider} models): {calls} model calls one after another, latency {latency.model().describe()}")
+    ideals: dict[int, Any] = {}
     print(
         f"{'code':>8} {'transport':>9} {'workers':>7} {'trials':>7} {'wall s':>8} {'efficiency':>10} {'CPU ms/trial':>13} {'CPU ms/call':>12} "
         f"{'fixed CPU s':>12} {'import CPU s':>13} {'SDK CPU s':>10} {'server ms/call':>15} {'retried':>8} {'peak RSS MiB':>13} {'cold start s':>13}"
@@ -236,10 +279,14 @@ def report(args: argparse.Namespace, server_pid: int | None = None) -> None:
     for n in args.trials:
         for workers in args.workers:
             for transport in args.transport:
-                for _ in range(args.pairs):
+                for rep in range(args.reps):
                     for label, code in codes:
                         server_cpu = _process_cpu_s(server_pid)
-                        r = _run_level(args, n, workers, transport, code)
+                        r = _run_level(args, n, workers, transport, code, seed=rep)
+                        if n not in ideals:
+                            ideals[n] = ideal_of(latency, n, calls, int(r["calls_per_trial"]))
+                            print(f"{'':>8} ideal for {n} trial(s) in flight: {ideals[n].describe()}", flush=True)
+                        r["ideal_s"], r["efficiency"] = ideals[n].mean_s, ideals[n].mean_s / r["wall_s"]
                         r["server_ms_per_call"] = 1000 * (_process_cpu_s(server_pid) - server_cpu) / ((n + workers) * r["calls_per_trial"])
                         results.setdefault((label, transport, workers, n), []).append(r)
                         print(
@@ -250,6 +297,10 @@ def report(args: argparse.Namespace, server_pid: int | None = None) -> None:
                         )
                         if r.get("retry_reasons"):
                             print(f"{'':>8} retried because: {'; '.join(r['retry_reasons'])}", flush=True)
+                for label, _ in codes:
+                    runs = results[(label, transport, workers, n)]
+                    print(f"  {label}, {n} trials ({transport}, {workers} worker(s)), {len(runs)} run(s): efficiency {_spread([r['efficiency'] for r in runs], '.2f')}, "
+                          f"CPU ms/trial {_spread([r['cpu_ms_per_trial'] for r in runs], '.2f')} (min / median / max)", flush=True)
                 if args.baseline:
                     new, old = results[("this", transport, workers, n)], results[("baseline", transport, workers, n)]
                     pairs = list(zip(new, old, strict=True))
@@ -268,6 +319,19 @@ def report(args: argparse.Namespace, server_pid: int | None = None) -> None:
             for workers in args.workers:
                 per_call = {n: _median(sorted(r["cpu_ms_per_call"] for r in results[("this", transport, workers, n)])) for n in levels}
                 print(f"CPU per call, {levels[-1]} / {levels[0]} in flight ({transport}, {workers} worker(s)): x{per_call[levels[-1]] / per_call[levels[0]]:.2f}")
+
+
+def ideal_of(latency: LatencySpec, trials: int, steps: int, calls_per_trial: int) -> Any:
+    """The expected slowest of `trials` trials of `steps` sequential steps, the last one the calls a trial
+    makes beyond its critical path asked together (`models.latency.expected_slowest`)."""
+    from models.latency import expected_slowest
+
+    return expected_slowest(latency.model(), trials, steps, parallel_last=max(1, calls_per_trial - steps + 1))
+
+
+def _spread(values: list[float], fmt: str) -> str:
+    ordered = sorted(values)
+    return " / ".join(format(v, fmt) for v in (ordered[0], _median(ordered), ordered[-1]))
 
 
 def _median(values: list[float]) -> float:

@@ -1,9 +1,11 @@
 """A local OpenAI-compatible (and Anthropic Messages) model server that plays gold paths, for measuring the
 real provider path (`scripts/bench_harness.py --provider http`) the way the scripted one is measured.
 
-    uv run python scripts/fake_model_server.py [--latency 1.0] [--task ID ...] [--port 0]
+    uv run python scripts/fake_model_server.py [--latency 1.0] [--latency-dist constant|lognormal|uniform]
+        [--latency-spread 0.5] [--seed 0] [--task ID ...] [--port 0]
 
-It answers `POST /v1/chat/completions` and `POST /v1/messages` after `latency` seconds with what a real
+It answers `POST /v1/chat/completions` and `POST /v1/messages` after `latency` seconds (constant, or
+drawn per answer around that mean: `models.latency`) with what a real
 server sends — an id, the model, one choice with text or tool calls (JSON-string arguments), a finish
 reason, and usage (tokens estimated at four bytes each, so the ledger has real numbers) — and plays each
 role with `harness.gold_models`' gold play, reading only what the role is shown (the request's messages,
@@ -31,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from models.latency import DEFAULT_SPREAD, DISTRIBUTIONS, Latency  # noqa: E402
 from models.types import ChatMessage, ModelOutput, ToolCall, ToolSpec  # noqa: E402
 
 log = logging.getLogger("fake_model_server")
@@ -176,11 +179,13 @@ def openai_error(message: str, kind: str = "invalid_request_error") -> dict[str,
 
 
 class FakeModelServer:
-    """The ASGI app: one player per role, `latency_s` per answer."""
+    """The ASGI app: one player per role, `latency_s` per answer, or a latency drawn per answer from
+    `latency` (`models.latency.Latency`, one seeded stream for the server)."""
 
-    def __init__(self, players: dict[str, Player], latency_s: float) -> None:
+    def __init__(self, players: dict[str, Player], latency_s: float, latency: Latency | None = None, seed: int = 0) -> None:
         self.players = players
         self.latency_s = latency_s
+        self.draw = None if latency is None else latency.sampler(seed)
         self.requests = 0
 
     def play(self, model: str, messages: list[ChatMessage], tools: list[ToolSpec]) -> ModelOutput:
@@ -215,8 +220,9 @@ class FakeModelServer:
             log.warning("400: %s", exc)
             await _answer(send, 400, openai_error(str(exc)))
             return
-        if self.latency_s:
-            await asyncio.sleep(self.latency_s)
+        delay = self.draw() if self.draw is not None else self.latency_s
+        if delay:
+            await asyncio.sleep(delay)
         shape = anthropic_message if anthropic else openai_completion
         await _answer(send, 200, shape(output, request["model"], _tokens(body)))
 
@@ -250,13 +256,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="loopback only: this is a test fixture")
     parser.add_argument("--port", type=int, default=0, help="0: any free port (printed)")
     parser.add_argument("--latency", type=float, default=1.0, help="seconds before each answer")
+    parser.add_argument("--latency-dist", choices=DISTRIBUTIONS, default="constant", help="how each answer's latency is drawn, around the mean --latency")
+    parser.add_argument("--latency-spread", type=float, default=DEFAULT_SPREAD, help="lognormal: sigma of the log; uniform: half-width as a share of the mean")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the drawn latencies")
     parser.add_argument("--task", nargs="+", default=["payments_transfer_daily_limit_01"], help="task ids whose gold paths are played")
     args = parser.parse_args(argv)
     import uvicorn
 
     from servers.http import listening_socket
 
-    app = FakeModelServer(gold_players(args.task), args.latency)
+    app = FakeModelServer(gold_players(args.task), args.latency, Latency(args.latency, args.latency_dist, args.latency_spread), args.seed)
     sock = listening_socket(args.host, args.port)
     host, port = sock.getsockname()[:2]
     config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False, http="h11", ws="none", backlog=4096)  # keep-alive: uvicorn's 5 s, as vLLM's

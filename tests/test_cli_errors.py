@@ -234,3 +234,41 @@ def test_a_task_file_error_names_the_file_task_and_field(tmp_path: Path) -> None
     case = next(c for c in bad_inputs.CASES if c.name == "task file: misspelled initial_state field")
     outcome = bad_inputs.try_case(case, tmp_path)
     assert "payments.yaml" in outcome.error_line and TASK in outcome.error_line and "initial_state.accounts.ACC-1005.balanse" in outcome.error_line
+
+
+# ---- issue 39: an empty selection and a wrong provider are errors, named before anything else ----------
+
+
+def test_validate_with_an_unknown_domain_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """Not "ALL GATES PASS" over 0 tasks with exit 0: the same sentence and code as `run` and `tasks`."""
+    code, err = cli(capsys, "validate", "--domain", "nosuch")
+    assert code == 2 and err.startswith("error: --domain 'nosuch' has no tasks in the catalog; known domains: ")
+    assert "payments" in err and "GATES PASS" not in capsys.readouterr().out
+    code, err = cli(capsys, "validate", "--domain", "payments")  # a known domain is not refused by the check
+    assert code == 0, err
+
+
+def test_the_release_gates_refuse_an_empty_selection(capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m harness.benchmark_spec` (no CLI wrapper): an unknown domain, or a domain and task that select
+    nothing together, exit 2 and never print a pass."""
+    from harness.config import ReleaseConfig
+    from harness.release.main import run_release
+
+    assert run_release(ReleaseConfig(domain=["nosuch"])) == 2
+    out = capsys.readouterr().out
+    assert "--domain 'nosuch' has no tasks" in out and "GATES PASS" not in out
+    assert run_release(ReleaseConfig(domain=["retail"], task=[TASK])) == 2
+    out = capsys.readouterr().out
+    assert "no task matches the selection" in out and "GATES PASS" not in out
+
+
+def test_an_unknown_agent_provider_is_named_before_the_simulators_key(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The agent's own settings are checked first: without OPENAI_API_KEY, a typo in --agent-model's provider
+    is the error, not the user simulator's missing key."""
+    code, err = cli(capsys, "run", "--agent-model", "nosuchprov:x", "--out", str(tmp_path / "r"))
+    assert code == 2 and "unknown model provider 'nosuchprov'" in err and "OPENAI_API_KEY" not in err, err
+    code, err = cli(capsys, "run", "--agent-model", "openai:gpt-5-mini", "--router-model", "nosuch:y", "--out", str(tmp_path / "r"))
+    assert code == 2 and "unknown model provider 'nosuch'" in err, err
+    code, err = cli(capsys, "run", "--agent-model", "openai:gpt-5-mini", "--out", str(tmp_path / "r"))  # a known provider: its key
+    assert code == 2 and "--agent-model openai:gpt-5-mini needs OPENAI_API_KEY" in err, err
+    assert not (tmp_path / "r").exists()

@@ -204,3 +204,65 @@ async def _call(gateway: Any, trial: Any, tool: str, args: dict[str, Any]) -> No
         await gateway.call_tool(trial.trial_id, tool, args)
     except ToolError:
         pass
+
+
+# ---- issue 39: help says what a user types; plan's headline is what the user will run --------------------
+
+PYTHON_WORDS = ("list[", "dict[", "{Path", "Path,", ",null}", "null", "default factory", " str ", " int ", " float ", "VALUE")
+
+
+@pytest.mark.parametrize("subcommand", ["run", "report", "compare", "plan", "diff", "grade", "serve", "stdio", "tasks", "suggest", "validate", "judge-check"])
+def test_help_names_values_as_a_user_types_them(subcommand: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([subcommand, "--help"])
+    out = capsys.readouterr().out
+    for word in PYTHON_WORDS:
+        assert word not in out, f"crmbench {subcommand} --help shows {word!r}"
+
+
+def test_help_value_names_come_from_the_config() -> None:
+    from typing import Literal
+
+    from pydantic import BaseModel, Field
+
+    from harness.cli_help import help_text, metavar
+    from harness.config import RunConfig
+
+    class Example(BaseModel):
+        out: Path | None = None
+        count: int | None = None
+        level: list[Literal["a", "b"]] = Field(default_factory=list)
+        mode: bool = False
+
+    fields = RunConfig.model_fields
+    assert metavar(fields["domain"]) == "DOMAIN" and metavar(fields["agent_model"]) == "PROVIDER:MODEL"
+    assert metavar(fields["rounds"]) == "N" and metavar(fields["agent_config"]) == "JSON" and metavar(fields["task_timeout_s"]) == "NUMBER"
+    assert metavar(Example.model_fields["out"]) == "PATH" and metavar(Example.model_fields["count"]) == "N"
+    assert metavar(Example.model_fields["level"]) == "{a,b}"
+    assert help_text(Example.model_fields["level"], "levels (default factory: list)") == "levels (repeatable)"
+    assert help_text(Example.model_fields["out"], "where (default: null)") == "where"
+    assert help_text(Example.model_fields["mode"], "switch (default: False)") == "switch (default: off)"
+    assert help_text(Example.model_fields["level"], "levels (repeatable; a, b)") == "levels (repeatable; a, b)"
+
+
+def test_report_help_says_which_price_table_prices_a_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """The behaviour (test_the_report_uses_the_price_table_the_run_recorded): each run's manifest table;
+    the help must say the same, not 'default: models/prices.yaml'."""
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "the table each run recorded in its manifest" in out
+    assert "(default: models/prices.yaml)" not in out
+
+
+def test_plan_headline_is_rounds_times_tasks_and_names_its_approximation() -> None:
+    from harness.report.power import plan_from_counts
+
+    counts = [(3, 3)] * 50 + [(0, 3)] * 20 + [(1, 3)] * 15 + [(2, 3)] * 15
+    plan = plan_from_counts("x", counts, 3, delta=0.10, alpha=0.05, power=0.8)
+    assert plan.rounds_needed is not None and plan.pairs_needed is not None
+    assert plan.pairs_needed != plan.rounds_needed * plan.tasks  # the case the headline got wrong: a rounded-up round
+    text = plan.render()
+    assert f"{plan.rounds_needed} × {plan.tasks} = {plan.rounds_needed * plan.tasks} paired trials" in text
+    assert f"({plan.pairs_needed} paired trials in all)" not in text
+    assert "continuity-corrected normal approximation" in text

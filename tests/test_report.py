@@ -8,27 +8,13 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
-from rich.console import Console
 
-from contracts.catalog import catalog_lock, load_catalog, select_tasks
-from contracts.schema import Task
-from harness.loop import run_blocking
-from harness.config import RunConfig
+from contracts.catalog import load_catalog
 from harness.report.build import build_report
 from harness.report.compare import compare_runs
-from harness.run import execute_run
-
-DATA = Path(__file__).parent / "data"
-QUIET = Console(file=open(os.devnull, "w"))  # noqa: SIM115
-
-
-def _run(out: Path, **kwargs) -> Path:  # type: ignore[no-untyped-def]
-    # allow_stale_lock: these tests are about reports, not about whether the catalog lock was rewritten after an edit
-    run_blocking(lambda: execute_run(RunConfig(out=out, allow_stale_lock=True, **kwargs), console=QUIET))
-    return out
+from tests.report_runs import run_dir, scripted, table  # noqa: F401 - scripted: a fixture
 
 
 # Two sizes of input. The report over the whole catalog (`runs`, `report`) is what the tables, figures,
@@ -36,47 +22,17 @@ def _run(out: Path, **kwargs) -> Path:  # type: ignore[no-untyped-def]
 # and infra trials edit copies of runs and rebuild the report; what they check does not depend on the
 # catalog's size, so they use runs of two domains reported against those two domains (`SMALL_DOMAINS`, passed as
 # the report's catalog as scripts/report_fixture.py does), instead of copying and re-reading ~2,200
-# trials per test.
+# trials per test: they are in tests/test_report_systems.py, so that xdist runs them on another core
+# while this file builds its full-catalog runs.
 pytestmark = pytest.mark.slow  # ~1 min of fixtures: started first under xdist (tests/conftest.py)
-SMALL_DOMAINS = ("payments", "retail")  # the script run's task (commerce_returns_01) is a retail task
-
-
-def _small_catalog() -> dict[str, Task]:
-    return {t.id: t for t in select_tasks(load_catalog(), domains=SMALL_DOMAINS)}
-
-
-def _two_domains() -> dict[str, Any]:
-    """What the two-domain tests pass to `load_runs` / `build_report`: SMALL_DOMAINS' tasks as the
-    catalog, and the catalog's real lock (the runs recorded it, so they are not marked mixed)."""
-    return {"catalog": _small_catalog(), "lock": catalog_lock()}
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("runs")
     return {
-        "oracle": _run(root / "oracle", rounds=2, offline=True),
-        "noop": _run(root / "noop", agent="noop", rounds=2, offline=True),
-    }
-
-
-@pytest.fixture(scope="module")
-def scripted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """One-task runs of the script agent: a timeout (case C) and a graded failure on state (case B)."""
-    root = tmp_path_factory.mktemp("scripted")
-    return {
-        "script": _run(root / "script", agent="script", script=DATA / "case_c.yaml", task=["commerce_returns_01"], max_turns=19),
-        "case_b": _run(root / "case_b", agent="script", script=DATA / "case_b.yaml", task=["payments_checkout_full_chain_02"]),
-    }
-
-
-@pytest.fixture(scope="module")
-def small(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The oracle and the no-op agent over every task of SMALL_DOMAINS, two rounds each."""
-    root = tmp_path_factory.mktemp("small")
-    return {
-        "oracle": _run(root / "oracle", rounds=2, offline=True, domain=list(SMALL_DOMAINS)),
-        "noop": _run(root / "noop", agent="noop", rounds=2, offline=True, domain=list(SMALL_DOMAINS)),
+        "oracle": run_dir(root / "oracle", rounds=2, offline=True),
+        "noop": run_dir(root / "noop", agent="noop", rounds=2, offline=True),
     }
 
 
@@ -84,10 +40,6 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def report(runs: dict[str, Path], scripted: dict[str, Path], tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     out = tmp_path_factory.mktemp("report")
     return build_report([runs["oracle"], runs["noop"], scripted["script"]], out)
-
-
-def table(report, key: str):  # type: ignore[no-untyped-def]
-    return next(t for t in report.tables if t.key == key)
 
 
 def test_every_section_is_written(report) -> None:  # type: ignore[no-untyped-def]
@@ -147,31 +99,6 @@ def test_multi_round_statistics(report) -> None:  # type: ignore[no-untyped-def]
     assert flips[("oracle", "1->2")][2] == 0
 
 
-def test_partial_run_says_what_is_missing(small: dict[str, Path], tmp_path: Path) -> None:
-    partial = tmp_path / "partial"
-    shutil.copytree(small["oracle"], partial)
-    removed = sorted((partial / "trials" / "payments").glob("payments_transfer_*__r0__*.json"))[:3]
-    for path in removed:
-        path.unlink()
-    report = build_report([partial], tmp_path / "out", **_two_domains())
-    coverage = table(report, "coverage")
-    first = next(r for r in coverage.rows if r[1] == 1)
-    col = coverage.columns.index
-    assert first[col("missing")] == 3 and first[col("missing (first)")].startswith("payments_transfer_")
-    assert first[col("selected, not run")] == 3 and first[0] == "oracle †"
-
-
-def test_demo_card_for_a_requested_task(scripted: dict[str, Path], tmp_path: Path) -> None:
-    report = build_report([scripted["case_b"]], tmp_path / "out", card_tasks=["payments_checkout_full_chain_02"])
-    [card] = report.cards
-    md = (report.out / "report.md").read_text()
-    assert "graded failure (primary: state)" in card.outcome
-    assert "accounts.ACC-1002.loyalty_points: expected 155, got 310" in md
-    assert "process_payment" in md and "node `scripted`" in md
-    with pytest.raises(KeyError):
-        build_report([scripted["case_b"]], tmp_path / "out2", card_tasks=["payments_nope_01"])
-
-
 def test_compare_flips_and_mcnemar(runs: dict[str, Path]) -> None:
     comparison = compare_runs(runs["oracle"], runs["noop"])
     n = len(load_catalog())
@@ -220,117 +147,12 @@ def test_graph_inventory_matches_the_graphs(report) -> None:  # type: ignore[no-
 # ---- system identity: runs that must not merge ---------------------------------------------------
 
 
-def _copy(src: Path, dst: Path, **manifest_changes) -> Path:  # type: ignore[no-untyped-def]
-    shutil.copytree(src, dst)
-    manifest = json.loads((dst / "manifest.json").read_text())
-    for key, value in manifest_changes.items():
-        target = manifest
-        *parents, leaf = key.split("__")
-        for p in parents:
-            target = target[p]
-        target[leaf] = value
-    (dst / "manifest.json").write_text(json.dumps(manifest))
-    return dst
-
-
-def test_different_configurations_of_one_agent_are_different_systems(scripted: dict[str, Path]) -> None:
-    from harness.report.data import load_runs
-
-    data = load_runs([scripted["script"], scripted["case_b"]])  # two trajectory files, two task selections
-    assert len(data.systems) == 2 and all(s.label.startswith("script [") for s in data.systems)
-    assert all(len(s.rounds) == 1 for s in data.systems)  # never "rounds" of one system
-    assert any("share this name" in w for w in data.warnings)
-
-
-def test_the_same_directory_or_a_copy_is_refused(small: dict[str, Path], tmp_path: Path) -> None:
-    from harness.report.data import ReportInputError, load_runs
-
-    scope = _two_domains()
-    with pytest.raises(ReportInputError, match="given twice"):
-        load_runs([small["noop"], small["noop"]], **scope)
-    copy = _copy(small["noop"], tmp_path / "noop_copy")
-    with pytest.raises(ReportInputError, match="same trials"):
-        load_runs([small["noop"], copy], **scope)
-    # a second run of the same system (another start time) is a further round of it
-    again = _copy(small["noop"], tmp_path / "noop_again", started_at="2099-01-01T00:00:00+00:00")
-    [system] = load_runs([small["noop"], again], **scope).systems
-    assert len(system.rounds) == 4 and system.rounds[-1].source == again
-
-
-def test_mixed_catalogs_are_refused_or_marked(small: dict[str, Path], tmp_path: Path) -> None:
-    from harness.report.data import ReportInputError, load_runs
-
-    scope = _two_domains()
-    other = _copy(small["noop"], tmp_path / "noop_v0", dataset_version="0.9.0", dataset_lock_sha256="f" * 64, started_at="2099-01-01")
-    with pytest.raises(ReportInputError, match="different catalog versions"):
-        load_runs([small["oracle"], other], **scope)
-    report = build_report([small["oracle"], other], tmp_path / "out", allow_mixed=True, **scope)
-    leaderboard = table(report, "leaderboard")
-    marked = [r[1] for r in leaderboard.rows if "‡" in r[1]]
-    assert marked == ["noop ‡"]
-    md = (report.out / "tables" / "leaderboard.md").read_text()
-    assert "MIXED" in md and "0.9.0 lock ffffffffffff" in md
-
-
-def test_labels_name_and_group_runs_only_of_one_system(small: dict[str, Path], tmp_path: Path) -> None:
-    from harness.report.data import ReportInputError, load_runs, parse_labels
-
-    scope = _two_domains()
-    again = _copy(small["noop"], tmp_path / "noop_again", started_at="2099-01-01T00:00:00+00:00")
-    labels = parse_labels([f"baseline={small['noop']},{again}", f"gold={small['oracle']}"])
-    data = load_runs([], labels, **scope)
-    assert sorted(s.label for s in data.systems) == ["baseline", "gold"]
-    assert len(data.system("baseline").rounds) == 4
-    with pytest.raises(ReportInputError, match="not one system"):
-        load_runs([], parse_labels([f"both={small['noop']},{small['oracle']}"]), **scope)
-    mixed = load_runs([], parse_labels([f"both={small['noop']},{small['oracle']}"]), allow_mixed=True, **scope)
-    assert mixed.systems[0].name == "both ‡"
-    with pytest.raises(ReportInputError, match="NAME=RUN"):
-        parse_labels(["no-equals-sign"])
-
-
-def test_a_run_missing_a_whole_domain_says_so(small: dict[str, Path], tmp_path: Path) -> None:
-    partial = tmp_path / "oracle_no_payments"
-    shutil.copytree(small["oracle"], partial)
-    shutil.rmtree(partial / "trials" / "payments")
-    report = build_report([partial, small["noop"]], tmp_path / "out", **_two_domains())
-    coverage = table(report, "coverage")
-    col = coverage.columns.index
-    row = next(r for r in coverage.rows if r[0].startswith("oracle"))
-    payments = sum(t.domain == "payments" for t in load_catalog().values())
-    assert row[0] == "oracle †" and row[col("missing")] == payments and row[col("domains without a trial")] == "payments"
-    domain_row = next(r for r in table(report, "per_domain").rows if r[0] == "oracle †")
-    assert domain_row[table(report, "per_domain").columns.index("payments")] == "n/a (not run)"  # never 0
-    for key in ("leaderboard", "per_domain", "difficulty", "components", "policy", "failure_composition", "multi_round"):
-        assert any(r[0 if key != "leaderboard" else 1] == "oracle †" for r in table(report, key).rows), key
-        assert any("oracle is partial" in n and "no trial in domain(s) payments" in n for n in table(report, key).notes), key
-
-
 def test_spearman_names_systems_with_fewer_rounds(report) -> None:  # type: ignore[no-untyped-def]
     [pair] = table(report, "spearman").rows
     assert pair[0] == "round 1 vs 2" and pair[1] == 2 and "script" in pair[3]
     assert any("Fewer rounds than 2: script (1)" in n for n in table(report, "multi_round").notes)
     stability = {r[0]: r for r in table(report, "rank_stability").rows}
     assert stability["script †"][2] == "-"
-
-
-def test_failure_composition_has_non_convergence_and_bottom_slices(small: dict[str, Path], scripted: dict[str, Path], tmp_path: Path) -> None:
-    from harness.report.tables import BOTTOM
-
-    broken = tmp_path / "noop_infra"
-    shutil.copytree(small["noop"], broken)
-    path = sorted((broken / "trials" / "payments").glob("*__r0__*.json"))[0]
-    record = json.loads(path.read_text())
-    record.update(status="infra_error", strict=None, failure_class="infra:connection", verdict=None)
-    path.write_text(json.dumps(record))
-    report = build_report([broken, scripted["script"]], tmp_path / "out", **_two_domains())
-    composition = table(report, "failure_composition")
-    col = composition.columns.index
-    noop = next(r for r in composition.rows if r[0] == "noop")
-    assert noop[col(BOTTOM)] == 1 and noop[col("non-successes (scored)")] == len(_small_catalog()) - 1
-    script = next(r for r in composition.rows if r[0].startswith("script"))
-    assert script[col("non_convergence")] == 1 and script[col("reply")] == 0  # its own class, not a component's
-    assert composition.rows[0][0].startswith("script")  # fewest non-successes first, as the spec
 
 
 def test_provenance_in_every_table_file(report) -> None:  # type: ignore[no-untyped-def]
@@ -379,14 +201,6 @@ def test_fig15_marker_numbers_follow_the_leaderboard_and_sit_at_the_data(report,
     import matplotlib.pyplot as plt
 
     plt.close(fig)
-
-
-def test_compare_states_what_its_rates_are_over(small: dict[str, Path], scripted: dict[str, Path]) -> None:
-    comparison = compare_runs(small["oracle"], scripted["script"])
-    summary = comparison.tables()[0]
-    measures = [r[0] for r in summary.rows]
-    assert "strict A over the 1 common tasks" in measures and "strict A over all its scored tasks" in measures
-    assert any("discordant of 1 paired tasks" in m for m in measures)
 
 
 def test_explorer_filters_open_trials_and_links_in_headless_chromium(report) -> None:  # type: ignore[no-untyped-def]
@@ -441,31 +255,6 @@ def test_explorer_filters_open_trials_and_links_in_headless_chromium(report) -> 
         assert page.evaluate("document.querySelectorAll('#explorer-data').length") == 1
         assert page.evaluate("Array.from(document.scripts).every(function (s) { return !s.src; })")  # one file, nothing fetched
         assert page.errors == []
-
-
-def test_ungraded_trials_mark_the_system_incomplete(small: dict[str, Path], tmp_path: Path) -> None:
-    judged = tmp_path / "noop_ungraded"
-    shutil.copytree(small["noop"], judged)
-    path = sorted((judged / "trials" / "payments").glob("*__r0__*.json"))[0]
-    record = json.loads(path.read_text())
-    record["ungraded"] = "judge failed after 3 retries"
-    path.write_text(json.dumps(record))
-    report = build_report([judged], tmp_path / "out", **_two_domains())
-    [row] = table(report, "leaderboard").rows
-    assert row[1] == "noop †"
-    assert any("1 ungraded trial(s) counted as non-passes" in n for n in table(report, "leaderboard").notes)
-    composition = table(report, "failure_composition")
-    assert composition.rows[0][composition.columns.index("ungraded")] == 1
-
-
-def test_a_demo_card_chooses_system_and_round(small: dict[str, Path], tmp_path: Path) -> None:
-    task = sorted(_small_catalog())[0]
-    report = build_report([small["oracle"], small["noop"]], tmp_path / "out", card_tasks=[f"{task}@noop#2", f"{task}@oracle"], **_two_domains())
-    first, second = report.cards
-    assert (first.system, first.record.key.round, first.record.agent) == ("noop", 1, "noop")
-    assert (second.system, second.record.key.round) == ("oracle", 0)
-    with pytest.raises(KeyError, match="no system named"):
-        build_report([small["noop"]], tmp_path / "out2", card_tasks=[f"{task}@nobody"], **_two_domains())
 
 
 def test_pass_k_table_every_k_and_common_k(report) -> None:  # type: ignore[no-untyped-def]

@@ -108,8 +108,8 @@ def render_markdown(table: dict[str, dict[str, int]]) -> str:
     legend = "; ".join(f"{k} = {label}" for k, label in COLUMNS)
     note = (
         "Drift outside the tolerance (±15%, ±2 under 14) is marked `!`. The state columns run above the paper on "
-        "purpose: the behavioural battery fails every task whose writes are not pinned by their effect (README, "
-        "'Validity gates'); validity wins over the row."
+        "purpose: the behavioural battery fails every task whose writes are not pinned by their effect "
+        "(docs/validity.md); validity wins over the row."
     )
     return "\n".join(lines) + "\n\n" + legend + "\n\n" + note
 

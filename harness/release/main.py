@@ -344,6 +344,11 @@ def run_release(args: ReleaseConfig) -> int:
         catalog = cat.load_catalog(tasks_dir)
         tasks = cat.select_tasks(catalog, domains=args.domain, task_ids=args.task)
         domains = sorted({t.domain for t in catalog.values()})
+        unknown = [d for d in args.domain if d not in domains]
+        if unknown:  # as `run` and `tasks` do: a typo is an error, never "ALL GATES PASS" over no tasks
+            raise cat.CatalogError(f"--domain {unknown[0]!r} has no tasks in the catalog; known domains: {', '.join(domains)}")
+        if not tasks:
+            raise cat.CatalogError("no task matches the selection (--domain and --task together)")
         envs = {d: environment_class(d) for d in domains}
         graphs = {d: load_graph(d) for d in domains}
     except (cat.CatalogError, KeyError) as exc:

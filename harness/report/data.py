@@ -24,7 +24,9 @@ from typing import Any
 from contracts.catalog import CatalogError, catalog_lock, load_catalog
 from contracts.schema import Task
 from harness.config import EXECUTION_ONLY
+from harness.gc_policy import bulk_load
 from harness.records import TrialRecord
+from harness.report.state_changes import StateDiff, state_diff
 from harness.rundir import RunDirectory, RunDirectoryError
 
 PARTIAL_MARK = "†"
@@ -49,7 +51,10 @@ class Round:
     source: Path
     index: int
     records: dict[str, TrialRecord]
-    """task id → record (one per task within a round)."""
+    """task id → record (one per task within a round), held without its initial and final states
+    (`summarised`): what the report shows of them is `state_diffs`."""
+    state_diffs: dict[str, StateDiff | None] = field(default_factory=dict)
+    """task id → the record's state difference (None: a format-1 record without an initial state)."""
     manifest: dict[str, Any] = field(default_factory=dict)
     catalog_ids: set[str] | None = None
     """Every task of the catalog the run used (None: that catalog is not the one loaded, so unknown)."""
@@ -230,6 +235,7 @@ class _Run:
     path: Path
     manifest: dict[str, Any]
     by_round: dict[int, dict[str, TrialRecord]]
+    diffs: dict[int, dict[str, StateDiff | None]]
     identity: dict[str, Any]
     key: str
     label: str
@@ -242,21 +248,35 @@ class _Run:
         return str(self.manifest.get("started_at", "")), str(regrade.get("source_config_hash") or self.manifest.get("config_hash"))
 
 
-def _read(path: Path) -> tuple[dict[str, Any], dict[int, dict[str, TrialRecord]]]:
+def summarised(record: TrialRecord) -> tuple[TrialRecord, StateDiff | None]:
+    """A record as the report keeps it: without its initial and final states (about 85% of a record's bytes,
+    and most of a report's memory when every record held both), with what the report shows of them, their
+    difference, computed once here. None: a format-1 record, which kept no initial state."""
+    diff = state_diff(record.initial_state, record.final_state) if record.initial_state is not None else None
+    record.initial_state, record.final_state = None, {}
+    return record, diff
+
+
+def _read(path: Path) -> tuple[dict[str, Any], dict[int, dict[str, TrialRecord]], dict[int, dict[str, StateDiff | None]]]:
+    """A run's manifest and its records by round, read one record at a time and summarised as it is read
+    (`summarised`), with each record's state difference by round."""
     directory = RunDirectory(path)
+    by_round: dict[int, dict[str, TrialRecord]] = {}
+    diffs: dict[int, dict[str, StateDiff | None]] = {}
     try:
         manifest = directory.read_manifest()
         if manifest is None:
             raise ReportInputError(f"{path}: not a run directory (no manifest.json)")
-        records_found = directory.records()
+        with bulk_load():  # no collections while records are read (harness.gc_policy: nothing cyclic to collect)
+            for full in directory.iter_records():
+                record, diff = summarised(full)
+                by_round.setdefault(record.key.round, {})[record.key.task_id] = record
+                diffs.setdefault(record.key.round, {})[record.key.task_id] = diff
     except RunDirectoryError as exc:
         raise ReportInputError(str(exc)) from None
-    by_round: dict[int, dict[str, TrialRecord]] = {}
-    for record in records_found:
-        by_round.setdefault(record.key.round, {})[record.key.task_id] = record
     if not by_round:
         raise ReportInputError(f"{path}: the run has no finished trial yet")
-    return manifest, by_round
+    return manifest, by_round, diffs
 
 
 PALETTE = [
@@ -305,10 +325,10 @@ def load_runs(
 
     runs: list[_Run] = []
     for path in paths:
-        manifest, by_round = _read(path)
+        manifest, by_round, diffs = _read(path)
         identity = system_identity(manifest)
         explicit = path.resolve() in resolved_labels
-        runs.append(_Run(path, manifest, by_round, identity, identity_key(identity), resolved_labels.get(path.resolve()) or system_label(manifest), explicit))
+        runs.append(_Run(path, manifest, by_round, diffs, identity, identity_key(identity), resolved_labels.get(path.resolve()) or system_label(manifest), explicit))
 
     if catalog is None:
         try:
@@ -375,6 +395,7 @@ def load_runs(
                     source=run.path,
                     index=index,
                     records=records,
+                    state_diffs=run.diffs.get(index, {}),
                     manifest=run.manifest,
                     catalog_ids=set(catalog) if catalog else None,
                     selected_ids=_selected(catalog, config) if catalog else None,

@@ -19,6 +19,7 @@ from typing import Any
 
 from harness.records import TrialRecord
 from harness.report.data import ReportData, trial_id
+from harness.report.state_changes import StateDiff
 from harness.report.tables import BOTTOM, UNGRADED, primary_label
 
 TEXT_MAX = 1500
@@ -31,22 +32,6 @@ def _cut(value: Any, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def state_diff(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, Any]]:
-    """Paths where the final state differs from the initial one: (path, before, after); absent = None."""
-    if isinstance(before, dict) and isinstance(after, dict):
-        out: list[tuple[str, Any, Any]] = []
-        for key in sorted(set(before) | set(after), key=str):
-            child = f"{path}.{key}" if path else str(key)
-            if key not in before:
-                out.append((child, None, after[key]))
-            elif key not in after:
-                out.append((child, before[key], None))
-            else:
-                out += state_diff(before[key], after[key], child)
-        return out
-    return [] if before == after else [(path or "(root)", before, after)]
-
-
 def outcome(record: TrialRecord) -> str:
     if record.status != "scored":
         return BOTTOM
@@ -55,8 +40,9 @@ def outcome(record: TrialRecord) -> str:
     return "pass" if record.strict else "fail"
 
 
-def _detail(record: TrialRecord) -> dict[str, Any]:
-    diff = state_diff(record.initial_state, record.final_state) if record.initial_state is not None else None
+def _detail(record: TrialRecord, diff: StateDiff | None) -> dict[str, Any]:
+    """One trial's page in the explorer; `diff` is its state change, computed when the record was read
+    (None: a format-1 record, which kept no initial state)."""
     return {
         "conversation": [[m.role, m.turn, _cut(m.content, TEXT_MAX)] for m in record.conversation],
         "routing": [[d.turn, d.node, _cut(d.reason, 300)] for d in record.routing],
@@ -106,7 +92,7 @@ def explorer_payload(data: ReportData) -> dict[str, Any]:
                 ident = trial_id(s, number, task_id)
                 rows.append([ident, s.label, number, task_id, record.domain, record.capabilities, record.difficulty, outcome(record),
                              primary_label(record) or "", len(record.tool_trace)])
-                details[ident] = _detail(record)
+                details[ident] = _detail(record, round_.state_diffs.get(task_id))
                 if record.status == "scored" and not record.strict:
                     details[ident]["diffs"] = trial_diffs(data, record, passing.get(task_id))
     return {"columns": ["id", "system", "round", "task", "domain", "capabilities", "difficulty", "outcome", "label", "tools"], "rows": rows, "details": details}

@@ -19,6 +19,8 @@ from grader.stats import paired_power, pairs_needed, proportional_drop_pairs, ta
 from harness.report.data import ReportInputError, load_runs
 
 ROUNDS_SHOWN = (1, 2, 3, 4, 5, 8, 10)
+APPROXIMATION = "not a simulation; tests/test_gate.py holds it within 6 points of a seeded simulation of the exact test"
+"""What the printed power is, said in the output: the user reads a figure of a model, not of the gate."""
 MAX_ROUNDS = 1000
 
 
@@ -54,14 +56,15 @@ class PowerPlan:
             *([f"round-to-round flips: {100 * self.observed_discordance:.1f}% of tasks between consecutive rounds; the model expects "
                f"{100 * (self.expected_discordance or 0):.1f}%"] if self.observed_discordance is not None else []),
             f"test: the regression gate's overall test (one-sided exact McNemar on paired (task, round) trials at alpha/2 = {self.alpha / 2:g}); "
-            f"target power {100 * self.power:g}%",
+            f"target power {100 * self.power:g}%; power by a continuity-corrected normal approximation of that exact test ({APPROXIMATION})",
             "",
         ]
         if self.rounds_needed is None:
             lines.append(f"**not detectable** with up to {MAX_ROUNDS} rounds of these tasks")
         else:
-            lines.append(f"**rounds needed: {self.rounds_needed}** of each of the {self.tasks} tasks, on both systems "
-                         f"({self.pairs_needed} paired trials in all)")
+            lines.append(f"**rounds needed: {self.rounds_needed}** of each of the {self.tasks} tasks, on both systems: "
+                         f"{self.rounds_needed} × {self.tasks} = {self.rounds_needed * self.tasks} paired trials "
+                         f"(the power is reached at {self.pairs_needed}; whole rounds round it up)")
         lines += ["", "| rounds (both systems) | paired trials | power |", "|---|---|---|"]
         lines += [f"| {r} | {r * self.tasks} | {100 * p:.1f}% |" for r, p in self.power_by_rounds]
         lines += ["", "| rounds | tasks needed (drawn like these) |", "|---|---|"]
