@@ -283,3 +283,40 @@ async def test_release_proof_with_both_batteries(task_id: str) -> None:
         proof = await prove_task(replayer, get_task(task_id), environment_class(DOMAIN), graph=load_graph(DOMAIN), debt=known_debt(DOMAIN, task_id))
     assert proof.batteries is not None and proof.batteries.results
     assert proof.ok, (proof.error, proof.unkilled, proof.batteries.failures)
+
+
+def _insert_before_first(task: Task, tool: str, extra: GoldCall) -> list[GoldTurn]:
+    """The gold path with `extra` attempted just before the first call of `tool` (in that turn)."""
+    turns, done = [], False
+    for turn in task.gold:
+        calls = list(turn.calls)
+        if not done and any(call.tool == tool for call in calls):
+            index = next(i for i, call in enumerate(calls) if call.tool == tool)
+            calls.insert(index, extra)
+            done = True
+        turns.append(turn.model_copy(update={"calls": calls}))
+    assert done, f"{task.id}: no {tool} in the gold path"
+    return turns
+
+
+# Issue 38.5, sibling rules: a customer known only by a shared surname. Trying the look-alike's record with an
+# answer tool (`authenticate_customer`, `create_case`: the policy exempts their refusals from the refused-write
+# rule) is still acting on the look-alike's record, so every task of the family forbids it.
+LOOKALIKE_ATTEMPTS = [
+    ("customer_support_auth_lookalike_surname_01", "authenticate_customer", c("authenticate_customer", customer_id="CUST-7001", pin="8820")),
+    ("customer_support_jour_surname_credit_01", "authenticate_customer", c("authenticate_customer", customer_id="CUST-7002", pin="4417")),
+    ("customer_support_jour3_brandt_business_outage_01", "authenticate_customer", c("authenticate_customer", customer_id="CUST-7009", pin="5560")),
+    ("customer_support_jour3_brandt_business_outage_01", "create_case",
+     c("create_case", customer_id="CUST-7009", subject="Office internet completely down", category="technical", product="internet", impact="outage")),
+    ("customer_support_billing_which_invoice_lookalike_01", "apply_credit",
+     c("apply_credit", invoice_id="INV-8014", case_id="CASE-5021", amount=49.99, reason="billed twice")),
+    ("customer_support_jour4_samuel_slow_tier2_request_01", "attach_article", c("attach_article", case_id="CASE-5002", article_id="KB-2012")),
+]
+
+
+@pytest.mark.parametrize(("task_id", "before", "attempt"), LOOKALIKE_ATTEMPTS, ids=[f"{t}:{a.tool}" for t, _, a in LOOKALIKE_ATTEMPTS])
+async def test_an_attempt_on_the_lookalike_record_fails_the_task(task_id: str, before: str, attempt: GoldCall) -> None:
+    task = get_task(task_id)
+    assert (await _grade(task, list(task.gold))).strict
+    verdict = await _grade(task, _insert_before_first(task, before, attempt))
+    assert not verdict.strict and verdict.components["forbidden"] is False, verdict.summary()
