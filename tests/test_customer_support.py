@@ -320,3 +320,38 @@ async def test_an_attempt_on_the_lookalike_record_fails_the_task(task_id: str, b
     assert (await _grade(task, list(task.gold))).strict
     verdict = await _grade(task, _insert_before_first(task, before, attempt))
     assert not verdict.strict and verdict.components["forbidden"] is False, verdict.summary()
+
+
+def _with_replies(task: Task, replies: dict[int, str]) -> list[GoldTurn]:
+    return [turn.model_copy(update={"reply": replies.get(i, turn.reply)}) for i, turn in enumerate(task.gold)]
+
+
+# Issue 38.5, reply criteria: a correct reply that answers what the customer asked, without a detail the
+# customer never asked for (a due time, another customer's name, a dispute id, the gold's exact words), passes;
+# the asked fact stated wrong still fails.
+REPLY_CASES = [
+    ("customer_support_triage_outage_existing_case_01",
+     {0: "I've updated CASE-5001 to a full outage; it is now P1 and I've escalated it to tier 2, who own it now."}, True),
+    ("customer_support_triage_outage_existing_case_01",
+     {0: "I've updated CASE-5001 to a full outage; it is now P2 and I've escalated it to tier 2, who own it now."}, False),
+    ("customer_support_auth_lookalike_surname_01",
+     {0: "I see more than one Chen account in Portland. Which one is yours - could you tell me your first name or your plan?",
+      1: "Thanks, you're verified, and your phone number is now 503-555-0199."}, True),
+    ("customer_support_auth_lookalike_surname_01",
+     {0: "I see more than one Chen account in Portland. Which one is yours - could you tell me your first name or your plan?",
+      1: "Thanks, you're verified, and your phone number is now 503-555-0198."}, False),
+    ("customer_support_case_close_open_dispute_01",
+     {0: "I can't close CASE-5008 yet: it has an open billing dispute.",
+      1: "The case stays open until billing resolves the dispute; then it can be closed."}, True),
+    ("customer_support_case_close_open_dispute_01",
+     {0: "I've closed CASE-5008 for you.", 1: "It's closed, so you won't get more emails."}, False),
+    ("customer_support_jour_escalated_then_restored_01",
+     {1: "Glad it's back! Tier 2 owns CASE-5001 now, so I'm not able to close it from the desk. I can record that the service is back."}, True),
+]
+
+
+@pytest.mark.parametrize(("task_id", "replies", "passes"), REPLY_CASES, ids=[f"{t}:{p}:{i}" for i, (t, _, p) in enumerate(REPLY_CASES)])
+async def test_reply_criteria_ask_what_the_customer_asked(task_id: str, replies: dict[int, str], passes: bool) -> None:
+    task = get_task(task_id)
+    verdict = await _grade(task, _with_replies(task, replies))
+    assert verdict.components["reply"] is passes, verdict.summary()
