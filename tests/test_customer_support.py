@@ -283,3 +283,75 @@ async def test_release_proof_with_both_batteries(task_id: str) -> None:
         proof = await prove_task(replayer, get_task(task_id), environment_class(DOMAIN), graph=load_graph(DOMAIN), debt=known_debt(DOMAIN, task_id))
     assert proof.batteries is not None and proof.batteries.results
     assert proof.ok, (proof.error, proof.unkilled, proof.batteries.failures)
+
+
+def _insert_before_first(task: Task, tool: str, extra: GoldCall) -> list[GoldTurn]:
+    """The gold path with `extra` attempted just before the first call of `tool` (in that turn)."""
+    turns, done = [], False
+    for turn in task.gold:
+        calls = list(turn.calls)
+        if not done and any(call.tool == tool for call in calls):
+            index = next(i for i, call in enumerate(calls) if call.tool == tool)
+            calls.insert(index, extra)
+            done = True
+        turns.append(turn.model_copy(update={"calls": calls}))
+    assert done, f"{task.id}: no {tool} in the gold path"
+    return turns
+
+
+# Issue 38.5, sibling rules: a customer known only by a shared surname. Trying the look-alike's record with an
+# answer tool (`authenticate_customer`, `create_case`: the policy exempts their refusals from the refused-write
+# rule) is still acting on the look-alike's record, so every task of the family forbids it.
+LOOKALIKE_ATTEMPTS = [
+    ("customer_support_auth_lookalike_surname_01", "authenticate_customer", c("authenticate_customer", customer_id="CUST-7001", pin="8820")),
+    ("customer_support_jour_surname_credit_01", "authenticate_customer", c("authenticate_customer", customer_id="CUST-7002", pin="4417")),
+    ("customer_support_jour3_brandt_business_outage_01", "authenticate_customer", c("authenticate_customer", customer_id="CUST-7009", pin="5560")),
+    ("customer_support_jour3_brandt_business_outage_01", "create_case",
+     c("create_case", customer_id="CUST-7009", subject="Office internet completely down", category="technical", product="internet", impact="outage")),
+    ("customer_support_billing_which_invoice_lookalike_01", "apply_credit",
+     c("apply_credit", invoice_id="INV-8014", case_id="CASE-5021", amount=49.99, reason="billed twice")),
+    ("customer_support_jour4_samuel_slow_tier2_request_01", "attach_article", c("attach_article", case_id="CASE-5002", article_id="KB-2012")),
+]
+
+
+@pytest.mark.parametrize(("task_id", "before", "attempt"), LOOKALIKE_ATTEMPTS, ids=[f"{t}:{a.tool}" for t, _, a in LOOKALIKE_ATTEMPTS])
+async def test_an_attempt_on_the_lookalike_record_fails_the_task(task_id: str, before: str, attempt: GoldCall) -> None:
+    task = get_task(task_id)
+    assert (await _grade(task, list(task.gold))).strict
+    verdict = await _grade(task, _insert_before_first(task, before, attempt))
+    assert not verdict.strict and verdict.components["forbidden"] is False, verdict.summary()
+
+
+def _with_replies(task: Task, replies: dict[int, str]) -> list[GoldTurn]:
+    return [turn.model_copy(update={"reply": replies.get(i, turn.reply)}) for i, turn in enumerate(task.gold)]
+
+
+# Issue 38.5, reply criteria: a correct reply that answers what the customer asked, without a detail the
+# customer never asked for (a due time, another customer's name, a dispute id, the gold's exact words), passes;
+# the asked fact stated wrong still fails.
+REPLY_CASES = [
+    ("customer_support_triage_outage_existing_case_01",
+     {0: "I've updated CASE-5001 to a full outage; it is now P1 and I've escalated it to tier 2, who own it now."}, True),
+    ("customer_support_triage_outage_existing_case_01",
+     {0: "I've updated CASE-5001 to a full outage; it is now P2 and I've escalated it to tier 2, who own it now."}, False),
+    ("customer_support_auth_lookalike_surname_01",
+     {0: "I see more than one Chen account in Portland. Which one is yours - could you tell me your first name or your plan?",
+      1: "Thanks, you're verified, and your phone number is now 503-555-0199."}, True),
+    ("customer_support_auth_lookalike_surname_01",
+     {0: "I see more than one Chen account in Portland. Which one is yours - could you tell me your first name or your plan?",
+      1: "Thanks, you're verified, and your phone number is now 503-555-0198."}, False),
+    ("customer_support_case_close_open_dispute_01",
+     {0: "I can't close CASE-5008 yet: it has an open billing dispute.",
+      1: "The case stays open until billing resolves the dispute; then it can be closed."}, True),
+    ("customer_support_case_close_open_dispute_01",
+     {0: "I've closed CASE-5008 for you.", 1: "It's closed, so you won't get more emails."}, False),
+    ("customer_support_jour_escalated_then_restored_01",
+     {1: "Glad it's back! Tier 2 owns CASE-5001 now, so I'm not able to close it from the desk. I can record that the service is back."}, True),
+]
+
+
+@pytest.mark.parametrize(("task_id", "replies", "passes"), REPLY_CASES, ids=[f"{t}:{p}:{i}" for i, (t, _, p) in enumerate(REPLY_CASES)])
+async def test_reply_criteria_ask_what_the_customer_asked(task_id: str, replies: dict[int, str], passes: bool) -> None:
+    task = get_task(task_id)
+    verdict = await _grade(task, _with_replies(task, replies))
+    assert verdict.components["reply"] is passes, verdict.summary()

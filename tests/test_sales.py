@@ -243,3 +243,33 @@ async def test_release_proof_with_both_batteries(task_id: str) -> None:
     from tests.live_http import assert_release_proof
 
     await assert_release_proof(DOMAIN, task_id)
+
+
+def _reply(index: int, text: str) -> Any:
+    def edit(turns: list[GoldTurn]) -> None:
+        turns[index] = turns[index].model_copy(update={"reply": text})
+    return edit
+
+
+# Issue 38.5: a look-alike is confirmed by what the rep knows it by (they never knew the id), and a conversion
+# whose id the rep asked for needs no restated amount; an attempt on the look-alike record fails.
+@pytest.mark.parametrize(("task_id", "index", "text", "passes"), [
+    ("sales_disqualify_lookalike_01", 1, "Done: Mark Chen's Northwind Foods lead is disqualified, reason competitor.", True),
+    ("sales_disqualify_lookalike_01", 1, "Mark Chen's Northwind Foods lead is not disqualified yet.", False),
+    ("sales_stage_lookalike_01", 1, "Done: the Northwind Foods POS upgrade moved to negotiation.", True),
+    ("sales_convert_lead_01", 0, "Done: LEAD-1005 is converted into opportunity ${convert_lead.opportunity_id}.", True),
+    ("sales_convert_lead_01", 0, "Done: LEAD-1005 is converted.", False),
+])
+async def test_reply_criteria_ask_what_the_rep_asked(task_id: str, index: int, text: str, passes: bool) -> None:
+    verdict = await _verdict(task_id, _reply(index, text))
+    assert verdict.components["reply"] is passes, verdict.summary()
+
+
+@pytest.mark.parametrize(("task_id", "turn", "call"), [
+    ("sales_disqualify_lookalike_01", 1, GoldCall(tool="disqualify_lead", args={"lead_id": "LEAD-1001", "reason": "competitor"})),
+    ("sales_stage_lookalike_01", 1, GoldCall(tool="update_opportunity_stage", args={"opportunity_id": "OPP-4001", "stage": "proposal"})),
+    ("sales_qualify_and_convert_01", 0, GoldCall(tool="update_opportunity_stage", args={"opportunity_id": "OPP-4001", "stage": "proposal"})),
+])
+async def test_a_write_on_the_lookalike_record_is_forbidden(task_id: str, turn: int, call: GoldCall) -> None:
+    verdict = await _verdict(task_id, lambda turns: turns[turn].calls.insert(0, call))
+    assert not verdict.strict and verdict.components["forbidden"] is False, verdict.summary()
