@@ -13,7 +13,8 @@ from rich.console import Console
 from rich.table import Table
 
 from grader.calibration import CALIBRATION_DIR, RESULTS_FILE, Agreement, CheckReport, load_set, measure, set_hash, store_result
-from grader.judge import EvidenceJudge, Judge
+from grader.judge import Judge
+from grader.text.evidence import EvidenceJudge
 from harness.loop import run_blocking
 
 

@@ -97,7 +97,7 @@ def restate(reply: str, phrase: str, other: str) -> str:
     """`reply` with every other written form of the value `phrase` states replaced by `other`: the judge
     reads "$200.00" as the evidence "200", so a wrong-value reply that kept "$200.00" would still state the
     asked fact (payments journey 20's confirmation did). Ids are replaced by their spelling only."""
-    from grader.textvalues import find_values, phrase_value
+    from grader.text.values import find_values, phrase_value
 
     target = phrase_value(phrase)
     if target is None or target.kind == "id":
