@@ -383,6 +383,6 @@ def test_a_written_date_or_a_thousands_comma_does_not_make_a_sentence_a_keyword_
     from grader.text.units import list_items, unit_is_list
 
     reworded = "Booked: BK-1, AU211 ORD to BOS on December 15, 2026, standard fare, 179.00 dollars on PM-8842, seat 12A."
-    assert len(list_items(reworded)) == 5
+    assert len(list_items(reworded)) == 6  # a `label:` colon separates too (issue 37: label-value lists are lists)
     assert not unit_is_list(reworded, ("179.00",))
     assert unit_is_list("1340, done, confirmed")

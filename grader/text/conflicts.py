@@ -9,18 +9,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from grader.text.matching import contains
-from grader.text.units import _CLAUSE_BREAK, FUNCTION_WORDS, NEGATORS, Hit, Unit, _value_negated, negated_before, normalise
+from grader.text.units import _CLAUSE_BREAK, FUNCTION_WORDS, NEGATORS, UNIT_WORDS, Hit, Unit, _value_negated, negated_before, normalise
 from grader.text.values import Value, find_values, singular
 
 
 # ---- wrong values --------------------------------------------------------------------------------
 
 STOPWORDS = FUNCTION_WORDS | {"states", "state", "tells", "tell", "says", "confirms", "confirm", "reports", "explains", "customer", "mentions", "gives", "lists"}
-UNIT_WORDS = frozenset(
-    "miles mile points point dollars dollar usd per month months monthly night nights nightly day days daily hour hours "
-    "minute minutes year years week weeks percent item items unit units each".split()
-)
-"""Units name what a number counts, not which fact it is: never a fact label."""
 PRIOR_MARKERS = frozenset(
     "was were previously before from originally old earlier instead original prior formerly starting initial "
     "now remaining remains left new updated after afterwards then".split()
@@ -81,8 +76,8 @@ CONFLICT_KINDS = frozenset({"number", "percent", "date", "time"})
 
 
 def is_money(value: Value) -> bool:
-    """An amount written as money: a currency sign/word or two decimals."""
-    return bool(re.search(r"[$€£]|usd|eur|\.\d\d\b", value.text, re.I))
+    """An amount written as money: a currency sign/word, cents or two decimals."""
+    return bool(re.search(r"[$€£\u00a2]|usd|eur|cents?\b|\.\d\d\b", value.text, re.I))
 
 
 def _count_nouns(unit: str, value: Value) -> frozenset[str]:

@@ -6,7 +6,10 @@ unit that carries no fact (`grader.text.units`) and never negated."""
 from __future__ import annotations
 
 import re
+from decimal import Decimal
+from functools import lru_cache
 
+from grader.text.lexicon import phrase_forms, word_keys
 from grader.text.units import FUNCTION_WORDS, NEGATORS, Hit, Unit, _sentences, _starts_negated, _value_negated, negated_before, normalise, phrase_pattern
 from grader.text.values import NUMBER_WORDS, Value, find_values, phrase_count, phrase_value, singular
 
@@ -73,7 +76,92 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
                         hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value))
             continue
         text = normalise(unit.text)
+        seen: set[int] = set()
         for match in phrase_pattern(phrase).finditer(text):
             if not negation or _starts_negated(phrase) or not negated_before(text[: match.start()]):
+                seen.add(match.start())
                 hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + match.start()))
+        for start in stem_matches(phrase, text, negation=negation):
+            if start not in seen:
+                seen.add(start)
+                hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
     return hits
+
+
+# ---- forms: the lexicon and the stems of content words ---------------------------------------------
+
+MAX_GAP = 2
+"""How many words may stand between two content words of a phrase in a reply ("one stage at a time" is
+stated by "a stage at a time", "not listed" by "is not on our list")."""
+ONE_WORDS = frozenset({"a", "an", "one", "single", "1"})
+"""Words that state the count one ("a stage at a time" for "one stage at a time")."""
+STEMMABLE = re.compile(r"[A-Za-z][A-Za-z' \-]*\*?")
+"""Phrases matched by their forms and stems: words only (a phrase with a value or an id prefix, "tier
+2", "CASE-", matches as written: its stems would name other things)."""
+_TOKEN = re.compile(r"[a-z0-9#]+(?:['.][a-z0-9]+)*")
+
+
+def _is_negator(word: str) -> bool:
+    return word in NEGATORS or word.endswith("n't") or word == "non"
+
+
+def _keys(word: str) -> frozenset[str]:
+    keys = set(word_keys(word))
+    if word in ONE_WORDS:
+        keys.add("n:1")
+    if word in NUMBER_WORDS:
+        keys.add(f"n:{NUMBER_WORDS[word]}")
+    elif re.fullmatch(r"\d+(?:\.\d+)?", word):
+        keys.add(f"n:{Decimal(word).normalize()}")
+    return frozenset(keys)
+
+
+@lru_cache(maxsize=16384)
+def _tokens(text: str) -> tuple[tuple[int, frozenset[str], bool, str], ...]:
+    """(offset, keys, is a negator, the word) of each word of a normalised text."""
+    return tuple((m.start(), _keys(m.group(0)), _is_negator(m.group(0)), m.group(0)) for m in _TOKEN.finditer(text))
+
+
+@lru_cache(maxsize=8192)
+def _form_specs(phrase: str) -> tuple[tuple[tuple[frozenset[str], ...], bool], ...]:
+    """Each form of the phrase as (the keys of its content words in order, whether the form is negative)."""
+    if not STEMMABLE.fullmatch(phrase.strip()) or phrase.strip().endswith("-"):
+        return ()
+    specs = []
+    for form in phrase_forms(phrase.rstrip("*")):
+        words = _TOKEN.findall(form)
+        content = tuple(_keys(w) for w in words if w not in FUNCTION_WORDS and not _is_negator(w) or w == "one")
+        if content:
+            specs.append((content, any(_is_negator(w) for w in words)))
+    return tuple(specs)
+
+
+def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
+    """Offsets in a normalised text where a form of `phrase` is stated: its content words in order, each
+    by stem or lexicon group, at most MAX_GAP words apart, with the form's own polarity (a negative form
+    needs a negator before or among its words, a positive one none; `negation` False: either)."""
+    tokens = _tokens(text)
+    out: list[int] = []
+    for content, negative in _form_specs(phrase):
+        for i, (start, keys, _, _) in enumerate(tokens):
+            if not keys & content[0]:
+                continue
+            j, ok = i, True
+            for want in content[1:]:
+                nxt = next((k for k in range(j + 1, min(j + 2 + MAX_GAP, len(tokens))) if tokens[k][1] & want), None)
+                if nxt is None:
+                    ok = False
+                    break
+                j = nxt
+            if not ok:
+                continue
+            if negative:  # its negator stands with it: "is not in stock", never "is not out of stock"
+                k = i - 1
+                while k >= 0 and i - k - 1 <= MAX_GAP and not tokens[k][2] and tokens[k][3] in FUNCTION_WORDS:
+                    k -= 1
+                polarity = (k >= 0 and tokens[k][2] and i - k - 1 <= MAX_GAP) or any(t[2] for t in tokens[i : j + 1])
+            else:
+                polarity = negated_before(text[:start]) or any(t[2] for t in tokens[i : j + 1])
+            if not negation or polarity == negative:
+                out.append(start)
+    return sorted(set(out))

@@ -93,8 +93,11 @@ FUNCTION_WORDS = frozenset(
     "to of for on in with at by from into about as if so than then now please not no yes and or but also "
     "which who what when where why how all any some each every just only still already yet".split()
 )
-LIST_MIN_WORDS = 8
-"""A sentence shorter than this is judged only with its message (a short line is not a list by itself)."""
+UNIT_WORDS = frozenset(
+    "miles mile points point dollars dollar usd per month months monthly night nights nightly day days daily hour hours "
+    "minute minutes year years week weeks percent item items unit units each cents cent".split()
+)
+"""Units name what a number counts, not which fact it is: never a fact label."""
 
 
 def _words(unit: str) -> list[str]:
@@ -109,70 +112,201 @@ LABEL_COLON = re.compile(r"[A-Za-z)]\s*:(?:\s|$)")
 def _grammar_words(unit: str, phrases: tuple[str, ...]) -> tuple[str, ...]:
     """The unit's words once the judged evidence phrases are taken out: "out of stock" brings its own
     "of", which must not make a keyword list look like a sentence. (Cached: a transcript's units are
-    asked about again and again — is the message a dump, is the unit bare, is it a list.)"""
+    asked about again and again.)"""
     text = normalise(unit)
     for phrase in phrases:
         text = phrase_pattern(phrase).sub(" kw ", text)
     return tuple(_words(text))
 
 
+# ---- predicates and keyword lines --------------------------------------------------------------------
+
+AUXILIARIES = frozenset(
+    "is are was were be been being am has have had will would can could shall should may might must do does did "
+    "isn't aren't wasn't weren't hasn't haven't hadn't won't wouldn't can't cannot couldn't shouldn't don't doesn't didn't".split()
+)
+CONTRACTED_VERB = re.compile(r"^(?:[a-z]+'(?:re|ve|ll|d|m)|(?:it|that|there|here|what|who|he|she|let|everything|nothing|this)'s|[a-z]+n't)$")
+"""A contraction carries its verb ("you're", "we've", "it's", "that's", "didn't"): contractions are not
+function words, they are predicates."""
+SUBJECT_PRONOUNS = frozenset("i we you he she they".split())
+IRREGULAR_PARTICIPLES = frozenset(
+    "done made sent paid set held kept put got gotten given taken seen shown known left lost sold told found built "
+    "bought brought written run cut split won shut spent chosen frozen gone begun sent met read led understood".split()
+)
+COURTESY = frozenset(
+    "sure ok okay yes no hi hello thanks thank great perfect certainly absolutely of course alright right got it "
+    "understood noted welcome sorry please".split()
+)
+"""Words of an item that carries no content by itself ("Sure.", "Thanks!"): no keyword, no predicate."""
+
+
+def _predicate(words: tuple[str, ...] | list[str]) -> bool:
+    """Whether words carry a predicate: an auxiliary or modal, a contraction, a subject pronoun with more
+    words, or a participle / past form with other words around it ("refunded to your card" states, a bare
+    "refunded" between separators is a listed value)."""
+    if any(w in AUXILIARIES or CONTRACTED_VERB.match(w) for w in words):
+        return True
+    if len(words) >= 2 and any(w in SUBJECT_PRONOUNS for w in words):
+        return True
+    if any(w in DETERMINERS for w in words[:2]) and any(
+        re.fullmatch(r"[a-z]{3,}(?<![su])s", w) and words[i - 1] not in FUNCTION_WORDS and not re.match(r"\d", words[i - 1])
+        for i, w in enumerate(words[2:], start=2)
+    ):
+        return True  # "the enterprise plan costs": a noun phrase and its present-tense verb
+    return len(words) >= 2 and any(re.search(r"[a-z]{2}ed$", w) or w in IRREGULAR_PARTICIPLES for w in words)
+
+
+DETERMINERS = frozenset("the your this that my our their his her its each every".split())
+
+
 MONTH_DAY_YEAR = re.compile(
     r"\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?),(\s*\d{4})\b", re.I
 )
-ITEM_SEPARATOR = re.compile(r"(?<!\d),|,(?!\d)|[;|\u2022]")
-"""Commas, semicolons, pipes and bullets separate items; the comma of a thousands separator ("1,450")
-does not, nor the comma of a written date ("December 15, 2026" is one item, as "2026-12-15" is)."""
+ITEM_SEPARATOR = re.compile(
+    r"(?<!\d),|,(?!\d)|[;|\u2022\u00b7]|\s[-\u2013\u2014]+\s|(?<=[A-Za-z])/(?=[A-Za-z])|(?<=[A-Za-z)])\s*:(?:\s|$)|\s(?:and|or|&)\s"
+)
+"""What separates the items of a list: commas, semicolons, pipes, bullets, spaced dashes, a slash between
+words ("balance/tier/bag"), a `label:` colon and "and"/"or". The comma of a thousands separator ("1,450")
+does not, nor the comma of a written date ("December 15, 2026" is one item, as "2026-12-15" is), nor the
+colon of a clock time."""
+LIST_RUN = 3
+"""This many items in a row with no predicate between them are a keyword list, whatever their length."""
 
 
 def list_items(unit: str) -> list[str]:
     """The separated items of a unit (see ITEM_SEPARATOR)."""
-    return [i for i in ITEM_SEPARATOR.split(MONTH_DAY_YEAR.sub(r"\1\2", unit)) if i.strip()]
+    return [i for i in ITEM_SEPARATOR.split(MONTH_DAY_YEAR.sub(r"\1\2", unit)) if i and i.strip(" .!?()[]")]
+
+
+def _content(item: str, phrases: tuple[str, ...]) -> bool:
+    """Whether an item says something (a value or a word beyond courtesy)."""
+    words = [w.strip(".!?()") for w in _grammar_words(item, phrases)]
+    return bool(find_values(item)) or any(w and w not in COURTESY for w in words)
+
+
+def _pair(item: str) -> bool:
+    """An item that pairs a label word with a value ("standard $169", "Wednesday at 12:00"): an enumeration
+    of labelled options, not a keyword. A unit word is no label ("3,100 miles"), nor a `label:` colon."""
+    if not find_values(item) or LABEL_COLON.search(item):
+        return False
+    rest = re.sub(r"[A-Za-z]*-?\d\S*", "", item).lower()
+    return any(w not in UNIT_WORDS and w not in FUNCTION_WORDS for w in re.findall(r"[a-z]{2,}", rest))
+
+
+@lru_cache(maxsize=8192)
+def _runs(unit: str, phrases: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The runs of consecutive content items of a unit with no predicate in any of them."""
+    runs: list[list[str]] = [[]]
+    for i, item in enumerate(list_items(unit)):
+        if _predicate(_grammar_words(item, phrases)) or (i == 0 and _opening_verb(item, unit)):
+            runs.append([])
+        elif _content(item, phrases):
+            runs[-1].append(item)
+    return tuple(tuple(r) for r in runs if r)
+
+
+def _is_list_run(items: list[str] | tuple[str, ...]) -> bool:
+    return len(items) >= LIST_RUN and sum(_pair(i) for i in items) < len(items) / 2
+
+
+LONG_RUN = 6
+"""A run this long is a keyword list even in a unit with a predicate ("Here are your details: 3,100 - blue -
+silver - gold - 2 - yes"), unless it enumerates values (options: "free at 8:00, 10:00, 12:00, 14:00 and
+16:00") or labelled values."""
 
 
 @lru_cache(maxsize=8192)
 def unit_is_list(unit: str, phrases: tuple[str, ...] = ()) -> bool:
-    """A sentence with no grammar: many words but almost no function words, a string of short
-    comma/semicolon/pipe-separated items without function words, or (however short) three or more
-    separated items with no function word, no `label:` and mostly no label-value pair ("1340, done,
-    confirmed" is a list; "basic $109, standard $169, flexible $239" pairs labels with values)."""
-    words = _grammar_words(unit, phrases)
-    items = list_items(unit)
-    if len(items) >= 3 and not LABEL_COLON.search(unit) and not any(w in FUNCTION_WORDS for w in words):
-        pairs = sum(bool(find_values(i)) and bool(re.search(r"[a-z]{2,}", re.sub(r"[A-Za-z]*-?\d\S*", "", i).lower())) for i in items)
-        if pairs < len(items) / 2:
+    """A keyword line: a unit with no predicate at all whose items, LIST_RUN or more in a row, are mostly no
+    label-value pair ("1340, done, confirmed"; "Balance/tier/bag: 3,100 miles - blue - silver - gold"),
+    whatever the unit's length; or, under a predicate, a run of LONG_RUN short keyword items. Fewer items
+    with no predicate are a terse answer ("Silver, 30,000 miles.", "Closed - CASE-5016."); "basic $109,
+    standard $169, flexible $239" pairs labels with values; "is free at 8:00, 10:00, 12:00" enumerates."""
+    runs = _runs(unit, phrases)
+    if _predicate_free(unit, phrases):
+        return any(_is_list_run(run) for run in runs)
+    for run in runs:
+        words = sum(len(_grammar_words(item, phrases)) for item in run)
+        values = sum(bool(find_values(item)) for item in run)
+        if len(run) >= LONG_RUN and words / len(run) <= 3.0 and _is_list_run(run) and values < len(run):
             return True
-    if len(words) < LIST_MIN_WORDS:
-        return False
-    function = sum(w in FUNCTION_WORDS for w in words)
-    if len(words) >= 20 and function / len(words) < 0.05:
-        return True
-    if len(items) >= 6 and len(words) / len(items) <= 3.0:
-        bare = sum(not any(w in FUNCTION_WORDS for w in _grammar_words(i, phrases)) for i in items)
-        return bare / len(items) >= 0.6
     return False
 
 
-def _unit_is_bare(unit: str, phrases: tuple[str, ...] = ()) -> bool:
-    """A short unit that is just keywords: no function word, no verb-like word, no `label: value` form."""
-    words = _grammar_words(unit, phrases)
-    if any(w in FUNCTION_WORDS for w in words) or LABEL_COLON.search(unit):
+def _opening_verb(item: str, unit: str) -> bool:
+    """A participle that opens a unit as its head is the unit's predicate ("Done (REQ-1).", "Booked: BK-1,
+    ...", "Closed - CASE-5016.": "I have done / booked / closed it"); one item of a comma list is not."""
+    words = re.findall(r"[a-z']+", item.lower())
+    head = unit.lstrip().lower()
+    if len(words) != 1 or not head.startswith(words[0]) or not (re.search(r"[a-z]{2}ed$", words[0]) or words[0] in IRREGULAR_PARTICIPLES):
         return False
-    return not any(re.search(r"(?:ed|ing)$", w) for w in words)
+    return re.match(r"\s*(?:[:(\-\u2013\u2014]|[.!]?\s*$)", head[len(words[0]) :]) is not None  # "Done:", "Closed -", never "done, confirmed"
+
+
+def _predicate_free(unit: str, phrases: tuple[str, ...]) -> bool:
+    items = list_items(unit)
+    return not (items and _opening_verb(items[0], unit)) and not any(_predicate(_grammar_words(item, phrases)) for item in items)
+
+
+def dump_units(message: str, phrases: tuple[str, ...] = ()) -> set[int]:
+    """The units of a message that belong to a keyword list spread over several units ("Silver. 30,000
+    miles. Gold."): consecutive predicate-free units whose content items together make a list run."""
+    units = _sentences(message)
+    out: set[int] = set()
+    run: list[int] = []
+    for i, unit in enumerate(units + [""]):
+        if unit and _predicate_free(unit, phrases):
+            run.append(i)
+            continue
+        items = [item for j in run for item in list_items(units[j]) if _content(item, phrases)]
+        if len(run) >= 2 and _is_list_run(items):
+            out.update(run)
+        run = []
+    return out
 
 
 def message_is_dump(message: str, phrases: tuple[str, ...] = ()) -> bool:
-    """A message that is mostly keyword units (a list of evidence phrases, not an answer)."""
+    """A message that is mostly keyword lines (a list of evidence phrases, not an answer)."""
     units = _sentences(message)
     if not units:
         return False
-    listy = sum(unit_is_list(u, phrases) or (len(_words(u)) < LIST_MIN_WORDS and _unit_is_bare(u, phrases)) for u in units)
-    if len(units) == 1:
-        return unit_is_list(units[0], phrases)
-    return listy / len(units) > 0.5
+    listy = dump_units(message, phrases) | {i for i, u in enumerate(units) if unit_is_list(u, phrases)}
+    return len(listy) / len(units) > 0.5
 
 
+# ---- questions ---------------------------------------------------------------------------------------
 
-# ---- matching ------------------------------------------------------------------------------------
+QUESTION_OPENERS = frozenset(
+    "would could can shall should may do does did is are was were will have has what which when where who whom "
+    "how why anything any want need".split()
+)
+TAG_WORDS = frozenset(
+    "right correct ok okay yes no yeah true isn't aren't wasn't weren't didn't doesn't don't hasn't haven't won't "
+    "it they that is so agreed".split()
+)
+CLAUSE_EDGE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s|\u2014")
+
+
+def split_question(sentence: str) -> tuple[str, str]:
+    """(the statement part, the question part) of a sentence: a sentence ending in "?" is a question from
+    its last clause that opens with a question word ("Your refund is $45.00 - would you like a receipt?"
+    states the refund); a tag ("..., right?") or no such clause makes all of it a question ("Your refund
+    of $45.00 has been issued?", "Has your refund been issued?"). A sentence with no "?" is a statement."""
+    if not sentence.rstrip(" \"')]").endswith("?"):
+        return sentence, ""
+    edges = list(CLAUSE_EDGE.finditer(sentence))
+    for edge in reversed(edges):
+        clause = re.findall(r"[a-z']+", sentence[edge.end() :].lower())
+        if not clause:
+            continue
+        if len(clause) <= 3 and all(w in TAG_WORDS for w in clause):
+            return "", sentence  # a tag question asks about the whole sentence
+        if clause[0] in QUESTION_OPENERS or clause[:2] == ["is", "there"]:
+            return sentence[: edge.start()].rstrip(), sentence[edge.start() :]
+    return "", sentence
+
+
+# ---- units ---------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -187,10 +321,14 @@ class Hit:
 
 @dataclass(frozen=True)
 class Unit:
+    """A sentence (or a sentence's statement part) of one message, and whether it can carry a fact: not a
+    keyword line or dump, not a question, not taken back (`grader.text.withdrawal`)."""
+
     message: int
     index: int
     text: str
     carried: bool
+    question: bool = False
 
 
 FRAGMENT_WORDS = 5
@@ -198,15 +336,25 @@ FRAGMENT_WORDS = 5
 
 
 def transcript_units(messages: list[str], phrases: tuple[str, ...] = ()) -> list[Unit]:
-    """The transcript's sentences, each marked whether it can carry a match (keyword-list rule)."""
-    fragments = [len(_sentences(m)) == 1 and len(_words(m)) < FRAGMENT_WORDS for m in messages]
+    """The transcript's units, each marked whether it can carry a match (keyword-list and question rules)."""
+    fragments = [
+        len(_sentences(m)) == 1 and len(_words(m)) < FRAGMENT_WORDS and not any(_predicate(_grammar_words(i, phrases)) for i in list_items(m))
+        for m in messages
+    ]
     listy_transcript = len(messages) >= 5 and sum(fragments) / len(messages) > 0.6
     units: list[Unit] = []
     for m, message in enumerate(messages):
-        dump = message_is_dump(message, phrases) or (listy_transcript and fragments[m])
+        short = len(_sentences(message)) == 1 and len(_words(message)) < FRAGMENT_WORDS
+        dump = message_is_dump(message, phrases) or (listy_transcript and short)
+        spread = dump_units(message, phrases)
+        index = 0
         for i, sentence in enumerate(_sentences(message)):
-            bare = len(_words(sentence)) < LIST_MIN_WORDS and _unit_is_bare(sentence, phrases)
-            units.append(Unit(m, i, sentence, carried=not dump and not bare and not unit_is_list(sentence, phrases)))
+            statement, question = split_question(sentence)
+            listed = dump or i in spread or unit_is_list(sentence, phrases)
+            for text, asked in ((statement, False), (question, True)):
+                if text.strip():
+                    units.append(Unit(m, index, text, carried=not listed and not asked, question=asked))
+                    index += 1
     return units
 
 
