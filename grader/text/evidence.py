@@ -51,6 +51,7 @@ from grader.text.conflicts import status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
 from grader.text.units import Hit, Unit, negated_in_criterion, transcript_units
 from grader.text.values import Value, find_values
+from grader.text.withdrawal import withdraw
 
 
 # ---- the judge -----------------------------------------------------------------------------------
@@ -81,7 +82,7 @@ class EvidenceJudge:
 
     def judge_sync(self, criteria: list[ReplyCriterion], assistant_messages: list[str], *, instruction: str = "") -> JudgeOutput:
         phrases = tuple(p for c in criteria for item in c.evidence for p in ([item] if isinstance(item, str) else item))
-        units = transcript_units(assistant_messages, phrases)
+        units = withdraw(transcript_units(assistant_messages, phrases))
         all_units = [Unit(u.message, u.index, u.text, True) for u in units]
         known = criteria_values(criteria, instruction)
         criterion_words = re.findall(r"[a-z]+", " ".join(c.criterion.lower().replace("_", " ") for c in criteria))
