@@ -17,7 +17,7 @@ from grader.text.values import Value, find_values, singular
 
 STOPWORDS = FUNCTION_WORDS | {"states", "state", "tells", "tell", "says", "confirms", "confirm", "reports", "explains", "customer", "mentions", "gives", "lists"}
 PRIOR_MARKERS = frozenset(
-    "was were previously before from originally old earlier instead original prior formerly starting initial "
+    "already was were previously before from originally old earlier instead original prior formerly starting initial "
     "now remaining remains left new updated after afterwards then".split()
 )
 """Words that place a value at another time than the fact's ("was", "now", "remaining"): a balance before and
@@ -250,6 +250,7 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
     wrong: list[Hit] = list(together)
     seen = {(w.message, w.position) for w in wrong}
     earliest = min((h.message, h.position) for h in right)
+    subjects = {subject_of(h.sentence, h.value) for h in right if h.value is not None} - {None}
     for unit in units:
         if not unit.carried:
             continue
@@ -259,6 +260,11 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
                 continue
             if first.same(value) or any(k.same(value) for k in known):
                 continue
+            if _range_partner(unit, value, right) or refused(unit.text, value):
+                continue  # "from 08:00 to 10:00" is one window; "the $900 transfer was refused" another attempt
+            subject = subject_of(unit.text, value)
+            if subject is not None and subjects and subject not in subjects:
+                continue  # a value of another record or person: "ORD-1 arrives Dec 3, ORD-2 Dec 5"
             labels, prior = _label_words(unit.text, value, naming)
             if (unit.message, position) > earliest and _corrects_back(unit.text, value, naming):
                 wrong.append(Hit(unit.message, unit.text, position, value))  # "Actually, it was $60.00."
@@ -272,6 +278,51 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
         return []
     last_right = max(right, key=lambda h: (h.message, h.position))
     return [Conflict(w, corrected(w, last_right, units)) for w in wrong]
+
+
+RANGE = re.compile(r"\s*(?:-|\u2013|\u2014|to|until|till|through|thru|and)\s*", re.I)
+
+
+def _range_partner(unit: Unit, value: Value, right: list[Hit]) -> bool:
+    """Whether `value` is the other end of a range a right value opens or closes in the same unit."""
+    for hit in right:
+        if hit.value is None or hit.message != unit.message or hit.sentence != unit.text:
+            continue
+        a, b = (hit.value, value) if hit.value.start < value.start else (value, hit.value)
+        between = unit.text[a.end : b.start]
+        if RANGE.fullmatch(between) and (not between.strip().lower() == "and" or re.search(r"between\s*$", unit.text[: a.start], re.I)):
+            return True
+    return False
+
+
+REFUSAL = frozenset(
+    "refused declined failed rejected denied bounced blocked unable cannot can't couldn't won't passed expired unavailable".split()
+)
+REFUSAL_WINDOW = 5
+
+
+def refused(unit: str, value: Value) -> bool:
+    """A value stated with an outcome that did not happen ("The $900 transfer was refused", "the 14:00
+    window today has passed"): an attempt or an option that failed is another fact than the one done."""
+    after = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(unit[value.end :].lower().replace("\u2019", "'"))[0])[:REFUSAL_WINDOW]
+    return any(w in REFUSAL for w in after)
+
+
+SUBJECT_WINDOW = 12
+NAME = re.compile(r"(?:^|[,;:(]\s*|\s[-\u2013\u2014]\s*)([A-Z][a-z]+\s+[A-Z][a-z]+)\b(?!\s+[A-Z])")
+
+
+def subject_of(unit: str, value: Value) -> str | None:
+    """What a value is stated about: the last record id before it in its clause (within SUBJECT_WINDOW
+    words), else a person's or company's two-word name opening its clause ("Priya Shah is already booked
+    at 10:00"); None when the sentence names neither."""
+    before = unit[: value.start]
+    clause = _CLAUSE_BREAK.split(before)[-1]
+    ids = [v for v in find_values(clause) if v.kind == "id"]
+    if ids and len(re.findall(r"[A-Za-z0-9'-]+", clause[ids[-1].end :])) <= SUBJECT_WINDOW:
+        return str(ids[-1].value)
+    names = [m.group(1) for m in NAME.finditer(before) if m.start(1) >= len(before) - len(clause) - 2]
+    return names[-1].lower() if names else None
 
 
 CORRECTION_OPENING_WORDS = 4
