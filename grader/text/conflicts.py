@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from grader.text.matching import contains
+from grader.text.matching import contains, phrase_hits
 from grader.text.units import _CLAUSE_BREAK, FUNCTION_WORDS, NEGATORS, UNIT_WORDS, Hit, Unit, _value_negated, negated_before, normalise
 from grader.text.values import Value, find_values, singular
 
@@ -109,6 +109,10 @@ ENUMERATION_WORDS = frozenset("both each respectively between all".split())
 PLURAL_AGREEMENT = frozenset("of are were have total totals".split())
 
 
+RELATION_WORDS = frozenset("short shy over under more less fewer below above beyond off away extra higher lower".split())
+"""Words after a value that make it a difference from another value ("$20 short of $200", "$15 over")."""
+
+
 def coordinated(unit: str, values: list[Value]) -> list[list[Value]]:
     """Runs of values (sorted by position) joined only by COORDINATION text: "$45.00 and $54.00",
     "$45.00 (or $54.00)", "$45.00, sorry, $54.00"."""
@@ -118,7 +122,9 @@ def coordinated(unit: str, values: list[Value]) -> list[list[Value]]:
         noun = re.match(r"\s*([A-Za-z][a-z']*)", unit[value.end :])
         if noun and re.match(r"\s*" + re.escape(noun.group(1)) + r"\b", between, re.I):
             between = between.lstrip()[len(noun.group(1)) :]  # "867 miles, sorry, 876 miles": the noun repeated
-        if runs and _same_kind(runs[-1][-1], value) and COORDINATION.fullmatch(between):
+        if noun and noun.group(1).lower() in RELATION_WORDS:
+            runs.append([value])  # "$180.00, $20 short of $200": a difference from another value is its own fact
+        elif runs and _same_kind(runs[-1][-1], value) and COORDINATION.fullmatch(between):
             runs[-1].append(value)
         else:
             runs.append([value])
@@ -389,6 +395,8 @@ def status_conflicts(phrase: str, hits: list[Hit], units: list[Unit], known_word
     from grader.text.statuswords import rivals
 
     others = rivals(phrase) - known_words
+    if any(_collective(h.sentence, _find_in(h.sentence, phrase)) for h in hits):
+        return _summary_conflicts(phrase, others, hits, units)
     if not others:
         return []
     subjects = {s for h in hits if (s := _subject_id(h.sentence, _find_in(h.sentence, phrase))) is not None}
@@ -411,7 +419,46 @@ def status_conflicts(phrase: str, hits: list[Hit], units: list[Unit], known_word
     if not wrong:
         return []
     last_right = max(hits, key=lambda h: (h.message, h.position))
-    return [Conflict(w, corrected(w, last_right, units)) for w in wrong]
+    return [Conflict(w, corrected(w, last_right, units) or changed(w, last_right)) for w in wrong]
+
+
+CHANGE = re.compile(r"\b(?:now|has been|have been|had been|was|were|updated|changed|moved|set to|marked|is now)\b", re.I)
+
+
+def changed(wrong: Hit, last_right: Hit) -> bool:
+    """A status stated before the statement that it changed ("PNR-1 (confirmed)", then "PNR-1 is now
+    cancelled"): the earlier one is the record's state before the change, not another state of it."""
+    return (wrong.message, wrong.position) < (last_right.message, last_right.position) and CHANGE.search(last_right.sentence) is not None
+
+
+COLLECTIVE = frozenset("both all each every they these those".split())
+
+
+def _collective(sentence: str, start: int) -> bool:
+    """Whether a status word is said of several records at once ("both are paid", "they are all closed")."""
+    clause = _CLAUSE_BREAK.split(sentence[:start].lower())[-1]
+    return any(w in COLLECTIVE for w in re.findall(r"[a-z]+", clause)[-STATUS_SUBJECT_WINDOW:])
+
+
+def _summary_conflicts(phrase: str, others: frozenset[str] | set[str], hits: list[Hit], units: list[Unit]) -> list[Conflict]:
+    """A status said of several records at once is contradicted by any other statement that one of them is
+    in another status ("November is still open"), or is not in this one ("November isn't paid"), wherever
+    it stands: a summary binds to every subject it covers. Not resolved by stating the summary again."""
+    right_sentences = {(h.message, h.sentence) for h in hits}
+    wrong: list[Hit] = []
+    for unit in units:
+        if not unit.carried or (unit.message, unit.text) in right_sentences:
+            continue
+        lowered = unit.text.lower().replace("_", " ")
+        for word in others:
+            for match in re.finditer(r"(?<![a-z])" + re.escape(word) + r"(?![a-z])", lowered):
+                before = normalise(unit.text[: match.start()])
+                window = re.findall(r"[a-z]+", _CLAUSE_BREAK.split(before)[-1])[-LABEL_BEFORE:]
+                if not negated_before(before) and not any(w in PRIOR_MARKERS for w in window):
+                    wrong.append(Hit(unit.message, unit.text, unit.index * 10_000 + match.start()))
+    stated = {(h.message, h.position) for h in phrase_hits(phrase, units)}
+    wrong += [h for h in phrase_hits(phrase, units, negation=False) if (h.message, h.position) not in stated]  # "November isn't paid"
+    return [Conflict(w, False) for w in wrong]
 
 
 def _find_in(sentence: str, phrase: str) -> int:
