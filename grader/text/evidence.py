@@ -44,6 +44,7 @@ tests/test_evidence_judge.py; user-facing summary in docs/judges.md):
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from contracts.schema import ReplyCriterion
 from grader.judge import CriterionJudgement, JudgeOutput
@@ -80,7 +81,11 @@ class EvidenceJudge:
     async def judge(self, instruction: str, criteria: list[ReplyCriterion], assistant_messages: list[str]) -> JudgeOutput:
         return self.judge_sync(criteria, assistant_messages, instruction=instruction)
 
-    def judge_sync(self, criteria: list[ReplyCriterion], assistant_messages: list[str], *, instruction: str = "") -> JudgeOutput:
+    def judge_sync(
+        self, criteria: list[ReplyCriterion], assistant_messages: list[str], *, instruction: str = "", only: Sequence[int] | None = None
+    ) -> JudgeOutput:
+        """The verdicts of every criterion, in order (`only`: of those indices alone, for a battery that
+        asks about one criterion; every criterion's values still count as the task's known values)."""
         phrases = tuple(p for c in criteria for item in c.evidence for p in ([item] if isinstance(item, str) else item))
         units = withdraw(transcript_units(assistant_messages, phrases))
         all_units = [Unit(u.message, u.index, u.text, True) for u in units]
@@ -90,7 +95,9 @@ class EvidenceJudge:
         known_words |= {f"{a} {b}" for a, b in zip(criterion_words, criterion_words[1:], strict=False)}
         results: list[CriterionJudgement] = []
         contradiction = False
-        for criterion in criteria:
+        for index, criterion in enumerate(criteria):
+            if only is not None and index not in only:
+                continue
             judgement, conflicted = self._criterion(criterion, units, all_units, known, known_words)
             contradiction |= conflicted
             results.append(judgement)

@@ -131,7 +131,8 @@ function words, they are predicates."""
 SUBJECT_PRONOUNS = frozenset("i we you he she they".split())
 IRREGULAR_PARTICIPLES = frozenset(
     "done made sent paid set held kept put got gotten given taken seen shown known left lost sold told found built "
-    "bought brought written run cut split won shut spent chosen frozen gone begun sent met read led understood".split()
+    "bought brought written run cut split won shut spent chosen frozen gone begun sent met read led understood "
+    "went came became did took gave saw knew wrote began".split()
 )
 COURTESY = frozenset(
     "sure ok okay yes no hi hello thanks thank great perfect certainly absolutely of course alright right got it "
@@ -148,6 +149,8 @@ def _predicate(words: tuple[str, ...] | list[str]) -> bool:
         return True
     if len(words) >= 2 and any(w in SUBJECT_PRONOUNS for w in words):
         return True
+    if len(words) >= CLAUSE_WORDS and sum(w in FUNCTION_WORDS and w not in ("and", "or") for w in words) >= 2:
+        return True  # "Your $410.00 PayPal payment to Keystone Software went through": a clause, whatever its verb
     if any(w in DETERMINERS for w in words[:2]) and any(
         re.fullmatch(r"[a-z]{3,}(?<![su])s", w) and words[i - 1] not in FUNCTION_WORDS and not re.match(r"\d", words[i - 1])
         for i, w in enumerate(words[2:], start=2)
@@ -156,6 +159,8 @@ def _predicate(words: tuple[str, ...] | list[str]) -> bool:
     return len(words) >= 2 and any(re.search(r"[a-z]{2}ed$", w) or w in IRREGULAR_PARTICIPLES for w in words)
 
 
+CLAUSE_WORDS = 5
+"""An item this long with two function words is a clause (keywords are short and bare)."""
 DETERMINERS = frozenset("the your this that my our their his her its each every".split())
 
 

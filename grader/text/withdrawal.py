@@ -52,9 +52,9 @@ NEGATED_FRAME = re.compile(
     r"(?::|\b(?:as\s+follows|below)\b)",
     re.I,
 )
-FRAME_WORDS = re.compile(r"\b(?:following|below|as\s+follows|these|this\s+list|the\s+list|these\s+things|any\s+of)\b|^\s*(?:i|we)\b", re.I)
-"""A negated clause frames what follows when it announces it ("the following", "below") or is the agent's
-own "I / we did not ...:"."""
+FRAME_WORDS = re.compile(r"\b(?:following|below|as\s+follows|these(?:\s+things)?|this\s+list|the\s+list|any\s+of\s+(?:this|these|it))\b", re.I)
+"""A negated clause frames what follows when it announces it ("the following", "below", "these"); a
+negated clause before a colon that explains ("that won't work: $675.00 is more than ...") frames nothing."""
 
 
 RESTATED_WORDS = 2

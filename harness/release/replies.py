@@ -141,13 +141,35 @@ def reply_cases(task: Task, gold: Evidence) -> Iterator[BatteryCase]:
             yield BatteryCase(_case_id("reply", "reply_wrong_value", f"criterion{k}"), "reply", "reply_wrong_value",
                               f"criterion {k}: {phrase!r} stated as {other!r}", [], must="fail", replies=tuple(wrong))
             break
-    keywords = "; ".join(dict.fromkeys(g[0] for groups in _groups(task) for g in groups))
+    keywords = keyword_dump(task, gold)
     yield BatteryCase(_case_id("reply", "reply_keyword_list", "all"), "reply", "reply_keyword_list",
                       f"every reply is the bare list {keywords[:80]!r}", [], must="fail", replies=tuple(keywords for _ in replies))
     reworded = [reword(r) for r in replies]
     if reworded != replies:
         yield BatteryCase(_case_id("reply", "reply_reworded", "formats"), "reply", "reply_reworded",
                           "the gold replies with amounts, dates and times in other formats", [], must="pass", replies=tuple(reworded))
+
+
+DUMP_ITEMS = 3
+"""A keyword dump lists at least this many items: an answer of one or two bare facts ("Silver, 30,000
+miles.") is a terse answer, not a dump (issue 37); a real dump hedges with the world's other values."""
+
+
+def keyword_dump(task: Task, gold: Evidence) -> str:
+    """Every evidence phrase of the task (the first of each item), padded with other values of the task's
+    world (a nearby amount, date, time or id; the world's other short words, e.g. statuses) to at least
+    DUMP_ITEMS items, joined by "; ": a bare keyword list that hedges, as agents that dump keywords do."""
+    items = list(dict.fromkeys(g[0] for groups in _groups(task) for g in groups))
+    values = world_values(gold)
+    banned = {p.lower().rstrip("*") for groups in _groups(task) for g in groups for p in g}
+    for phrase in list(items):
+        kind = shape(phrase)
+        other = _replacement(phrase, kind, [phrase], values) if kind else None
+        if other is not None and other.lower() not in banned and len(items) < DUMP_ITEMS + 1:
+            items.append(other)
+    words = [v for v in values if re.fullmatch(r"[A-Za-z][a-z]+(?: [a-z]+)?", v) and v.lower() not in banned]
+    items += [w for w in dict.fromkeys(words) if w not in items][: max(0, DUMP_ITEMS - len(items))]
+    return "; ".join(items)
 
 
 _MONEY_IN_TEXT = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d{2})?(?!\d|[.,]\d)")
