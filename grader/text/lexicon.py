@@ -40,7 +40,7 @@ class LexiconFile(BaseModel):
 class Lexicon:
     spellings: dict[str, str]
     word_groups: dict[str, frozenset[int]]
-    """A one-word form (spelling-normalised) -> the groups it belongs to."""
+    """A one-word form's stem (spelling-normalised; "=form": the exact form) -> the groups it belongs to."""
     phrase_groups: tuple[tuple[str, ...], ...]
     """Groups with a form of several words (spelling-normalised), for whole-phrase variants."""
 
@@ -56,12 +56,13 @@ def lexicon(path: Path = LEXICON_FILE) -> Lexicon:
     word_groups: dict[str, set[int]] = {}
     phrase_groups: list[tuple[str, ...]] = []
     for gid, group in enumerate(data.groups):
-        forms = tuple(" ".join(spelling(w, spellings) for w in _words(form)) for form in group)
-        for form in forms:
+        exact = [form.startswith("=") for form in group]
+        forms = tuple(" ".join(spelling(w, spellings) for w in _words(form.lstrip("="))) for form in group)
+        for form, only in zip(forms, exact, strict=True):
             if " " not in form:
-                word_groups.setdefault(form, set()).add(gid)
-        if any(" " in form for form in forms):
-            phrase_groups.append(forms)
+                word_groups.setdefault("=" + form if only else stem(form), set()).add(gid)
+        if any(" " in form for form in forms):  # an exact-only form is matched in replies, never put in a phrase
+            phrase_groups.append(tuple(form for form, only in zip(forms, exact, strict=True) if not only))
     log.debug("lexicon: %d spellings, %d groups", len(spellings), len(data.groups))
     return Lexicon(spellings, {k: frozenset(v) for k, v in word_groups.items()}, tuple(phrase_groups))
 
@@ -92,11 +93,13 @@ def spelling(word: str, spellings: dict[str, str] | None = None) -> str:
 
 @lru_cache(maxsize=65536)
 def word_keys(word: str) -> frozenset[str]:
-    """What a word is compared by: its stem and its lexicon groups (two words state the same thing when
+    """What a word is compared by: its stem and its lexicon groups, by stem (a group's "refunded" takes in
+    "refunds") or, for a form written "=holds", that exact form only (two words state the same thing when
     their keys meet)."""
     form = spelling(word)
+    groups = lexicon().word_groups
     keys = {"s:" + stem(form)}
-    keys |= {f"g:{g}" for g in lexicon().word_groups.get(form, ())}
+    keys |= {f"g:{g}" for g in groups.get(stem(form), ())} | {f"g:{g}" for g in groups.get("=" + form, ())}
     return frozenset(keys)
 
 

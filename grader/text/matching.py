@@ -10,7 +10,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from grader.text.lexicon import phrase_forms, word_keys
-from grader.text.units import FUNCTION_WORDS, NEGATORS, Hit, Unit, _sentences, _starts_negated, _value_negated, negated_before, normalise, phrase_pattern
+from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Hit, Unit, _sentences, _starts_negated, _value_negated, negated_before, normalise, phrase_pattern
 from grader.text.values import NUMBER_WORDS, Value, find_values, phrase_count, phrase_value, singular
 
 
@@ -64,11 +64,16 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
         if carried_only and not unit.carried:
             continue
         if count is not None:
-            for value in find_values(unit.text):
-                if count[0].same(value) and counted_words_follow(unit.text, value, count[1]):
-                    if not negation or not _value_negated(unit.text, value):
-                        hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value))
-            continue
+            found = [
+                Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value)
+                for value in find_values(unit.text)
+                if count[0].same(value) and counted_words_follow(unit.text, value, count[1]) and (not negation or not _value_negated(unit.text, value))
+            ]
+            hits += found
+            if found or not STEMMABLE_COUNT.fullmatch(phrase.strip()):
+                continue
+            # else: a count in words the value reader does not take ("a stage at a time" for "one stage
+            # at a time"): matched by its words, "a"/"an"/"single" stating one
         if target is not None:
             for value in find_values(unit.text):
                 if target.same(value) and (target.kind != "id" or value.value == target.value):
@@ -99,6 +104,23 @@ STEMMABLE = re.compile(r"[A-Za-z][A-Za-z' \-]*\*?")
 """Phrases matched by their forms and stems: words only (a phrase with a value or an id prefix, "tier
 2", "CASE-", matches as written: its stems would name other things)."""
 _TOKEN = re.compile(r"[a-z0-9#]+(?:['.][a-z0-9]+)*")
+STEMMABLE_COUNT = re.compile(r"(?:one|a|an|single)\s+[A-Za-z][A-Za-z' \-]*", re.I)
+"""A count phrase whose count is one in words: also matched by its words ("a stage at a time")."""
+KEPT_FUNCTION_WORDS = frozenset("all only each every both any some still already yet just once twice more less".split())
+"""Function words that carry a phrase's meaning ("all three", "only once", "already awarded"): kept as
+words to match, never skipped."""
+MODAL_BEFORE = frozenset("can could will would shall should may might must to cannot can't won't wouldn't couldn't 'll".split())
+"""A verb after these is not a statement that it happened: "I can grant it" does not state "granted"."""
+HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
+
+
+def _joined(text: str) -> str:
+    """Hyphenated words written as one ("follow-up" / "followup", "e-mail" / "email"): both sides alike."""
+    return HYPHEN.sub("", text)
+
+
+def _done_form(word: str) -> bool:
+    return bool(re.search(r"[a-z]{2}ed$", word)) or word in IRREGULAR_PARTICIPLES
 
 
 def _is_negator(word: str) -> bool:
@@ -119,20 +141,21 @@ def _keys(word: str) -> frozenset[str]:
 @lru_cache(maxsize=16384)
 def _tokens(text: str) -> tuple[tuple[int, frozenset[str], bool, str], ...]:
     """(offset, keys, is a negator, the word) of each word of a normalised text."""
-    return tuple((m.start(), _keys(m.group(0)), _is_negator(m.group(0)), m.group(0)) for m in _TOKEN.finditer(text))
+    return tuple((m.start(), _keys(m.group(0)), _is_negator(m.group(0)), m.group(0)) for m in _TOKEN.finditer(_joined(text)))
 
 
 @lru_cache(maxsize=8192)
-def _form_specs(phrase: str) -> tuple[tuple[tuple[frozenset[str], ...], bool], ...]:
-    """Each form of the phrase as (the keys of its content words in order, whether the form is negative)."""
+def _form_specs(phrase: str) -> tuple[tuple[tuple[frozenset[str], ...], bool, tuple[bool, ...]], ...]:
+    """Each form of the phrase as (the keys of its content words in order, whether the form is negative,
+    whether each content word states a thing done: "granted", "cancelled")."""
     if not STEMMABLE.fullmatch(phrase.strip()) or phrase.strip().endswith("-"):
         return ()
     specs = []
-    for form in phrase_forms(phrase.rstrip("*")):
-        words = _TOKEN.findall(form)
-        content = tuple(_keys(w) for w in words if w not in FUNCTION_WORDS and not _is_negator(w) or w == "one")
+    for form in phrase_forms(_joined(phrase.rstrip("*").lower())):
+        words = _TOKEN.findall(_joined(form))
+        content = [w for w in words if (w not in FUNCTION_WORDS or w in KEPT_FUNCTION_WORDS) and not _is_negator(w) or w == "one"]
         if content:
-            specs.append((content, any(_is_negator(w) for w in words)))
+            specs.append((tuple(_keys(w) for w in content), any(_is_negator(w) for w in words), tuple(_done_form(w) for w in content)))
     return tuple(specs)
 
 
@@ -142,13 +165,19 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
     needs a negator before or among its words, a positive one none; `negation` False: either)."""
     tokens = _tokens(text)
     out: list[int] = []
-    for content, negative in _form_specs(phrase):
-        for i, (start, keys, _, _) in enumerate(tokens):
-            if not keys & content[0]:
+
+    def fits(k: int, want: frozenset[str], done: bool) -> bool:
+        """Token k states the phrase word: same stem or group, and a word stating a thing done is not
+        matched by the same verb after a modal ("I can grant it" is no "granted")."""
+        return bool(tokens[k][1] & want) and not (done and k > 0 and tokens[k - 1][3] in MODAL_BEFORE and not _done_form(tokens[k][3]))
+
+    for content, negative, done in _form_specs(phrase):
+        for i, (start, _, _, _) in enumerate(tokens):
+            if not fits(i, content[0], done[0]):
                 continue
             j, ok = i, True
-            for want in content[1:]:
-                nxt = next((k for k in range(j + 1, min(j + 2 + MAX_GAP, len(tokens))) if tokens[k][1] & want), None)
+            for want, was_done in zip(content[1:], done[1:], strict=True):
+                nxt = next((k for k in range(j + 1, min(j + 2 + MAX_GAP, len(tokens))) if fits(k, want, was_done)), None)
                 if nxt is None:
                     ok = False
                     break

@@ -149,8 +149,8 @@ def _predicate(words: tuple[str, ...] | list[str]) -> bool:
         return True
     if len(words) >= 2 and any(w in SUBJECT_PRONOUNS for w in words):
         return True
-    if len(words) >= CLAUSE_WORDS and sum(w in FUNCTION_WORDS and w not in ("and", "or") for w in words) >= 2:
-        return True  # "Your $410.00 PayPal payment to Keystone Software went through": a clause, whatever its verb
+    if sum(w in FUNCTION_WORDS and w not in ("and", "or") for w in words) >= 2:
+        return True  # "Your $410.00 PayPal payment to Keystone Software went through", "Glad to hear it": grammar, whatever the verb
     if any(w in DETERMINERS for w in words[:2]) and any(
         re.fullmatch(r"[a-z]{3,}(?<![su])s", w) and words[i - 1] not in FUNCTION_WORDS and not re.match(r"\d", words[i - 1])
         for i, w in enumerate(words[2:], start=2)
@@ -159,8 +159,6 @@ def _predicate(words: tuple[str, ...] | list[str]) -> bool:
     return len(words) >= 2 and any(re.search(r"[a-z]{2}ed$", w) or w in IRREGULAR_PARTICIPLES for w in words)
 
 
-CLAUSE_WORDS = 5
-"""An item this long with two function words is a clause (keywords are short and bare)."""
 DETERMINERS = frozenset("the your this that my our their his her its each every".split())
 
 
@@ -260,7 +258,8 @@ def dump_units(message: str, phrases: tuple[str, ...] = ()) -> set[int]:
     out: set[int] = set()
     run: list[int] = []
     for i, unit in enumerate(units + [""]):
-        if unit and _predicate_free(unit, phrases):
+        social = (re.findall(r"[a-z']+", unit.lower()) or [""])[0] in COURTESY  # "Thanks, Oliver.": no keyword
+        if unit and not social and _predicate_free(unit, phrases):
             run.append(i)
             continue
         items = [item for j in run for item in list_items(units[j]) if _content(item, phrases)]
@@ -281,14 +280,31 @@ def message_is_dump(message: str, phrases: tuple[str, ...] = ()) -> bool:
 
 # ---- questions ---------------------------------------------------------------------------------------
 
-QUESTION_OPENERS = frozenset(
-    "would could can shall should may do does did is are was were will have has what which when where who whom "
-    "how why anything any want need".split()
-)
+QUESTION_AUX = frozenset("would could can shall should may do does did is are was were will have has".split())
+QUESTION_SUBJECTS = frozenset("i you we it there he she they this that".split())
+WH_WORDS = frozenset("what which when where who how why".split())
 TAG_WORDS = frozenset(
     "right correct ok okay yes no yeah true isn't aren't wasn't weren't didn't doesn't don't hasn't haven't won't "
     "it they that is so agreed".split()
 )
+
+
+def _opens_question(words: list[str]) -> bool:
+    """A clause that asks: an auxiliary and its subject ("would you like", "shall I", "is there"), a wh-word
+    with them ("what would you", "how can I"), or "anything / any ... ?" — never a relative clause ("which
+    belong to", "who can approve it")."""
+    if not words:
+        return False
+    if words[0] in ("anything", "any"):
+        return True
+    if words[0] in QUESTION_AUX and len(words) > 1 and words[1] in QUESTION_SUBJECTS:
+        return True
+    if words[0] in WH_WORDS:
+        rest = words[1:4]
+        return any(w in QUESTION_AUX for w in rest[:2]) and any(w in QUESTION_SUBJECTS for w in rest)
+    return False
+
+
 CLAUSE_EDGE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s|\u2014")
 
 
@@ -306,7 +322,7 @@ def split_question(sentence: str) -> tuple[str, str]:
             continue
         if len(clause) <= 3 and all(w in TAG_WORDS for w in clause):
             return "", sentence  # a tag question asks about the whole sentence
-        if clause[0] in QUESTION_OPENERS or clause[:2] == ["is", "there"]:
+        if _opens_question(clause):
             return sentence[: edge.start()].rstrip(), sentence[edge.start() :]
     return "", sentence
 
