@@ -190,9 +190,12 @@ def _content(item: str, phrases: tuple[str, ...]) -> bool:
 def _pair(item: str) -> bool:
     """An item that pairs a label word with a value ("standard $169", "Wednesday at 12:00"): an enumeration
     of labelled options, not a keyword. A unit word is no label ("3,100 miles"), nor a `label:` colon."""
-    if not find_values(item) or LABEL_COLON.search(item):
+    values = find_values(item)
+    if not values or LABEL_COLON.search(item):
         return False
-    rest = re.sub(r"[A-Za-z]*-?\d\S*", "", item).lower()
+    rest = item.lower()
+    for value in reversed(values):  # an id is a value, never its own label ("TXN-D4E5F6")
+        rest = rest[: value.start] + " " + rest[value.end :]
     return any(w not in UNIT_WORDS and w not in FUNCTION_WORDS for w in re.findall(r"[a-z]{2,}", rest))
 
 

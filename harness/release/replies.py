@@ -93,6 +93,17 @@ def _common_prefix(a: str, b: str) -> int:
     return n
 
 
+def _inflections(phrase: str) -> re.Pattern[str]:
+    """The other inflections of a one-word phrase ("implemented": "implementation", "implements"): the
+    judge reads a word by its stem, so a reply that keeps one still states the fact."""
+    from grader.text.stemmer import stem
+
+    if not re.fullmatch(r"[A-Za-z]{4,}", phrase):
+        return re.compile(r"(?!x)x")
+    root = stem(phrase.lower())
+    return re.compile(r"\b" + re.escape(root) + r"[a-z]*\b", re.IGNORECASE)
+
+
 def restate(reply: str, phrase: str, other: str) -> str:
     """`reply` with every other written form of the value `phrase` states replaced by `other`: the judge
     reads "$200.00" as the evidence "200", so a wrong-value reply that kept "$200.00" would still state the
@@ -134,7 +145,7 @@ def reply_cases(task: Task, gold: Evidence) -> Iterator[BatteryCase]:
                 continue
             wrong = list(replies)
             for alt in sorted(group, key=len, reverse=True):  # every spelling of the fact the reply may use
-                wrong = [_pattern(alt).sub(other, r) for r in wrong]
+                wrong = [_inflections(alt).sub(other, _pattern(alt).sub(other, r)) for r in wrong]
             wrong = [restate(r, phrase, other) for r in wrong]
             if wrong == replies:
                 continue
