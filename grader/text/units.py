@@ -151,6 +151,8 @@ def _predicate(words: tuple[str, ...] | list[str]) -> bool:
         return True
     if sum(w in FUNCTION_WORDS and w not in ("and", "or") for w in words) >= 2:
         return True  # "Your $410.00 PayPal payment to Keystone Software went through", "Glad to hear it": grammar, whatever the verb
+    if any(a not in FUNCTION_WORDS and re.fullmatch(r"[a-z]{2,}", a) and b in OBJECT_DETERMINERS for a, b in zip(words, words[1:])):
+        return True  # a verb and its object: "open the business portal", "assign a technician"
     if any(w in DETERMINERS for w in words[:2]) and any(
         re.fullmatch(r"[a-z]{3,}(?<![su])s", w) and words[i - 1] not in FUNCTION_WORDS and not re.match(r"\d", words[i - 1])
         for i, w in enumerate(words[2:], start=2)
@@ -159,6 +161,7 @@ def _predicate(words: tuple[str, ...] | list[str]) -> bool:
     return len(words) >= 2 and any(re.search(r"[a-z]{2}ed$", w) or w in IRREGULAR_PARTICIPLES for w in words)
 
 
+OBJECT_DETERMINERS = frozenset("the a an your my our their this these those".split())
 DETERMINERS = frozenset("the your this that my our their his her its each every".split())
 
 
@@ -212,7 +215,7 @@ def _runs(unit: str, phrases: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 
 
 def _is_list_run(items: list[str] | tuple[str, ...]) -> bool:
-    return len(items) >= LIST_RUN and sum(_pair(i) for i in items) < len(items) / 2
+    return len(items) >= LIST_RUN and 3 * sum(_pair(i) for i in items) < 2 * len(items)
 
 
 LONG_RUN = 6
@@ -223,8 +226,8 @@ silver - gold - 2 - yes"), unless it enumerates values (options: "free at 8:00, 
 
 @lru_cache(maxsize=8192)
 def unit_is_list(unit: str, phrases: tuple[str, ...] = ()) -> bool:
-    """A keyword line: a unit with no predicate at all whose items, LIST_RUN or more in a row, are mostly no
-    label-value pair ("1340, done, confirmed"; "Balance/tier/bag: 3,100 miles - blue - silver - gold"),
+    """A keyword line: a unit with no predicate at all whose items, LIST_RUN or more in a row, are not two
+    thirds label-value pairs ("1340, done, confirmed"; "Balance/tier/bag: 3,100 miles - blue - silver - gold"),
     whatever the unit's length; or, under a predicate, a run of LONG_RUN short keyword items. Fewer items
     with no predicate are a terse answer ("Silver, 30,000 miles.", "Closed - CASE-5016."); "basic $109,
     standard $169, flexible $239" pairs labels with values; "is free at 8:00, 10:00, 12:00" enumerates."""
