@@ -8,8 +8,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from grader.text.matching import contains, phrase_hits
-from grader.text.units import _CLAUSE_BREAK, FUNCTION_WORDS, NEGATORS, UNIT_WORDS, Hit, Unit, _value_negated, negated_before, normalise
+from grader.text.matching import contains
+from grader.text.units import _CLAUSE_BREAK, FUNCTION_WORDS, NEGATORS, UNIT_WORDS, Hit, Unit, _value_negated, negated_before, normalise, phrase_pattern
 from grader.text.values import Value, find_values, singular
 
 
@@ -431,7 +431,9 @@ def changed(wrong: Hit, last_right: Hit) -> bool:
     return (wrong.message, wrong.position) < (last_right.message, last_right.position) and CHANGE.search(last_right.sentence) is not None
 
 
-COLLECTIVE = frozenset("both all each every they these those".split())
+COLLECTIVE = frozenset("both all each every".split())
+"""Words that say a status of several records at once ("they" may be one plural thing: "the shoes ... they
+are out of stock")."""
 
 
 def _collective(sentence: str, start: int) -> bool:
@@ -456,8 +458,11 @@ def _summary_conflicts(phrase: str, others: frozenset[str] | set[str], hits: lis
                 window = re.findall(r"[a-z]+", _CLAUSE_BREAK.split(before)[-1])[-LABEL_BEFORE:]
                 if not negated_before(before) and not any(w in PRIOR_MARKERS for w in window):
                     wrong.append(Hit(unit.message, unit.text, unit.index * 10_000 + match.start()))
-    stated = {(h.message, h.position) for h in phrase_hits(phrase, units)}
-    wrong += [h for h in phrase_hits(phrase, units, negation=False) if (h.message, h.position) not in stated]  # "November isn't paid"
+    pattern = phrase_pattern(phrase)
+    for unit in units:  # the summary's own words negated of one subject: "November isn't paid"
+        if unit.carried:
+            text = normalise(unit.text)
+            wrong += [Hit(unit.message, unit.text, unit.index * 10_000 + m.start()) for m in pattern.finditer(text) if negated_before(text[: m.start()])]
     return [Conflict(w, False) for w in wrong]
 
 

@@ -257,6 +257,20 @@ def _predicate_free(unit: str, phrases: tuple[str, ...]) -> bool:
     return not (items and _opening_verb(items[0], unit)) and not any(_predicate(_grammar_words(item, phrases)) for item in items)
 
 
+SPREAD_ITEM_WORDS = 3
+PREPOSITIONS = frozenset("until till before after through via per between within during over under across without".split())
+
+
+def _bare(item: str) -> bool:
+    """A keyword item: at most SPREAD_ITEM_WORDS words besides its values and none that links them ("3,100
+    miles", "Remote VPN user"), not a phrase ("Free cancellation until 2026-12-16")."""
+    rest = item
+    for value in reversed(find_values(item)):
+        rest = rest[: value.start] + " " + rest[value.end :]
+    words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'-]*", rest)]
+    return len(words) <= SPREAD_ITEM_WORDS and not any(w in FUNCTION_WORDS or w in PREPOSITIONS for w in words)
+
+
 def dump_units(message: str, phrases: tuple[str, ...] = ()) -> set[int]:
     """The units of a message that belong to a keyword list spread over several units ("Silver. 30,000
     miles. Gold."): consecutive predicate-free units whose content items together make a list run."""
@@ -265,7 +279,9 @@ def dump_units(message: str, phrases: tuple[str, ...] = ()) -> set[int]:
     run: list[int] = []
     for i, unit in enumerate(units + [""]):
         social = (re.findall(r"[a-z']+", unit.lower()) or [""])[0] in COURTESY  # "Thanks, Oliver.": no keyword
-        if unit and not social and _predicate_free(unit, phrases):
+        items = list_items(unit)
+        lone = len(items) == 1 and len(re.findall(r"[A-Za-z0-9$]+", unit)) == 1  # "Enrolled." among keywords is one
+        if unit and not social and (lone or _predicate_free(unit, phrases)) and all(_bare(item) for item in items):
             run.append(i)
             continue
         items = [item for j in run for item in list_items(units[j]) if _content(item, phrases)]
