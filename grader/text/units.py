@@ -149,6 +149,8 @@ def _predicate(words: tuple[str, ...] | list[str]) -> bool:
         return True
     if len(words) >= 2 and any(w in SUBJECT_PRONOUNS for w in words):
         return True
+    if len([w for w in words if w != "kw" and re.match(r"[a-z]", w)]) >= CLAUSE_WORDS:
+        return True  # "Finance) currently holds two roles": keywords are short, this many words make a clause
     if sum(w in FUNCTION_WORDS and w not in ("and", "or") for w in words) >= 2:
         return True  # "Your $410.00 PayPal payment to Keystone Software went through", "Glad to hear it": grammar, whatever the verb
     if any(a not in FUNCTION_WORDS and re.fullmatch(r"[a-z]{2,}", a) and b in OBJECT_DETERMINERS for a, b in zip(words, words[1:])):
@@ -161,6 +163,8 @@ def _predicate(words: tuple[str, ...] | list[str]) -> bool:
     return len(words) >= 2 and any(re.search(r"[a-z]{2}ed$", w) or w in IRREGULAR_PARTICIPLES for w in words)
 
 
+CLAUSE_WORDS = 4
+"""An item of this many words (its values and evidence phrases aside) is a clause, not a keyword."""
 OBJECT_DETERMINERS = frozenset("the a an your my our their this these those".split())
 DETERMINERS = frozenset("the your this that my our their his her its each every".split())
 
