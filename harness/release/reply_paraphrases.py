@@ -169,9 +169,14 @@ def stripped(criteria: list[ReplyCriterion], k: int, replies: list[str]) -> list
 # ---- written forms ---------------------------------------------------------------------------------------
 
 
+@cache
+def _word_pattern(word: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![A-Za-z-])" + re.escape(word) + r"(?![A-Za-z-])", re.I)
+
+
 def _sub_words(fact: str, table: dict[str, str]) -> str:
     for word, other in sorted(table.items(), key=lambda kv: -len(kv[0])):
-        pattern = re.compile(r"(?<![A-Za-z-])" + re.escape(word) + r"(?![A-Za-z-])", re.I)
+        pattern = _word_pattern(word)
         if pattern.search(fact):
             return pattern.sub(other, fact, count=1)
     return fact
