@@ -402,8 +402,18 @@ def status_conflicts(phrase: str, hits: list[Hit], units: list[Unit], known_word
     subjects = {s for h in hits if (s := _subject_id(h.sentence, _find_in(h.sentence, phrase))) is not None}
     if not subjects:
         return []
+    wrong = [h for h in _rival_mentions(hits, units, others, still_is_prior=True) if _subject_id(h.sentence, h.position % 10_000) in subjects]
+    if not wrong:
+        return []
+    last_right = max(hits, key=lambda h: (h.message, h.position))
+    return [Conflict(w, corrected(w, last_right, units) or changed(w, last_right)) for w in wrong]
+
+
+def _rival_mentions(hits: list[Hit], units: list[Unit], others: frozenset[str] | set[str], *, still_is_prior: bool) -> list[Hit]:
+    """Every un-negated mention of another status in a carried unit other than the matched ones, not placed
+    at another time by a marker before it (`still_is_prior`: "still" counts as such a marker)."""
     right_sentences = {(h.message, h.sentence) for h in hits}
-    wrong: list[Hit] = []
+    out: list[Hit] = []
     for unit in units:
         if not unit.carried or (unit.message, unit.text) in right_sentences:
             continue
@@ -412,14 +422,10 @@ def status_conflicts(phrase: str, hits: list[Hit], units: list[Unit], known_word
             for match in re.finditer(r"(?<![a-z])" + re.escape(word) + r"(?![a-z])", lowered):
                 before = normalise(unit.text[: match.start()])
                 window = re.findall(r"[a-z]+", _CLAUSE_BREAK.split(before)[-1])[-LABEL_BEFORE:]
-                if negated_before(before) or any(w in PRIOR_MARKERS or w == "still" for w in window):
+                if negated_before(before) or any(w in PRIOR_MARKERS or (still_is_prior and w == "still") for w in window):
                     continue
-                if _subject_id(unit.text, match.start()) in subjects:
-                    wrong.append(Hit(unit.message, unit.text, unit.index * 10_000 + match.start()))
-    if not wrong:
-        return []
-    last_right = max(hits, key=lambda h: (h.message, h.position))
-    return [Conflict(w, corrected(w, last_right, units) or changed(w, last_right)) for w in wrong]
+                out.append(Hit(unit.message, unit.text, unit.index * 10_000 + match.start()))
+    return out
 
 
 CHANGE = re.compile(r"\b(?:now|has been|have been|had been|was|were|updated|changed|moved|set to|marked|is now)\b", re.I)
@@ -446,18 +452,7 @@ def _summary_conflicts(phrase: str, others: frozenset[str] | set[str], hits: lis
     """A status said of several records at once is contradicted by any other statement that one of them is
     in another status ("November is still open"), or is not in this one ("November isn't paid"), wherever
     it stands: a summary binds to every subject it covers. Not resolved by stating the summary again."""
-    right_sentences = {(h.message, h.sentence) for h in hits}
-    wrong: list[Hit] = []
-    for unit in units:
-        if not unit.carried or (unit.message, unit.text) in right_sentences:
-            continue
-        lowered = unit.text.lower().replace("_", " ")
-        for word in others:
-            for match in re.finditer(r"(?<![a-z])" + re.escape(word) + r"(?![a-z])", lowered):
-                before = normalise(unit.text[: match.start()])
-                window = re.findall(r"[a-z]+", _CLAUSE_BREAK.split(before)[-1])[-LABEL_BEFORE:]
-                if not negated_before(before) and not any(w in PRIOR_MARKERS for w in window):
-                    wrong.append(Hit(unit.message, unit.text, unit.index * 10_000 + match.start()))
+    wrong = _rival_mentions(hits, units, others, still_is_prior=False)  # "still open" is a present state here
     pattern = phrase_pattern(phrase)
     for unit in units:  # the summary's own words negated of one subject: "November isn't paid"
         if unit.carried:
