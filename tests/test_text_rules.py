@@ -84,6 +84,7 @@ def test_a_phrase_matches_its_other_forms(phrase: str, reply: str) -> None:
         ("granted", "Once he approves, I can grant it right away."),
         ("not listed", "It is listed."),
         ("all three", "You have three new leads."),
+        ("in stock", "Sorry, the jeans are out of stock."),
     ],
 )
 def test_a_form_keeps_its_polarity_and_aspect(phrase: str, reply: str) -> None:

@@ -106,9 +106,9 @@ STEMMABLE = re.compile(r"[A-Za-z][A-Za-z' \-]*\*?")
 _TOKEN = re.compile(r"[a-z0-9#]+(?:['.][a-z0-9]+)*")
 STEMMABLE_COUNT = re.compile(r"(?:one|a|an|single)\s+[A-Za-z][A-Za-z' \-]*", re.I)
 """A count phrase whose count is one in words: also matched by its words ("a stage at a time")."""
-KEPT_FUNCTION_WORDS = frozenset("all only each every both any some still already yet just once twice more less".split())
-"""Function words that carry a phrase's meaning ("all three", "only once", "already awarded"): kept as
-words to match, never skipped."""
+KEPT_FUNCTION_WORDS = frozenset("all only each every both any some still already yet just once twice more less in out on off up down over under".split())
+"""Function words that carry a phrase's meaning ("all three", "only once", "already awarded", "in stock"
+against "out of stock"): kept as words to match, never skipped."""
 MODAL_BEFORE = frozenset("can could will would shall should may might must to cannot can't won't wouldn't couldn't 'll".split())
 """A verb after these is not a statement that it happened: "I can grant it" does not state "granted"."""
 HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
