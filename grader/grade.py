@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 from contracts.evidence import Evidence
 from contracts.schema import ReplyCriterion, Task
 from grader.checks import PROGRAMMATIC_CHECKS
-from grader.judge import EvidenceJudge, Judge, JudgeOutput
+from grader.judge import Judge, JudgeOutput
+from grader.text.evidence import EvidenceJudge
 from grader.refs import Unresolved, resolve
 from grader.refusals import refusal_checks
-from grader.textvalues import find_values
+from grader.text.values import find_values
 from grader.verdicts import CheckVerdict, Component, TrialVerdict, roll_up
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def fact_problem(quote: str, criterion: ReplyCriterion) -> str | None:
     names values (amounts, dates, times, ids), the quote must state at least one of them, in any written
     form, or one of the criterion's evidence phrases (a passing verdict must rest on the passage that
     states the fact, not on a sentence next to it)."""
-    from grader.judge import contains
+    from grader.text.matching import contains
 
     # values the criterion writes in digits, dates, times or ids; its number words ("the three campaigns",
     # "one step at a time") are prose, not the asked value (a quote may still state a value in words)

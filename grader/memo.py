@@ -159,7 +159,7 @@ class GradeMemo(ContractMemo):
 
     def judge_sync(self, contract: Contract, assistant_messages: list[str]) -> JudgeOutput:
         """The evidence judge's verdict on `contract`'s (resolved) reply criteria over these replies."""
-        from grader.judge import EvidenceJudge
+        from grader.text.evidence import EvidenceJudge
 
         key = (self._pin(contract), tuple(assistant_messages))
         found = self._judgements.get(key)

@@ -6,7 +6,7 @@ by the facts it must carry, not by its wording:
     note: {text_states: ["2026-12-04", "14:00", "CASE-5016"], text_may_also: ["09:00"]}
 
 - every `text_states` item must occur in the text: an item that IS a value (a time, date, amount, id;
-  `grader.textvalues.phrase_value`) as that value in any written form ("2 pm" states "14:00"), any other
+  `grader.text.values.phrase_value`) as that value in any written form ("2 pm" states "14:00"), any other
   item (a name, a street) as whole words, case-insensitively;
 - no other value of the same sort may be stated: a note with the right time and also another time
   records a wrong time. Sorts are finer than the reader's kinds where the kinds mix facts: money
@@ -14,7 +14,7 @@ by the facts it must carry, not by its wording:
   prefix (`ORD-1001` and `ORD-1002` are rivals, `CUST-1` is another sort). `text_may_also` lists the
   other values of those sorts the text may state (the old slot a rescheduling note names).
 
-The reader is the reply judge's (`grader.textvalues.find_values`), so a fact written any way the judge
+The reader is the reply judge's (`grader.text.values.find_values`), so a fact written any way the judge
 accepts in a reply is accepted in a note. Nothing here knows a task: the contract names the facts.
 """
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from grader.textvalues import Value, find_values, phrase_value
+from grader.text.values import Value, find_values, phrase_value
 
 STATES = "text_states"
 MAY_ALSO = "text_may_also"

@@ -14,7 +14,8 @@ from typing import Any
 from contracts.graph import load_graph
 from contracts.schema import Contract, Task
 from grader.consent import ConsentJudge, RuleConsentJudge
-from grader.judge import EvidenceJudge, Judge
+from grader.judge import Judge
+from grader.text.evidence import EvidenceJudge
 from grader.memo import ContractMemo
 from harness.agents import NoOpAgent, load_script, oracle_agent, script_agent
 from harness.config import RunConfig

@@ -205,7 +205,7 @@ class _GoldPlay:
         return task.gold[said].user if said < len(task.gold) else STOP_TOKEN
 
     def judge(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]) -> str:
-        from grader.judge import find_quote
+        from grader.text.matching import find_quote
 
         request = messages[-1].content or ""
         if "<conversation_json" in request:
@@ -243,7 +243,7 @@ def _quote_with_results(phrase: str, replies: list[str], rendered: str) -> str |
     phrase with any id-like word for each reference (the gold judge holds the raw criteria)."""
     import re
 
-    from grader.textvalues import find_values
+    from grader.text.values import find_values
 
     values = [v.text.lower() for v in find_values(rendered) if v.kind == "id"]
     sentences = [x for reply in replies for x in re.split(r"(?<=[.!?])\s+|\n+", reply) if x.strip()]

@@ -36,7 +36,8 @@ from grader.calibration import (
 )
 from grader.consent import ConsentJudge, consent_judge_for
 from grader.consent_calibration import CONSENT_DIRNAME, load_consent, measure_consent
-from grader.judge import EvidenceJudge, Judge
+from grader.judge import Judge
+from grader.text.evidence import EvidenceJudge
 from harness.loop import run_blocking
 
 

@@ -33,7 +33,8 @@ from contracts.evidence import Evidence, Message, RoutingDecision, ToolCallRecor
 from contracts.schema import Task
 from grader.consent import consent_hash, consent_judge_for, judge_consent
 from grader.grade import JudgeFailure, criteria_hash, grade_with, judge_replies, ungraded_verdict
-from grader.judge import CriterionJudgement, EvidenceJudge, Judge, JudgeOutput
+from grader.judge import CriterionJudgement, Judge, JudgeOutput
+from grader.text.evidence import EvidenceJudge
 from grader.verdicts import TrialVerdict
 from harness.records import RECORD_FORMAT, TrialKey, TrialRecord
 from harness.rundir import RunDirectory

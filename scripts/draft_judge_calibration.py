@@ -24,8 +24,9 @@ import yaml
 
 from contracts.catalog import load_catalog
 from contracts.schema import ReplyCriterion, Task
-from grader.judge import _sentences, _starts_negated, contains
-from grader.textvalues import Value, find_values, phrase_value
+from grader.text.matching import contains
+from grader.text.units import _sentences, _starts_negated
+from grader.text.values import Value, find_values, phrase_value
 
 MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 

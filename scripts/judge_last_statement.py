@@ -47,8 +47,8 @@ def _restated(text: str, value: Decimal) -> str:
 
 def cases() -> list[Case]:
     from contracts.catalog import load_selection
-    from grader.judge import EvidenceJudge
-    from grader.textvalues import find_values
+    from grader.text.evidence import EvidenceJudge
+    from grader.text.values import find_values
 
     judge = EvidenceJudge()
     out: list[Case] = []

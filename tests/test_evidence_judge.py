@@ -1,4 +1,4 @@
-"""The value-aware offline evidence judge (issue 23): one test per rule of `grader.judge`, each failing
+"""The value-aware offline evidence judge (issue 23): one test per rule of `grader.text.evidence`, each failing
 without its rule."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 
 from contracts.schema import ReplyCriterion
 from grader.grade import validate_judgement
-from grader.judge import EvidenceJudge
-from grader.textvalues import find_values, phrase_value
+from grader.text.evidence import EvidenceJudge
+from grader.text.values import find_values, phrase_value
 
 
 def judge(criterion: str, evidence: list, replies: list[str], absent: list[str] | None = None, others: list[ReplyCriterion] | None = None):  # noqa: ANN001
@@ -283,7 +283,7 @@ def test_another_status_of_the_same_record_is_a_contradiction() -> None:
 
 
 def test_status_vocabularies_come_from_the_worlds_types() -> None:
-    from grader.statuswords import rivals
+    from grader.text.statuswords import rivals
 
     assert {"shipped", "delivered", "processing"} <= rivals("Cancelled") and "in progress" in rivals("resolved")
     assert rivals("frozen") == frozenset()
@@ -380,9 +380,9 @@ def test_one_reply_of_every_evidence_phrase_of_a_domain_passes_no_task() -> None
 
 def test_a_written_date_or_a_thousands_comma_does_not_make_a_sentence_a_keyword_list() -> None:
     """Found by the reply_reworded battery: "December 15, 2026" and "$1,450" add commas, not items."""
-    from grader.judge import list_items, unit_is_list
+    from grader.text.units import list_items, unit_is_list
 
     reworded = "Booked: BK-1, AU211 ORD to BOS on December 15, 2026, standard fare, 179.00 dollars on PM-8842, seat 12A."
-    assert len(list_items(reworded)) == 5
+    assert len(list_items(reworded)) == 6  # a `label:` colon separates too (issue 37: label-value lists are lists)
     assert not unit_is_list(reworded, ("179.00",))
     assert unit_is_list("1340, done, confirmed")

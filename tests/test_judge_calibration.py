@@ -15,7 +15,7 @@ from rich.console import Console
 
 from contracts.catalog import load_catalog
 from grader.calibration import CALIBRATION_DIR, DOMAINS, Outcome, agreement, load_set, manifest_entry, measure, set_hash, store_result
-from grader.judge import EvidenceJudge
+from grader.text.evidence import EvidenceJudge
 from grader.llm_judge import PROMPT, LLMJudge
 from harness.cli import main
 from harness.judge_check import JudgeCheckConfig, check

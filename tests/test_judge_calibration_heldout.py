@@ -31,7 +31,7 @@ from grader.calibration import (
     set_hash,
     store_result,
 )
-from grader.judge import EvidenceJudge
+from grader.text.evidence import EvidenceJudge
 from harness.cli import main
 from harness.judge_check import JudgeCheckConfig, catalog_views, check
 

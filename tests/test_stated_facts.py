@@ -13,7 +13,8 @@ from contracts.catalog import load_catalog
 from contracts.evidence import Evidence
 from contracts.schema import ExpectedParams, GoldCall, GoldTurn, ReplyCriterion, StateCheck, Task, TextFacts
 from grader.grade import JudgeFailure, grade_offline, prepare, validate_judgement
-from grader.judge import CriterionJudgement, EvidenceJudge, JudgeOutput
+from grader.judge import CriterionJudgement, JudgeOutput
+from grader.text.evidence import EvidenceJudge
 from grader.textfacts import MAY_ALSO, STATES, text_problems
 from grader.values import values_match
 from harness.release.guards import mention_guards

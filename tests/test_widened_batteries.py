@@ -155,7 +155,7 @@ async def test_a_wrong_value_reply_replaces_every_written_form_of_the_fact() -> 
     """Payments journey 20: the evidence "200" was replaced in "$200 transfer" but not in the confirmation
     "$200.00 went from ACC-1002 to ACC-1001", so the "wrong" replies still confirmed the right amount."""
     from grader.grade import grade_offline
-    from grader.textvalues import find_values
+    from grader.text.values import find_values
     from harness.release.replies import reply_cases, reply_evidence, restate
 
     assert restate("$200.00 went to ACC-1001; $200 in all, not 1200.", "200", "180") == "$180 went to ACC-1001; $180 in all, not 1200."

@@ -22,6 +22,7 @@ from harness.release.mutations import generic_mutations, noop, probe_mutations
 from harness.release.pins import PIN_EXEMPTION
 from harness.release.playability import case_id as playability_case
 from harness.release.playability import unplayable_turns
+from harness.release import reply_paraphrases
 from harness.release.replies import reply_evidence
 from harness.release.replay import GatewayReplayer, Prefixes
 from contracts.schema import GoldCall, GoldTurn
@@ -104,6 +105,7 @@ async def run_batteries(
         if case.id in exemptions and outcome in ("missed", "false_failure"):
             outcome, detail = "exempt", exemptions[case.id]
         report.results.append(CaseResult(case.id, case.battery, case.kind, outcome, detail))
+    reply_paraphrases.add_to(report, task, gold_evidence)  # judged without replay (issue 37.4)
     for result in report.results:
         if result.case_id in exemptions and result.outcome == "missed" and result.battery == "playability":
             result.outcome, result.detail = "exempt", exemptions[result.case_id]

@@ -235,6 +235,20 @@ def _report_kinds(proofs: list[TaskProof], console: Console) -> dict[str, Any]:
     return table
 
 
+def _report_paraphrases(proofs: list[TaskProof], console: Console) -> dict[str, Any]:
+    from harness.release.reply_paraphrases import table
+
+    rows = table([(p.domain, p.batteries) for p in proofs])
+    console.print("\n[bold]Reply paraphrase battery[/bold] (every reply criterion: the facts in other words must pass; dumped, retracted, negated or asked must fail; bar 100%)")
+    console.print("| domain | must pass | passed | must fail | failed | rate |", markup=False)
+    console.print("|---|---|---|---|---|---|", markup=False)
+    for domain, r in rows.items():
+        total = r["pass_cases"] + r["fail_cases"]
+        rate = 100.0 * (r["passed"] + r["failed"]) / total if total else 100.0
+        console.print(f"| {domain} | {r['pass_cases']} | {r['passed']} | {r['fail_cases']} | {r['failed']} | {rate:.1f}% |", markup=False)
+    return rows
+
+
 def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mutated: bool) -> dict[str, Any]:
     gold_pass = sum(p.gold.strict for p in proofs)
     effect = [p for p in proofs if p.needs_effect]
@@ -251,6 +265,7 @@ def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mut
         console.print("mutation kill rate: skipped (--no-mutations)")
     battery_rows = _report_batteries(proofs, console) if mutated else {}
     kinds = _report_kinds(proofs, console) if mutated else {}
+    paraphrases = _report_paraphrases(proofs, console) if mutated else {}
     for p in proofs:
         if p.batteries is not None:
             for result in p.batteries.results:
@@ -285,6 +300,7 @@ def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mut
     return {
         "batteries": battery_rows,
         "battery_kinds": kinds,
+        "reply_paraphrases": paraphrases,
         "gold_pass": gold_pass,
         "tasks": len(proofs),
         "noop_fail": noop_fail,

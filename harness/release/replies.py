@@ -94,11 +94,22 @@ def _common_prefix(a: str, b: str) -> int:
     return n
 
 
+def _inflections(phrase: str) -> re.Pattern[str]:
+    """The other inflections of a one-word phrase ("implemented": "implementation", "implements"): the
+    judge reads a word by its stem, so a reply that keeps one still states the fact."""
+    from grader.text.stemmer import stem
+
+    if not re.fullmatch(r"[A-Za-z]{4,}", phrase):
+        return re.compile(r"(?!x)x")
+    root = stem(phrase.lower())
+    return re.compile(r"\b" + re.escape(root) + r"[a-z]*\b", re.IGNORECASE)
+
+
 def restate(reply: str, phrase: str, other: str) -> str:
     """`reply` with every other written form of the value `phrase` states replaced by `other`: the judge
     reads "$200.00" as the evidence "200", so a wrong-value reply that kept "$200.00" would still state the
     asked fact (payments journey 20's confirmation did). Ids are replaced by their spelling only."""
-    from grader.textvalues import find_values, phrase_value
+    from grader.text.values import find_values, phrase_value
 
     target = phrase_value(phrase)
     if target is None or target.kind == "id":
@@ -135,7 +146,7 @@ def reply_cases(task: Task, gold: Evidence) -> Iterator[BatteryCase]:
                 continue
             wrong = list(replies)
             for alt in sorted(group, key=len, reverse=True):  # every spelling of the fact the reply may use
-                wrong = [_pattern(alt).sub(other, r) for r in wrong]
+                wrong = [_inflections(alt).sub(other, _pattern(alt).sub(other, r)) for r in wrong]
             wrong = [restate(r, phrase, other) for r in wrong]
             if wrong == replies:
                 continue
@@ -148,14 +159,36 @@ def reply_cases(task: Task, gold: Evidence) -> Iterator[BatteryCase]:
             stated[-1] = f"{stated[-1]} For the record: {criterion.absent[0]}."
             yield BatteryCase(case_id("reply", "reply_wrong_mention", f"criterion{k}"), "reply", "reply_wrong_mention",
                               f"criterion {k}: the replies also name {criterion.absent[0]!r}", [], must="fail", replies=tuple(stated))
-    keywords = "; ".join(dict.fromkeys(g[0] for groups in _groups(task) for g in groups))
-    if keywords:  # only mention guards: there is no evidence a keyword list could stand in for
+    if any(not c.is_guard for c in criteria):  # only mention guards: there is no evidence a keyword list could stand in for
+        keywords = keyword_dump(task, gold)
         yield BatteryCase(case_id("reply", "reply_keyword_list", "all"), "reply", "reply_keyword_list",
                           f"every reply is the bare list {keywords[:80]!r}", [], must="fail", replies=tuple(keywords for _ in replies))
     reworded = [reword(r) for r in replies]
     if reworded != replies:
         yield BatteryCase(case_id("reply", "reply_reworded", "formats"), "reply", "reply_reworded",
                           "the gold replies with amounts, dates and times in other formats", [], must="pass", replies=tuple(reworded))
+
+
+DUMP_ITEMS = 3
+"""A keyword dump lists at least this many items: an answer of one or two bare facts ("Silver, 30,000
+miles.") is a terse answer, not a dump (issue 37); a real dump hedges with the world's other values."""
+
+
+def keyword_dump(task: Task, gold: Evidence) -> str:
+    """Every evidence phrase of the task (the first of each item), padded with other values of the task's
+    world (a nearby amount, date, time or id; the world's other short words, e.g. statuses) to at least
+    DUMP_ITEMS items, joined by "; ": a bare keyword list that hedges, as agents that dump keywords do."""
+    items = list(dict.fromkeys(g[0] for groups in _groups(task) for g in groups))
+    values = world_values(gold)
+    banned = {p.lower().rstrip("*") for groups in _groups(task) for g in groups for p in g}
+    for phrase in list(items):
+        kind = shape(phrase)
+        other = _replacement(phrase, kind, [phrase], values) if kind else None
+        if other is not None and other.lower() not in banned and len(items) < DUMP_ITEMS + 1:
+            items.append(other)
+    words = [v for v in values if re.fullmatch(r"[A-Za-z][a-z]+(?: [a-z]+)?", v) and v.lower() not in banned]
+    items += [w for w in dict.fromkeys(words) if w not in items][: max(0, DUMP_ITEMS - len(items))]
+    return "; ".join(items)
 
 
 _MONEY_IN_TEXT = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d{2})?(?!\d|[.,]\d)")

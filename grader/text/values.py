@@ -10,8 +10,10 @@ Kinds and canonical forms:
   leaves the year open: it equals a dated value with the same month and day (the worlds live in one known
   year, and a reply naming the day without the year states the same fact); a reply naming another YEAR
   states another date.
-- ``time``: minutes after midnight — ``1 pm`` = ``13:00`` = ``1:00 PM``; ``noon``, ``midnight``. A bare
-  ``10:00`` is 24-hour.
+- ``time``: minutes after midnight — ``1 pm`` = ``13:00`` = ``1:00 PM``; ``noon`` (``12 noon``), ``midnight``.
+  A bare ``10:00`` is 24-hour. A range's first hour takes the range's am/pm ("8 to 10 am", "8-10am",
+  "between 8 and 10 am" are 08:00 and 10:00; "11 to 1 pm" is 11:00 and 13:00: a range runs forward).
+- ``cents``: ``10 cents`` / ``ten cents`` / ``10¢`` are the amount ``0.10``, money as ``$0.10`` is.
 - ``id``: letters-dash-digits ids (``CASE-5016``, ``DSP-3001``) and long letter+digit codes
   (``1Z999AA10123456784``), upper-cased: ids match case-insensitively and their digits are never numbers.
 
@@ -29,9 +31,10 @@ as one.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 MONTHS = {
     name: i
@@ -61,7 +64,16 @@ TIME_RE = re.compile(
     r"(?<![\d.:$])(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d))?\s*(?P<ap>[ap])\.?\s?m\b\.?|(?<![\d.:$])(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?!\d|:\d)",
     re.I,
 )
-NAMED_TIME_RE = re.compile(r"\b(?P<w>noon|midday|midnight)\b", re.I)
+NAMED_TIME_RE = re.compile(r"(?:\b12\s+)?\b(?P<w>noon|midday|midnight)\b", re.I)
+TIME_RANGE_RE = re.compile(
+    r"(?<![\d.:$])(?P<first>(?P<h1>[01]?\d|2[0-3])(?::(?P<m1>[0-5]\d))?(?:\s*(?P<ap1>[ap])\.?\s?m\b\.?)?)"
+    r"\s*(?:-|\u2013|\u2014|to|till|until|and)\s*"
+    r"(?P<h2>[01]?\d|2[0-3])(?::(?P<m2>[0-5]\d))?\s*(?P<ap2>[ap])\.?\s?m\b\.?",
+    re.I,
+)
+"""An hour range whose am/pm is written once, at its end ("8 to 10 am", "8-10am", "between 8 and 10 am")."""
+CENTS_RE = re.compile(r"(?<![\d.,$])(?P<n>\d{1,2})\s?(?:cents?\b|\u00a2)", re.I)
+CENT_WORDS_RE = re.compile(r"(?<![A-Za-z-])(?P<w>[a-z]+(?:[-\s][a-z]+)?)\s+cents?\b", re.I)
 NUMBER_RE = re.compile(
     r"(?<![A-Za-z0-9.,\-])(?<![A-Za-z]-)(?P<cur>(?:\$|usd|eur|€|£)\s?)?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<pct>\s?%|\s?percent\b)?(?![\d,]*\d)(?!\.\d)",
     re.I,
@@ -174,6 +186,14 @@ def _scan_values(text: str) -> list[Value]:
                 continue
             if _valid_date(month, day):
                 add("date", (int(m["year"]) if m["year"] else None, month, day), m.start(), m.end())
+    for m in TIME_RANGE_RE.finditer(text):
+        _add_range(m, add)
+    for m in CENTS_RE.finditer(text):
+        add("number", (Decimal(m["n"]) / 100).normalize(), m.start(), m.end())
+    for m in CENT_WORDS_RE.finditer(text):
+        words = NUMBER_WORD_RE.fullmatch(m["w"])
+        if words is not None and (count := _number_word_value(m["w"] + " cents", words)) is not None and count < 100:
+            add("number", (Decimal(count) / 100).normalize(), m.start(), m.end())
     for m in TIME_RE.finditer(text):
         if m["h24"] is not None:
             add("time", int(m["h24"]) * 60 + int(m["m24"]), m.start(), m.end())
@@ -196,6 +216,21 @@ def _scan_values(text: str) -> list[Value]:
         if count is not None:
             add("number", Decimal(count).normalize(), m.start(), m.end())
     return sorted(found, key=lambda v: v.start)
+
+
+def _add_range(m: re.Match[str], add: Callable[[str, object, int, int], None]) -> None:
+    """Both ends of an hour range (TIME_RANGE_RE): the first hour takes its own am/pm, else the end's,
+    unless that would put it after the end (then the other half of the day: "11 to 1 pm")."""
+    h1, h2 = int(m["h1"]), int(m["h2"])
+    if not (1 <= h2 <= 12 and (m["ap1"] is not None or 1 <= h1 <= 12)):
+        return
+    end = (h2 % 12 + (12 if m["ap2"].lower() == "p" else 0)) * 60 + int(m["m2"] or 0)
+    ap1 = (m["ap1"] or m["ap2"]).lower()
+    start = (h1 % 12 + (12 if ap1 == "p" else 0)) * 60 + int(m["m1"] or 0)
+    if m["ap1"] is None and start > end:
+        start -= 12 * 60
+    add("time", start, m.start(), m.end("first"))
+    add("time", end, m.start("h2"), m.end())
 
 
 def phrase_value(phrase: str) -> Value | None:

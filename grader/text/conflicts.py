@@ -1,0 +1,466 @@
+"""Another value or status for the same fact (rule 2 of `grader.text.evidence`): values of the same kind
+stated about the same fact of the same subject contradict a matched value unless the transcript's last
+statement of the fact corrects them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from grader.text.matching import contains
+from grader.text.units import _CLAUSE_BREAK, FUNCTION_WORDS, NEGATORS, UNIT_WORDS, Hit, Unit, _value_negated, negated_before, normalise, phrase_pattern
+from grader.text.values import Value, find_values, singular
+
+
+# ---- wrong values --------------------------------------------------------------------------------
+
+STOPWORDS = FUNCTION_WORDS | {"states", "state", "tells", "tell", "says", "confirms", "confirm", "reports", "explains", "customer", "mentions", "gives", "lists"}
+PRIOR_MARKERS = frozenset(
+    "already was were previously before from originally old earlier instead original prior formerly starting initial "
+    "now remaining remains left new updated after afterwards then".split()
+)
+"""Words that place a value at another time than the fact's ("was", "now", "remaining"): a balance before and
+after a transfer are two facts, not a contradiction."""
+PRIOR_AFTER = frozenset("remaining remains left before previously earlier originally initially formerly instead prior".split())
+"""The markers that place a value at another time when they follow it ("$22.50 remaining", "$690.20
+before the transfer"); "was"/"were" after a value are the verb of its own fact ("$381.60 was credited")."""
+OTHER_FACT_MARKERS = frozenset("another other second separate additional extra next following follow subsequent later last".split())
+"""Words that make a value another fact of the same label ("another refund of $54.00")."""
+LABEL_BEFORE, LABEL_AFTER = 4, 2
+MARKER_BEFORE = 6
+"""How far back in its clause an other-fact marker ("another", "follow-up", "next") still makes a value another fact."""
+
+
+def _stem(word: str) -> str:
+    return word[:5]
+
+
+def _content_stems(words: list[str]) -> set[str]:
+    return {_stem(w) for w in words if w not in STOPWORDS and w not in UNIT_WORDS and len(w) >= 3}
+
+
+def _windows(unit: str, value: Value, before_n: int = LABEL_BEFORE) -> tuple[list[str], list[str]]:
+    """The words just before and after a value in its clause, never across another value. A record id
+    on the way is left out but does not end the label ("the remaining balance on ACC-1002 is $22.50": the
+    id names whose balance, the label is still "remaining balance"), unless the value is an id itself."""
+    values = find_values(unit)
+    others = [v for v in values if v.start != value.start and (v.kind != "id" or value.kind == "id")]
+    left = max([v.end for v in others if v.end <= value.start], default=0)
+    right = min([v.start for v in others if v.start >= value.end], default=len(unit))
+    chars = list(unit.lower())
+    for v in values:
+        if v.kind == "id" and value.kind != "id" and left <= v.start and v.end <= right:
+            chars[v.start : v.end] = " " * (v.end - v.start)
+    text = "".join(chars)
+    # a value in parentheses right after a noun is labelled by it: "APAC audience (3 members)"
+    before = _CLAUSE_BREAK.split(re.sub(r"\(\s*$", " ", text[left : value.start]))[-1]
+    after = _CLAUSE_BREAK.split(text[value.end : right])[0]
+    return re.findall(r"[a-z][a-z']+", before)[-before_n:], re.findall(r"[a-z][a-z']+", after)[:LABEL_AFTER]
+
+
+def _label_words(unit: str, value: Value, naming: frozenset[str] = frozenset()) -> tuple[set[str], bool]:
+    """Content-word stems around a value in its clause (never across another value: a label between two
+    values belongs to the nearer one), and whether a prior-value marker precedes it. A marker the criterion
+    itself names the fact with (`naming`: "the remaining balance of $22.50") is part of the label there."""
+    words_before, words_after = _windows(unit, value)
+    wide = _windows(unit, value, MARKER_BEFORE)[0]  # "the follow-up visit is on": the marker is five words back
+    markers = [w for w in words_before if w in PRIOR_MARKERS and w not in naming]
+    markers += [w for w in wide if w in OTHER_FACT_MARKERS and w not in naming]
+    markers += [w for w in words_after if w in PRIOR_AFTER and w not in naming]
+    return _content_stems(words_before + words_after), bool(markers)
+
+
+CONFLICT_KINDS = frozenset({"number", "percent", "date", "time"})
+"""Ids name records (another id is another record, not a wrong value)."""
+
+
+def is_money(value: Value) -> bool:
+    """An amount written as money: a currency sign/word, cents or two decimals."""
+    return bool(re.search(r"[$€£\u00a2]|usd|eur|cents?\b|\.\d\d\b", value.text, re.I))
+
+
+def _count_nouns(unit: str, value: Value) -> frozenset[str]:
+    """What a count counts: the first content words after it in its clause, singular ("3 open tickets"
+    → {open, ticket}); empty when no word follows ("a stock of 40")."""
+    after = re.findall(r"[a-z][a-z']+", _CLAUSE_BREAK.split(unit[value.end : value.end + 60].lower())[0])
+    return frozenset(singular(w) for w in after[:3] if w not in FUNCTION_WORDS and w not in NEGATORS)
+
+
+def _same_kind(right: Value, value: Value) -> bool:
+    """Values that can state the same fact: the same kind, money with money, a count with a count."""
+    if value.kind != right.kind:
+        return False
+    return right.kind != "number" or is_money(right) == is_money(value)
+
+
+def _is_count(value: Value) -> bool:
+    return value.kind == "number" and not is_money(value)
+
+
+COORDINATION = re.compile(
+    r"(?:[\s,;/()\[\]\-\u2013\u2014.\u2026]|\b(?:and|or|rather|sorry|i mean|i meant|actually|wait|correction|make that|no|er|um)\b)+",
+    re.I,
+)
+"""What may stand between two values stated together for one fact: punctuation, "and", "or", a
+self-correction ("sorry", "I mean", "make that") — no word of its own (a range "to", a label, a verb)."""
+ENUMERATION_WORDS = frozenset("both each respectively between all".split())
+"""Words that make values stated together several facts ("both", "each", "between $40 and $60")."""
+PLURAL_AGREEMENT = frozenset("of are were have total totals".split())
+
+
+RELATION_WORDS = frozenset("short shy over under more less fewer below above beyond off away extra higher lower".split())
+"""Words after a value that make it a difference from another value ("$20 short of $200", "$15 over")."""
+
+
+def coordinated(unit: str, values: list[Value]) -> list[list[Value]]:
+    """Runs of values (sorted by position) joined only by COORDINATION text: "$45.00 and $54.00",
+    "$45.00 (or $54.00)", "$45.00, sorry, $54.00"."""
+    runs: list[list[Value]] = []
+    for value in values:
+        between = unit[runs[-1][-1].end : value.start] if runs else ""
+        noun = re.match(r"\s*([A-Za-z][a-z']*)", unit[value.end :])
+        if noun and re.match(r"\s*" + re.escape(noun.group(1)) + r"\b", between, re.I):
+            between = between.lstrip()[len(noun.group(1)) :]  # "867 miles, sorry, 876 miles": the noun repeated
+        if noun and noun.group(1).lower() in RELATION_WORDS:
+            runs.append([value])  # "$180.00, $20 short of $200": a difference from another value is its own fact
+        elif runs and _same_kind(runs[-1][-1], value) and COORDINATION.fullmatch(between):
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    return runs
+
+
+SELF_CORRECTION = re.compile(r"\b(?:sorry|rather|i mean|i meant|actually|wait|correction|make that|no)\b", re.I)
+
+
+def _self_corrected(unit: str, run: list[Value]) -> bool:
+    """Values joined by a self-correction ("$22.50, or rather $42.50", "08:00, sorry, 16:00") restate one
+    fact, whatever labels them: every value but the right one is a wrong value, even one the task names
+    elsewhere (the refund amount given as the balance)."""
+    return any(SELF_CORRECTION.search(unit[a.end : b.start]) for a, b in zip(run, run[1:], strict=False))
+
+
+def _enumerates(unit: str, run: list[Value]) -> bool:
+    """Whether values stated together name several facts: an enumeration word around them, or a plural
+    label noun before them ("your refunds of $45.00 and $54.00", "sizes 9 and 10")."""
+    before, _ = _windows(unit, run[0])
+    _, after = _windows(unit, run[-1])
+    if any(w in ENUMERATION_WORDS for w in before + after):
+        return True
+    counts = run[0].kind == "number" and not is_money(run[0])
+    if not counts and any(w not in STOPWORDS and singular(w) != w for w in after):
+        return True  # "8:00, 12:00 and 16:00 windows", "$45.00 and $54.00 refunds" (after a count a plural is grammar)
+    for i, word in enumerate(before):
+        if word in STOPWORDS or word in PRIOR_MARKERS or singular(word) == word:
+            continue
+        prev = before[i - 1] if i else None
+        following = before[i + 1] if i + 1 < len(before) else None
+        if prev is None or prev in FUNCTION_WORDS or following in PLURAL_AGREEMENT:
+            return True
+    return False
+
+
+CORRECTION_CUE = re.compile(
+    r"\b(?:sorry|apolog\w*|correction|correcting|to correct|misread|misspoke|mis-?stated|mistake|my bad|in error|i meant|"
+    r"i mean|to clarify|actually|rather|make that|should have said|should read|typo|oops|was wrong|wrongly|incorrect\w*)\b",
+    re.I,
+)
+"""Words that mark a statement as correcting an earlier one ("Sorry, I misread it: ...")."""
+
+
+@dataclass(frozen=True)
+class Conflict:
+    wrong: Hit
+    resolved: bool
+
+
+def _group_labels(unit: str, run: list[Value]) -> set[str]:
+    return _label_words(unit, run[0])[0] | _label_words(unit, run[-1])[0]
+
+
+def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: list[Value], phrases: Sequence[str] = ()) -> list[Conflict]:
+    """Other values of the same kind stated for the same fact as the matched `hits` (module rule 2).
+
+    The fact is named by the criterion words around the right value in the reply ("balance"). Another
+    value (money with money, a count with a count of the same noun), named by no criterion of the task,
+    not negated and not placed at another time ("was", "from", "now"), is stated for the same fact when
+    every one of those words also stands around it (in any sentence), or when it is stated together with
+    the right value ("refund of $45.00 and $54.00", "$45.00 (or $54.00)", "$45.00, sorry, $54.00") under
+    that label, unless the label is plural or an enumeration word says they are several facts. The
+    criterion's own evidence words for the fact (`phrases` without a value, "credited", "refunded") name it
+    too, when the criterion's text uses them and a reply states one with the right value: "the full $318.60
+    would be credited back" then "$381.60 was credited" is the same fact, though the right value's nearest
+    words in its reply were "the full". So do the words the criterion itself labels the value with, all of
+    them ("... and the balance due is $69.99": a later "your balance due is $132.99" is the same fact, though
+    the reply first stated $69.99 as "a $69.99 credit") — those of them the replies use at all (criterion
+    "the $159.00 total charged", replies that never say "total": "$222.00 charged to your Visa" is the
+    same fact); a count's noun in the criterion is what it counts."""
+    right = [h for h in hits if h.value is not None]
+    if not right or right[0].value.kind not in CONFLICT_KINDS:  # type: ignore[union-attr]
+        return []
+    first: Value = right[0].value  # type: ignore[assignment]
+    vocabulary = _content_stems(re.findall(r"[a-z][a-z']+", criterion.lower()))
+    naming = frozenset(re.findall(r"[a-z]+", criterion.lower()))
+    by_sentence: dict[tuple[int, str], list[Hit]] = {}
+    for h in right:
+        by_sentence.setdefault((h.message, h.sentence), []).append(h)
+    facts: list[set[str]] = []
+    nouns: set[str] = set()  # what the right counts count
+    grouped: set[tuple[int, int]] = set()  # values stated together with a right value: judged as a group
+    together: list[Hit] = []  # values stated with a right value for its fact
+    for (message, sentence), sentence_hits in by_sentence.items():
+        unit = next(u for u in units if u.message == message and u.text == sentence)
+        values = [v for v in find_values(sentence) if v.kind == first.kind]
+        starts = {h.value.start for h in sentence_hits}  # type: ignore[union-attr]
+        for run in coordinated(sentence, values):
+            if not starts & {v.start for v in run}:
+                continue
+            grouped |= {(message, unit.index * 10_000 + v.start) for v in run}
+            labels = _group_labels(sentence, run) if len(run) > 1 else _label_words(sentence, run[0])[0]
+            fact = labels & vocabulary
+            counted = _count_nouns(sentence, run[-1]) if _is_count(first) else frozenset()
+            if _is_count(first) and not counted:
+                continue  # "size 10", "tier 2", "a stock of 40": a number naming, not counting, is no fact here
+            nouns |= counted
+            if fact:
+                facts.append(fact)
+            if len(run) < 2:
+                continue
+            retracted = _self_corrected(sentence, run)
+            if not retracted and (not fact or _enumerates(sentence, run) or any(_label_words(sentence, v, naming)[1] for v in run)):
+                continue
+            for value in run:
+                if value.start in starts or not _same_kind(first, value) or first.same(value) or _value_negated(sentence, value):
+                    continue
+                if retracted or not any(k.same(value) for k in known):
+                    together.append(Hit(message, sentence, unit.index * 10_000 + value.start, value))
+    used: set[str] | None = None  # the content stems the replies use (worked out only when needed)
+    for value in find_values(criterion):  # the criterion's own words for the fact: "the balance due is $69.99"
+        if value.kind == first.kind and first.same(value):
+            if used is None:
+                used = _content_stems([w for u in units for w in re.findall(r"[a-z][a-z']+", u.text.lower())])
+            label = _label_words(criterion, value, naming)[0] & vocabulary & used  # words no reply uses name nothing there
+            if _is_count(first):
+                nouns |= _count_nouns(criterion, value)
+            elif label:
+                facts.append(label)
+    for phrase in phrases:
+        if find_values(phrase):
+            continue  # a value is what is compared, not a word naming the fact
+        stems = _content_stems(re.findall(r"[a-z][a-z']+", phrase.lower())) & vocabulary
+        if stems and any(contains(phrase, h.sentence) for h in right):
+            facts.append(stems)
+    if not facts and not together:
+        return []
+    wrong: list[Hit] = list(together)
+    seen = {(w.message, w.position) for w in wrong}
+    earliest = min((h.message, h.position) for h in right)
+    subjects = {subject_of(h.sentence, h.value) for h in right if h.value is not None} - {None}
+    for unit in units:
+        if not unit.carried:
+            continue
+        for value in find_values(unit.text):
+            position = unit.index * 10_000 + value.start
+            if (unit.message, position) in seen or (unit.message, position) in grouped or not _same_kind(first, value):
+                continue
+            if first.same(value) or any(k.same(value) for k in known):
+                continue
+            if _range_partner(unit, value, right) or refused(unit.text, value):
+                continue  # "from 08:00 to 10:00" is one window; "the $900 transfer was refused" another attempt
+            subject = subject_of(unit.text, value)
+            if subject is not None and subjects and subject not in subjects:
+                continue  # a value of another record or person: "ORD-1 arrives Dec 3, ORD-2 Dec 5"
+            labels, prior = _label_words(unit.text, value, naming)
+            if (unit.message, position) > earliest and _corrects_back(unit.text, value, naming):
+                wrong.append(Hit(unit.message, unit.text, position, value))  # "Actually, it was $60.00."
+                continue
+            if prior or not any(fact <= labels for fact in facts) or negated_before(normalise(unit.text[: value.start])):
+                continue
+            if _is_count(first) and not nouns & _count_nouns(unit.text, value):
+                continue  # a count of another thing
+            wrong.append(Hit(unit.message, unit.text, position, value))
+    if not wrong:
+        return []
+    last_right = max(right, key=lambda h: (h.message, h.position))
+    return [Conflict(w, corrected(w, last_right, units)) for w in wrong]
+
+
+RANGE = re.compile(r"\s*(?:-|\u2013|\u2014|to|until|till|through|thru|and)\s*", re.I)
+
+
+def _range_partner(unit: Unit, value: Value, right: list[Hit]) -> bool:
+    """Whether `value` is the other end of a range a right value opens or closes in the same unit."""
+    for hit in right:
+        if hit.value is None or hit.message != unit.message or hit.sentence != unit.text:
+            continue
+        a, b = (hit.value, value) if hit.value.start < value.start else (value, hit.value)
+        between = unit.text[a.end : b.start]
+        if RANGE.fullmatch(between) and (not between.strip().lower() == "and" or re.search(r"between\s*$", unit.text[: a.start], re.I)):
+            return True
+    return False
+
+
+REFUSAL = frozenset(
+    "refused declined failed rejected denied bounced blocked unable cannot can't couldn't won't passed expired unavailable".split()
+)
+REFUSAL_WINDOW = 5
+
+
+def refused(unit: str, value: Value) -> bool:
+    """A value stated with an outcome that did not happen ("The $900 transfer was refused", "the 14:00
+    window today has passed"): an attempt or an option that failed is another fact than the one done."""
+    after = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(unit[value.end :].lower().replace("\u2019", "'"))[0])[:REFUSAL_WINDOW]
+    return any(w in REFUSAL for w in after)
+
+
+SUBJECT_WINDOW = 12
+NAME = re.compile(r"(?:^|[,;:(]\s*|\s[-\u2013\u2014]\s*)([A-Z][a-z]+\s+[A-Z][a-z]+)\b(?!\s+[A-Z])")
+
+
+def subject_of(unit: str, value: Value) -> str | None:
+    """What a value is stated about: the last record id before it in its clause (within SUBJECT_WINDOW
+    words), else a person's or company's two-word name opening its clause ("Priya Shah is already booked
+    at 10:00"); None when the sentence names neither."""
+    before = unit[: value.start]
+    clause = _CLAUSE_BREAK.split(before)[-1]
+    ids = [v for v in find_values(clause) if v.kind == "id"]
+    if ids and len(re.findall(r"[A-Za-z0-9'-]+", clause[ids[-1].end :])) <= SUBJECT_WINDOW:
+        return str(ids[-1].value)
+    names = [m.group(1) for m in NAME.finditer(before) if m.start(1) >= len(before) - len(clause) - 2]
+    return names[-1].lower() if names else None
+
+
+CORRECTION_OPENING_WORDS = 4
+"""How far into its sentence a correction cue may stand to open it ("Actually, it was", "Sorry, that
+should read")."""
+
+
+def _corrects_back(sentence: str, value: Value, naming: frozenset[str]) -> bool:
+    """A value with no label of its own in a sentence a correction cue opens ("Actually, it was $60.00.",
+    "Sorry - that was $55.00.", "Correction: it's $604.20."): it takes back the fact just stated, so a
+    value other than the right one there is the reply's final, wrong statement of it, whatever words it
+    shares with the criterion. Its "was" is the correction's verb, not a past value; a real marker
+    ("before", "previous") or a label of its own ("your pending charges") makes it another fact."""
+    before = normalise(sentence[: value.start])
+    opening = " ".join(re.findall(r"[a-z']+", before)[:CORRECTION_OPENING_WORDS])
+    if CORRECTION_CUE.search(opening) is None:
+        return False
+    labels, prior = _label_words(sentence, value, naming | CORRECTION_VERBS)
+    if prior:
+        return False
+    cue_words = re.findall(r"[a-z']+", " ".join(m.group(0) for m in CORRECTION_CUE.finditer(before)))
+    return not labels - _content_stems(cue_words) - _content_stems(sorted(ANAPHORS))  # the cue and "it" are no label
+
+
+CORRECTION_VERBS = frozenset({"was", "were"})
+ANAPHORS = frozenset({"it", "it's", "its", "that", "that's", "this", "figure", "amount", "number", "one"})
+"""Words a correction refers back to the fact with ("it was", "that figure"): no label of another fact."""
+
+
+def corrected(wrong: Hit, last_right: Hit, units: list[Unit]) -> bool:
+    """Correction rule: a wrong value is taken back when the transcript's last statement of the fact is
+    the right value, made after it and marked as a correction ("Sorry, I misread it: ...") in its own
+    sentence or the sentence before it. A right value merely restated later does not outweigh a wrong one."""
+    if (wrong.message, wrong.position) >= (last_right.message, last_right.position):
+        return False
+    index = last_right.position // 10_000
+    cue_text = " ".join(u.text for u in units if u.message == last_right.message and index - 1 <= u.index <= index)
+    return CORRECTION_CUE.search(cue_text) is not None
+
+
+# ---- wrong status words ----------------------------------------------------------------------------
+
+STATUS_SUBJECT_WINDOW = 6
+"""How many words before a status word its record id may stand ("ORD-9006 is now marked cancelled")."""
+
+
+def _subject_id(unit: str, start: int) -> str | None:
+    """The record id a status word at `start` is said of: the last id in its clause within the window."""
+    clause_start = 0
+    for match in _CLAUSE_BREAK.finditer(unit[:start]):
+        if match.group(0) not in ("(", ")"):
+            clause_start = match.end()
+    before = unit[clause_start:start]
+    ids = [v for v in find_values(before) if v.kind == "id"]
+    if not ids or len(re.findall(r"[A-Za-z0-9'-]+", before[ids[-1].end :])) > STATUS_SUBJECT_WINDOW:
+        return None
+    return str(ids[-1].value)
+
+
+def status_conflicts(phrase: str, hits: list[Hit], units: list[Unit], known_words: set[str]) -> list[Conflict]:
+    """Another status of the same vocabulary (from the worlds' types) stated, un-negated and not placed at
+    another time, of the same record id as a matched status word, in another sentence, and named by no
+    criterion of the task: the same wrong-fact rule as for values (module rule 2)."""
+    from grader.text.statuswords import rivals
+
+    others = rivals(phrase) - known_words
+    if any(_collective(h.sentence, _find_in(h.sentence, phrase)) for h in hits):
+        return _summary_conflicts(phrase, others, hits, units)
+    if not others:
+        return []
+    subjects = {s for h in hits if (s := _subject_id(h.sentence, _find_in(h.sentence, phrase))) is not None}
+    if not subjects:
+        return []
+    wrong = [h for h in _rival_mentions(hits, units, others, still_is_prior=True) if _subject_id(h.sentence, h.position % 10_000) in subjects]
+    if not wrong:
+        return []
+    last_right = max(hits, key=lambda h: (h.message, h.position))
+    return [Conflict(w, corrected(w, last_right, units) or changed(w, last_right)) for w in wrong]
+
+
+def _rival_mentions(hits: list[Hit], units: list[Unit], others: frozenset[str] | set[str], *, still_is_prior: bool) -> list[Hit]:
+    """Every un-negated mention of another status in a carried unit other than the matched ones, not placed
+    at another time by a marker before it (`still_is_prior`: "still" counts as such a marker)."""
+    right_sentences = {(h.message, h.sentence) for h in hits}
+    out: list[Hit] = []
+    for unit in units:
+        if not unit.carried or (unit.message, unit.text) in right_sentences:
+            continue
+        lowered = unit.text.lower().replace("_", " ")
+        for word in others:
+            for match in re.finditer(r"(?<![a-z])" + re.escape(word) + r"(?![a-z])", lowered):
+                before = normalise(unit.text[: match.start()])
+                window = re.findall(r"[a-z]+", _CLAUSE_BREAK.split(before)[-1])[-LABEL_BEFORE:]
+                if negated_before(before) or any(w in PRIOR_MARKERS or (still_is_prior and w == "still") for w in window):
+                    continue
+                out.append(Hit(unit.message, unit.text, unit.index * 10_000 + match.start()))
+    return out
+
+
+CHANGE = re.compile(r"\b(?:now|has been|have been|had been|was|were|updated|changed|moved|set to|marked|is now)\b", re.I)
+
+
+def changed(wrong: Hit, last_right: Hit) -> bool:
+    """A status stated before the statement that it changed ("PNR-1 (confirmed)", then "PNR-1 is now
+    cancelled"): the earlier one is the record's state before the change, not another state of it."""
+    return (wrong.message, wrong.position) < (last_right.message, last_right.position) and CHANGE.search(last_right.sentence) is not None
+
+
+COLLECTIVE = frozenset("both all each every".split())
+"""Words that say a status of several records at once ("they" may be one plural thing: "the shoes ... they
+are out of stock")."""
+
+
+def _collective(sentence: str, start: int) -> bool:
+    """Whether a status word is said of several records at once ("both are paid", "they are all closed")."""
+    clause = _CLAUSE_BREAK.split(sentence[:start].lower())[-1]
+    return any(w in COLLECTIVE for w in re.findall(r"[a-z]+", clause)[-STATUS_SUBJECT_WINDOW:])
+
+
+def _summary_conflicts(phrase: str, others: frozenset[str] | set[str], hits: list[Hit], units: list[Unit]) -> list[Conflict]:
+    """A status said of several records at once is contradicted by any other statement that one of them is
+    in another status ("November is still open"), or is not in this one ("November isn't paid"), wherever
+    it stands: a summary binds to every subject it covers. Not resolved by stating the summary again."""
+    wrong = _rival_mentions(hits, units, others, still_is_prior=False)  # "still open" is a present state here
+    pattern = phrase_pattern(phrase)
+    for unit in units:  # the summary's own words negated of one subject: "November isn't paid"
+        if unit.carried:
+            text = normalise(unit.text)
+            wrong += [Hit(unit.message, unit.text, unit.index * 10_000 + m.start()) for m in pattern.finditer(text) if negated_before(text[: m.start()])]
+    return [Conflict(w, False) for w in wrong]
+
+
+def _find_in(sentence: str, phrase: str) -> int:
+    match = re.search(r"(?<![a-z])" + re.escape(phrase.lower().rstrip("*").replace("_", " ")), sentence.lower().replace("_", " "))
+    return match.start() if match else 0

@@ -1,0 +1,153 @@
+"""The offline evidence judge (spec A.2): deterministic, value-aware, reading sentences, not shapes.
+
+The judge sees only the user instruction, the ordered criteria and the user-visible assistant messages.
+The LLM judge implements the same `Judge` protocol; every verdict records which judge decided it.
+
+The evidence judge is deterministic and value-aware (rules, each with a unit test in
+tests/test_evidence_judge.py; user-facing summary in docs/judges.md):
+
+1. Values. An evidence phrase that IS a value (``$40``, ``2026-12-02``, ``10:00``, ``CASE-5016``, ``3``) matches
+   any written form of the same value (`grader.text.values`; counts also as number words, "three"); a count
+   phrase (``3 items``, ``1 member``, ``30 days``) matches the count in any form followed by its words,
+   singular or plural, with up to two words between ("three open items"); other phrases match as whole
+   words (case-insensitive, ``$``/thousands separators ignored, a trailing ``*`` is a stem).
+2. Wrong values. When a value item matches (an amount, percentage, date, time, or a count followed by what
+   it counts), another value of the same kind (money with money, a count with a count of the same noun),
+   named by no criterion of the task nor the user's instruction, not negated and not placed at another time
+   or fact ("was", "previously", "from", "now", "remaining", "another" before it; "remaining", "left",
+   "before" after it — "$381.60 was credited" is no prior value; a word the criterion itself names the
+   fact with, "the remaining balance", is part of the label), contradicts it when it is stated for the same fact:
+   next to the same criterion nouns (e.g. a second "balance", in any sentence), or stated together with
+   the right value under its label ("refund of $45.00 and $54.00", "$45.00 (or $54.00)") unless a plural
+   label or "both"/"each" makes them several facts ("refunds of $45.00 and $54.00"), or joined to it by a
+   self-correction ("$22.50, or rather $42.50", "08:00, sorry, 16:00": then even a value the task names
+   elsewhere is wrong). The criterion fails unless the transcript's LAST statement of the fact is the right
+   value, made after every wrong one and marked as a correction ("sorry", "correction", "I misread") in its
+   sentence or the one before (the correction rule; a right value merely restated later does not outweigh
+   a wrong one). An unresolved conflict sets `contradiction_found`. Status words work the same way:
+   another status of the same vocabulary (`grader.text.statuswords`, from the worlds' own `Literal` types) said
+   of the same record id contradicts a matched status.
+3. Negation. A match whose clause puts a negator within five words before it ("not", "never", "didn't",
+   "no longer", "unable to", "nothing has been") does not count; a value only when the negator stands
+   right before it ("not $40"); an id never (it names the record, the claim is elsewhere). When the
+   criterion text itself states a phrase of the item negated ("does not have the HVAC skill"), negation
+   is not held against that item (the reply's negation carries the criterion's meaning).
+   `absent` phrases trip only when stated un-negated ("nothing has been granted" does not trip "granted").
+4. Keyword lists. A match counts only inside a sentence that carries it: not inside a list-like sentence
+   (mostly separators and content words, no grammar), not inside a bare keyword line (a short unit with no
+   function word, no verb-like word and no `label: value` form) and not inside a message that is mostly
+   such units, nor in a transcript that is mostly one-fragment messages (one phrase per message).
+5. Every verdict quotes the sentence that matched and explains which phrase or value matched in which
+   message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from contracts.schema import ReplyCriterion
+from grader.judge import CriterionJudgement, JudgeOutput
+from grader.text.conflicts import status_conflicts, value_conflicts
+from grader.text.matching import phrase_hits
+from grader.text.units import Hit, Unit, negated_in_criterion, transcript_units
+from grader.text.values import Value, find_values
+from grader.text.withdrawal import withdraw
+
+
+# ---- the judge -----------------------------------------------------------------------------------
+
+
+def _where(hit: Hit) -> str:
+    return f"message {hit.message + 1}: {hit.sentence[:160]!r}"
+
+
+def criteria_values(criteria: list[ReplyCriterion], instruction: str = "") -> list[Value]:
+    """Every value any criterion of the task names (its text, evidence or absent phrases) and the user's
+    instruction states: stating one of them is never a wrong value for another fact."""
+    texts = [instruction]
+    for c in criteria:
+        texts.append(c.criterion)
+        for item in c.evidence:
+            texts.extend([item] if isinstance(item, str) else item)
+    return [v for t in texts for v in find_values(t)]
+
+
+class EvidenceJudge:
+    """Deterministic offline judge (rules in the module docstring)."""
+
+    name = "evidence"
+
+    async def judge(self, instruction: str, criteria: list[ReplyCriterion], assistant_messages: list[str]) -> JudgeOutput:
+        return self.judge_sync(criteria, assistant_messages, instruction=instruction)
+
+    def judge_sync(
+        self, criteria: list[ReplyCriterion], assistant_messages: list[str], *, instruction: str = "", only: Sequence[int] | None = None
+    ) -> JudgeOutput:
+        """The verdicts of every criterion, in order (`only`: of those indices alone, for a battery that
+        asks about one criterion; every criterion's values still count as the task's known values)."""
+        phrases = tuple(p for c in criteria for item in c.evidence for p in ([item] if isinstance(item, str) else item))
+        units = withdraw(transcript_units(assistant_messages, phrases))
+        all_units = [Unit(u.message, u.index, u.text, True) for u in units]
+        known = criteria_values(criteria, instruction)
+        criterion_words = re.findall(r"[a-z]+", " ".join(c.criterion.lower().replace("_", " ") for c in criteria))
+        known_words = {p.lower().replace("_", " ").rstrip("*") for p in phrases} | set(criterion_words)
+        known_words |= {f"{a} {b}" for a, b in zip(criterion_words, criterion_words[1:], strict=False)}
+        results: list[CriterionJudgement] = []
+        contradiction = False
+        for index, criterion in enumerate(criteria):
+            if only is not None and index not in only:
+                continue
+            judgement, conflicted = self._criterion(criterion, units, all_units, known, known_words)
+            contradiction |= conflicted
+            results.append(judgement)
+        return JudgeOutput(judge=self.name, criteria=results, contradiction_found=contradiction)
+
+    def _criterion(self, criterion: ReplyCriterion, units: list[Unit], all_units: list[Unit], known: list[Value], known_words: set[str]) -> tuple[CriterionJudgement, bool]:
+        found: list[tuple[str, Hit]] = []
+        missing: list[str] = []
+        notes: list[str] = []
+        evidence_phrases = [p for item in criterion.evidence for p in ([item] if isinstance(item, str) else item)]
+        for item in criterion.evidence:
+            phrases = [item] if isinstance(item, str) else item
+            hit: tuple[str, Hit] | None = None
+            negation = not negated_in_criterion(phrases, criterion.criterion)
+            for phrase in phrases:
+                hits = phrase_hits(phrase, units, negation=negation)
+                if hits:
+                    hit = (phrase, hits[0])
+                    conflicts = value_conflicts(hits, units, criterion.criterion, known, evidence_phrases) or status_conflicts(phrase, hits, units, known_words)
+                    unresolved = [c for c in conflicts if not c.resolved]
+                    if unresolved:
+                        wrong = unresolved[0].wrong
+                        what = f"{wrong.value.kind} for the same fact, {wrong.value.text!r}" if wrong.value else "status of the same record"
+                        why = f"{phrase!r} is stated ({_where(hits[0])}) but so is another {what} ({_where(wrong)})"
+                        return CriterionJudgement(passed=False, quote=wrong.sentence, explanation=why), True
+                    if conflicts:
+                        earlier = conflicts[0].wrong.value.text if conflicts[0].wrong.value else conflicts[0].wrong.sentence[:80]
+                        notes.append(f"an earlier statement said {earlier!r}, corrected: the last statement of the fact is {phrase!r}")
+                    break
+                if phrase_hits(phrase, all_units, negation=negation):
+                    notes.append(f"{phrase!r} occurs only in a keyword list, not in a sentence")
+                elif phrase_hits(phrase, units, negation=False):
+                    notes.append(f"{phrase!r} occurs only negated")
+            if hit is None:
+                missing.append(" | ".join(phrases))
+            else:
+                found.append(hit)
+        if missing:
+            why = "no visible reply states: " + "; ".join(repr(m) for m in missing)
+            return CriterionJudgement(passed=False, explanation=why + (f" ({'; '.join(notes)})" if notes else "")), False
+        for phrase in criterion.absent or []:
+            hits = phrase_hits(phrase, all_units, carried_only=False)
+            if hits:
+                why = f"a visible reply says what it must not: {phrase!r} ({_where(hits[0])})"
+                return CriterionJudgement(passed=False, quote=hits[0].sentence, explanation=why), False
+        if not found:  # a mention guard (absent phrases only): nothing wrong was stated, nothing to quote
+            return CriterionJudgement(passed=True, quote="", explanation="no visible reply states any of: " + "; ".join(repr(a) for a in criterion.absent or [])), False
+        matched = "; ".join(
+            f"{phrase!r} as {hit.value.kind} {hit.value.text!r} in {_where(hit)}" if hit.value else f"{phrase!r} in {_where(hit)}"
+            for phrase, hit in found
+        )
+        why = "matched " + matched + (f" ({'; '.join(notes)})" if notes else "")
+        return CriterionJudgement(passed=True, quote=found[0][1].sentence, explanation=why), False

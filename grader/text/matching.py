@@ -1,0 +1,196 @@
+"""Where an evidence phrase is stated in a transcript (rule 1 of `grader.text.evidence`): a value phrase
+as the same value in any written form, a count phrase as that count followed by its words, other phrases
+through the lexicon's forms and the stems of their content words (`grader.text.lexicon`), never inside a
+unit that carries no fact (`grader.text.units`) and never negated."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from functools import lru_cache
+
+from grader.text.lexicon import phrase_forms, word_keys
+from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Hit, Unit, _sentences, _starts_negated, _value_negated, negated_before, normalise, phrase_pattern
+from grader.text.values import NUMBER_WORDS, Value, find_values, phrase_count, phrase_value, singular
+
+
+def contains(phrase: str, text: str) -> bool:
+    return phrase_pattern(phrase).search(normalise(text)) is not None
+
+
+
+def find_quote(phrase: str, messages: list[str]) -> str | None:
+    """An exact excerpt of the transcript (a sentence, else the message) that contains `phrase`."""
+    pattern = phrase_pattern(phrase)
+    for message in messages:
+        if pattern.search(normalise(message)):
+            for sentence in _sentences(message):
+                if pattern.search(normalise(sentence)):
+                    return sentence
+            return message
+    return None
+
+
+
+COUNT_MODIFIERS = 2
+"""How many words may stand between a count and its noun ("3 open tickets" states "3 tickets", "one
+subscribed member" states "1 member")."""
+
+
+def counted_words_follow(unit: str, value: Value, nouns: tuple[str, ...]) -> bool:
+    """Whether the words of a count phrase (``items`` of ``3 items``) follow the count `value` in `unit`,
+    singular or plural, joined by a space or a hyphen ("30-day" states "30 days"), with at most
+    COUNT_MODIFIERS content words before them (never a function word, a negator or another value)."""
+    tail = unit[value.end : value.end + 120]
+    words = re.findall(r"[A-Za-z][A-Za-z']*", tail.split(".")[0] if "." in tail else tail)
+    if not re.match(r"[\s-]", tail[:1] or "."):
+        return False
+    want = [singular(n) for n in nouns]
+    for skip in range(min(COUNT_MODIFIERS, len(words) - len(want)) + 1):
+        if skip and (words[skip - 1].lower() in FUNCTION_WORDS or words[skip - 1].lower() in NEGATORS or words[skip - 1].lower() in NUMBER_WORDS):
+            return False
+        got = [singular(w) for w in words[skip : skip + len(want)]]
+        if got == want:
+            return True
+    return False
+
+
+def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carried_only: bool = True) -> list[Hit]:
+    """Every mention of `phrase` in the units (un-negated ones only, unless `negation` is False)."""
+    target = phrase_value(phrase)
+    count = phrase_count(phrase) if target is None else None
+    hits: list[Hit] = []
+    for unit in units:
+        if carried_only and not unit.carried:
+            continue
+        if count is not None:
+            found = [
+                Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value)
+                for value in find_values(unit.text)
+                if count[0].same(value) and counted_words_follow(unit.text, value, count[1]) and (not negation or not _value_negated(unit.text, value))
+            ]
+            hits += found
+            if found or not STEMMABLE_COUNT.fullmatch(phrase.strip()):
+                continue
+            # else: a count in words the value reader does not take ("a stage at a time" for "one stage
+            # at a time"): matched by its words, "a"/"an"/"single" stating one
+        if target is not None:
+            for value in find_values(unit.text):
+                if target.same(value) and (target.kind != "id" or value.value == target.value):
+                    if not negation or value.kind == "id" or not _value_negated(unit.text, value):
+                        hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value))
+            continue
+        text = normalise(unit.text)
+        seen: set[int] = set()
+        for match in phrase_pattern(phrase).finditer(text):
+            if not negation or _starts_negated(phrase) or not negated_before(text[: match.start()]):
+                seen.add(match.start())
+                hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + match.start()))
+        for start in stem_matches(phrase, text, negation=negation):
+            if start not in seen:
+                seen.add(start)
+                hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
+    return hits
+
+
+# ---- forms: the lexicon and the stems of content words ---------------------------------------------
+
+MAX_GAP = 2
+"""How many words may stand between two content words of a phrase in a reply ("one stage at a time" is
+stated by "a stage at a time", "not listed" by "is not on our list")."""
+ONE_WORDS = frozenset({"a", "an", "one", "single", "1"})
+"""Words that state the count one ("a stage at a time" for "one stage at a time")."""
+STEMMABLE = re.compile(r"[A-Za-z][A-Za-z' \-]*\*?")
+"""Phrases matched by their forms and stems: words only (a phrase with a value or an id prefix, "tier
+2", "CASE-", matches as written: its stems would name other things)."""
+_TOKEN = re.compile(r"[a-z0-9#]+(?:['.][a-z0-9]+)*")
+STEMMABLE_COUNT = re.compile(r"(?:one|a|an|single)\s+[A-Za-z][A-Za-z' \-]*", re.I)
+"""A count phrase whose count is one in words: also matched by its words ("a stage at a time")."""
+KEPT_FUNCTION_WORDS = frozenset("all only each every both any some still already yet just once twice more less in out on off up down over under".split())
+"""Function words that carry a phrase's meaning ("all three", "only once", "already awarded", "in stock"
+against "out of stock"): kept as words to match, never skipped."""
+MODAL_BEFORE = frozenset("can could will would shall should may might must to cannot can't won't wouldn't couldn't 'll".split())
+"""A verb after these is not a statement that it happened: "I can grant it" does not state "granted"."""
+HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
+
+
+def _joined(text: str) -> str:
+    """Hyphenated words written as one ("follow-up" / "followup", "e-mail" / "email"): both sides alike."""
+    return HYPHEN.sub("", text)
+
+
+def _done_form(word: str) -> bool:
+    return bool(re.search(r"[a-z]{2}ed$", word)) or word in IRREGULAR_PARTICIPLES
+
+
+def _is_negator(word: str) -> bool:
+    return word in NEGATORS or word.endswith("n't") or word == "non"
+
+
+def _keys(word: str) -> frozenset[str]:
+    keys = set(word_keys(word))
+    if word in ONE_WORDS:
+        keys.add("n:1")
+    if word in NUMBER_WORDS:
+        keys.add(f"n:{NUMBER_WORDS[word]}")
+    elif re.fullmatch(r"\d+(?:\.\d+)?", word):
+        keys.add(f"n:{Decimal(word).normalize()}")
+    return frozenset(keys)
+
+
+@lru_cache(maxsize=16384)
+def _tokens(text: str) -> tuple[tuple[int, frozenset[str], bool, str], ...]:
+    """(offset, keys, is a negator, the word) of each word of a normalised text."""
+    return tuple((m.start(), _keys(m.group(0)), _is_negator(m.group(0)), m.group(0)) for m in _TOKEN.finditer(_joined(text)))
+
+
+@lru_cache(maxsize=8192)
+def _form_specs(phrase: str) -> tuple[tuple[tuple[frozenset[str], ...], bool, tuple[bool, ...]], ...]:
+    """Each form of the phrase as (the keys of its content words in order, whether the form is negative,
+    whether each content word states a thing done: "granted", "cancelled")."""
+    if not STEMMABLE.fullmatch(phrase.strip()) or phrase.strip().endswith("-"):
+        return ()
+    specs = []
+    for form in phrase_forms(_joined(phrase.rstrip("*").lower())):
+        words = _TOKEN.findall(_joined(form))
+        content = [w for w in words if (w not in FUNCTION_WORDS or w in KEPT_FUNCTION_WORDS) and not _is_negator(w) or w == "one"]
+        if content:
+            specs.append((tuple(_keys(w) for w in content), any(_is_negator(w) for w in words), tuple(_done_form(w) for w in content)))
+    return tuple(specs)
+
+
+def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
+    """Offsets in a normalised text where a form of `phrase` is stated: its content words in order, each
+    by stem or lexicon group, at most MAX_GAP words apart, with the form's own polarity (a negative form
+    needs a negator before or among its words, a positive one none; `negation` False: either)."""
+    tokens = _tokens(text)
+    out: list[int] = []
+
+    def fits(k: int, want: frozenset[str], done: bool) -> bool:
+        """Token k states the phrase word: same stem or group, and a word stating a thing done is not
+        matched by the same verb after a modal ("I can grant it" is no "granted")."""
+        return bool(tokens[k][1] & want) and not (done and k > 0 and tokens[k - 1][3] in MODAL_BEFORE and not _done_form(tokens[k][3]))
+
+    for content, negative, done in _form_specs(phrase):
+        for i, (start, _, _, _) in enumerate(tokens):
+            if not fits(i, content[0], done[0]):
+                continue
+            j, ok = i, True
+            for want, was_done in zip(content[1:], done[1:], strict=True):
+                nxt = next((k for k in range(j + 1, min(j + 2 + MAX_GAP, len(tokens))) if fits(k, want, was_done)), None)
+                if nxt is None:
+                    ok = False
+                    break
+                j = nxt
+            if not ok:
+                continue
+            if negative:  # its negator stands with it: "is not in stock", never "is not out of stock"
+                k = i - 1
+                while k >= 0 and i - k - 1 <= MAX_GAP and not tokens[k][2] and tokens[k][3] in FUNCTION_WORDS:
+                    k -= 1
+                polarity = (k >= 0 and tokens[k][2] and i - k - 1 <= MAX_GAP) or any(t[2] for t in tokens[i : j + 1])
+            else:
+                polarity = negated_before(text[:start]) or any(t[2] for t in tokens[i : j + 1])
+            if not negation or polarity == negative:
+                out.append(start)
+    return sorted(set(out))

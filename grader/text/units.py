@@ -1,0 +1,415 @@
+"""Sentences and units of a transcript: normal form, phrase patterns, negation, predicates, and whether a
+unit is a sentence that can carry a fact or a keyword line / list / dump that cannot (rules 3-4 of
+`grader.text.evidence`).
+
+A keyword line is recognised by what it lacks - a predicate between its values - never by its length:
+"Done (REQ-1)." and "You're 5,800 miles short." state something; "Balance/tier/bag: 3,100 miles - blue -
+silver - gold" states nothing, whatever its colon.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from grader.text.values import Value, find_values, phrase_value
+
+
+def normalise(text: str) -> str:
+    """Lowercase, drop thousands separators and currency signs, fold whitespace: '$1,000.00' ~ '1000.00'."""
+    text = text.lower().replace("\u2019", "'")
+    text = re.sub(r"(?<=\d),(?=\d{3})", "", text)
+    text = text.replace("$", "")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@lru_cache(maxsize=8192)
+def phrase_pattern(phrase: str) -> re.Pattern[str]:
+    """Whole-word, number-boundary matching of a normalised phrase: "50" matches "$50" and "50.00" but not
+    "150", "0.50" or "50.75"; "paid" does not match "unpaid"; a date matches inside an ISO datetime
+    ("2026-11-29" in "2026-11-29T10:15"). A trailing `*` makes the phrase a word stem: "currenc*" matches
+    "currency" and "currencies"."""
+    text = normalise(phrase)
+    stem = text.endswith("*")
+    text = text.rstrip("*")
+    left = r"(?<![a-z0-9])(?<!\d\.)" if re.match(r"[a-z0-9]", text[:1]) else ""
+    right = r"(?!(?!t\d\d:)[a-z0-9])(?!\.0*[1-9])" if re.search(r"[a-z0-9]$", text[-1:]) and not stem else ""
+    return re.compile(left + re.escape(text) + right)
+
+
+
+def _sentences(message: str) -> list[str]:
+    parts = re.split(r"(?<=[.!?])\s+|\n+", message)
+    return [p for p in (part.strip() for part in parts) if p]
+
+
+
+# ---- negation ------------------------------------------------------------------------------------
+
+NEGATORS = frozenset(
+    "not never no nothing none neither nor cannot can't couldn't didn't don't doesn't isn't wasn't aren't weren't "
+    "haven't hasn't hadn't won't wouldn't shouldn't unable without nobody".split()
+)
+_CLAUSE_BREAK = re.compile(r"[,;:()!?\u2014]|\s-\s|\b(?:but|because|so|since|although|though|while|and|or|which|however|whereas|instead|until|unless)\b")
+NEGATION_WINDOW = 5
+"""How many words before a match a negator may stand (same clause) to negate it."""
+
+
+def negated_before(prefix: str) -> bool:
+    """Whether the tail of `prefix` (normalised text just before a match) negates what follows."""
+    clause = _CLAUSE_BREAK.split(prefix)[-1]
+    words = re.findall(r"[a-z']+", clause)[-NEGATION_WINDOW:]
+    return any(w in NEGATORS or w.endswith("n't") for w in words)
+
+
+def negated_in_criterion(phrases: list[str], criterion_text: str) -> bool:
+    """Whether the criterion itself states one of an item's phrases negated ("does not have the HVAC
+    skill", "store credit is not available"): then the reply may state the fact either way round (its
+    negation carries the criterion's meaning), and negation is not held against the item."""
+    text = normalise(criterion_text)
+    for phrase in phrases:
+        if phrase_value(phrase) is not None or _starts_negated(phrase):
+            continue
+        match = phrase_pattern(phrase).search(text)
+        if match is None:
+            continue
+        after = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(text[match.end() :])[0])[:NEGATION_WINDOW]
+        if negated_before(text[: match.start()]) or any(w in NEGATORS or w.endswith("n't") for w in after):
+            return True
+    return False
+
+
+def _starts_negated(phrase: str) -> bool:
+    first = (re.findall(r"[a-z']+", normalise(phrase)) or [""])[0]
+    return first in NEGATORS or first.endswith("n't")
+
+
+# ---- keyword lists -------------------------------------------------------------------------------
+
+FUNCTION_WORDS = frozenset(
+    "a an the is are was were be been being am has have had will would can could shall should may might must do does did "
+    "i you your yours we our us it its this that these those they them their there here he she his her my me "
+    "to of for on in with at by from into about as if so than then now please not no yes and or but also "
+    "which who what when where why how all any some each every just only still already yet".split()
+)
+UNIT_WORDS = frozenset(
+    "miles mile points point dollars dollar usd per month months monthly night nights nightly day days daily hour hours "
+    "minute minutes year years week weeks percent item items unit units each cents cent".split()
+)
+"""Units name what a number counts, not which fact it is: never a fact label."""
+
+
+def _words(unit: str) -> list[str]:
+    return re.findall(r"[a-z0-9][a-z0-9'.%:\-]*", unit.lower())
+
+
+LABEL_COLON = re.compile(r"[A-Za-z)]\s*:(?:\s|$)")
+"""A `label: value` colon (not the colon of a clock time)."""
+
+
+@lru_cache(maxsize=8192)
+def _grammar_words(unit: str, phrases: tuple[str, ...]) -> tuple[str, ...]:
+    """The unit's words once the judged evidence phrases are taken out: "out of stock" brings its own
+    "of", which must not make a keyword list look like a sentence. (Cached: a transcript's units are
+    asked about again and again.)"""
+    text = normalise(unit)
+    for phrase in phrases:
+        text = phrase_pattern(phrase).sub(" kw ", text)
+    return tuple(_words(text))
+
+
+# ---- predicates and keyword lines --------------------------------------------------------------------
+
+AUXILIARIES = frozenset(
+    "is are was were be been being am has have had will would can could shall should may might must do does did "
+    "isn't aren't wasn't weren't hasn't haven't hadn't won't wouldn't can't cannot couldn't shouldn't don't doesn't didn't".split()
+)
+CONTRACTED_VERB = re.compile(r"^(?:[a-z]+'(?:re|ve|ll|d|m)|(?:it|that|there|here|what|who|he|she|let|everything|nothing|this)'s|[a-z]+n't)$")
+"""A contraction carries its verb ("you're", "we've", "it's", "that's", "didn't"): contractions are not
+function words, they are predicates."""
+SUBJECT_PRONOUNS = frozenset("i we you he she they".split())
+IRREGULAR_PARTICIPLES = frozenset(
+    "done made sent paid set held kept put got gotten given taken seen shown known left lost sold told found built "
+    "bought brought written run cut split won shut spent chosen frozen gone begun sent met read led understood "
+    "went came became did took gave saw knew wrote began".split()
+)
+COURTESY = frozenset(
+    "sure ok okay yes no hi hello thanks thank great perfect certainly absolutely of course alright right got it "
+    "understood noted welcome sorry please".split()
+)
+"""Words of an item that carries no content by itself ("Sure.", "Thanks!"): no keyword, no predicate."""
+
+
+def _predicate(words: tuple[str, ...] | list[str]) -> bool:
+    """Whether words carry a predicate: an auxiliary or modal, a contraction, a subject pronoun with more
+    words, or a participle / past form with other words around it ("refunded to your card" states, a bare
+    "refunded" between separators is a listed value)."""
+    if any(w in AUXILIARIES or CONTRACTED_VERB.match(w) for w in words):
+        return True
+    if len(words) >= 2 and any(w in SUBJECT_PRONOUNS for w in words):
+        return True
+    if len([w for w in words if w != "kw" and re.match(r"[a-z]", w)]) >= CLAUSE_WORDS:
+        return True  # "Finance) currently holds two roles": keywords are short, this many words make a clause
+    if sum(w in FUNCTION_WORDS and w not in ("and", "or") for w in words) >= 2:
+        return True  # "Your $410.00 PayPal payment to Keystone Software went through", "Glad to hear it": grammar, whatever the verb
+    if any(a not in FUNCTION_WORDS and re.fullmatch(r"[a-z]{2,}", a) and b in OBJECT_DETERMINERS for a, b in zip(words, words[1:])):
+        return True  # a verb and its object: "open the business portal", "assign a technician"
+    if any(w in DETERMINERS for w in words[:2]) and any(
+        re.fullmatch(r"[a-z]{3,}(?<![su])s", w) and words[i - 1] not in FUNCTION_WORDS and not re.match(r"\d", words[i - 1])
+        for i, w in enumerate(words[2:], start=2)
+    ):
+        return True  # "the enterprise plan costs": a noun phrase and its present-tense verb
+    return len(words) >= 2 and any(re.search(r"[a-z]{2}ed$", w) or w in IRREGULAR_PARTICIPLES for w in words)
+
+
+CLAUSE_WORDS = 4
+"""An item of this many words (its values and evidence phrases aside) is a clause, not a keyword."""
+OBJECT_DETERMINERS = frozenset("the a an your my our their this these those".split())
+DETERMINERS = frozenset("the your this that my our their his her its each every".split())
+
+
+MONTH_DAY_YEAR = re.compile(
+    r"\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?),(\s*\d{4})\b", re.I
+)
+ITEM_SEPARATOR = re.compile(
+    r"(?<!\d),|,(?!\d)|[;|\u2022\u00b7]|\s[-\u2013\u2014]+\s|(?<=[A-Za-z])/(?=[A-Za-z])|(?<=[A-Za-z)])\s*:(?:\s|$)|\s(?:and|or|&)\s"
+)
+"""What separates the items of a list: commas, semicolons, pipes, bullets, spaced dashes, a slash between
+words ("balance/tier/bag"), a `label:` colon and "and"/"or". The comma of a thousands separator ("1,450")
+does not, nor the comma of a written date ("December 15, 2026" is one item, as "2026-12-15" is), nor the
+colon of a clock time."""
+LIST_RUN = 3
+"""This many items in a row with no predicate between them are a keyword list, whatever their length."""
+
+
+def list_items(unit: str) -> list[str]:
+    """The separated items of a unit (see ITEM_SEPARATOR)."""
+    return [i for i in ITEM_SEPARATOR.split(MONTH_DAY_YEAR.sub(r"\1\2", unit)) if i and i.strip(" .!?()[]")]
+
+
+def _content(item: str, phrases: tuple[str, ...]) -> bool:
+    """Whether an item says something (a value or a word beyond courtesy)."""
+    words = [w.strip(".!?()") for w in _grammar_words(item, phrases)]
+    return bool(find_values(item)) or any(w and w not in COURTESY for w in words)
+
+
+def _pair(item: str) -> bool:
+    """An item that pairs a label word with a value ("standard $169", "Wednesday at 12:00"): an enumeration
+    of labelled options, not a keyword. A unit word is no label ("3,100 miles"), nor a `label:` colon."""
+    values = find_values(item)
+    if not values or LABEL_COLON.search(item):
+        return False
+    rest = item.lower()
+    for value in reversed(values):  # an id is a value, never its own label ("TXN-D4E5F6")
+        rest = rest[: value.start] + " " + rest[value.end :]
+    return any(w not in UNIT_WORDS and w not in FUNCTION_WORDS for w in re.findall(r"[a-z]{2,}", rest))
+
+
+@lru_cache(maxsize=8192)
+def _runs(unit: str, phrases: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The runs of consecutive content items of a unit with no predicate in any of them."""
+    runs: list[list[str]] = [[]]
+    for i, item in enumerate(list_items(unit)):
+        if _predicate(_grammar_words(item, phrases)) or (i == 0 and _opening_verb(item, unit)):
+            runs.append([])
+        elif _content(item, phrases):
+            runs[-1].append(item)
+    return tuple(tuple(r) for r in runs if r)
+
+
+def _is_list_run(items: list[str] | tuple[str, ...]) -> bool:
+    return len(items) >= LIST_RUN and 3 * sum(_pair(i) for i in items) < 2 * len(items)
+
+
+LONG_RUN = 6
+"""A run this long is a keyword list even in a unit with a predicate ("Here are your details: 3,100 - blue -
+silver - gold - 2 - yes"), unless it enumerates values (options: "free at 8:00, 10:00, 12:00, 14:00 and
+16:00") or labelled values."""
+
+
+@lru_cache(maxsize=8192)
+def unit_is_list(unit: str, phrases: tuple[str, ...] = ()) -> bool:
+    """A keyword line: a unit with no predicate at all whose items, LIST_RUN or more in a row, are not two
+    thirds label-value pairs ("1340, done, confirmed"; "Balance/tier/bag: 3,100 miles - blue - silver - gold"),
+    whatever the unit's length; or, under a predicate, a run of LONG_RUN short keyword items. Fewer items
+    with no predicate are a terse answer ("Silver, 30,000 miles.", "Closed - CASE-5016."); "basic $109,
+    standard $169, flexible $239" pairs labels with values; "is free at 8:00, 10:00, 12:00" enumerates."""
+    runs = _runs(unit, phrases)
+    if _predicate_free(unit, phrases):
+        return any(_is_list_run(run) for run in runs)
+    for run in runs:
+        words = sum(len(_grammar_words(item, phrases)) for item in run)
+        values = sum(bool(find_values(item)) for item in run)
+        if len(run) >= LONG_RUN and words / len(run) <= 3.0 and _is_list_run(run) and values < len(run):
+            return True
+    return False
+
+
+def _opening_verb(item: str, unit: str) -> bool:
+    """A participle that opens a unit as its head is the unit's predicate ("Done (REQ-1).", "Booked: BK-1,
+    ...", "Closed - CASE-5016.": "I have done / booked / closed it"); one item of a comma list is not."""
+    words = re.findall(r"[a-z']+", item.lower())
+    head = unit.lstrip().lower()
+    if len(words) != 1 or not head.startswith(words[0]) or not (re.search(r"[a-z]{2}ed$", words[0]) or words[0] in IRREGULAR_PARTICIPLES):
+        return False
+    return re.match(r"\s*(?:[:(\-\u2013\u2014]|[.!]?\s*$)", head[len(words[0]) :]) is not None  # "Done:", "Closed -", never "done, confirmed"
+
+
+def _predicate_free(unit: str, phrases: tuple[str, ...]) -> bool:
+    items = list_items(unit)
+    return not (items and _opening_verb(items[0], unit)) and not any(_predicate(_grammar_words(item, phrases)) for item in items)
+
+
+SPREAD_ITEM_WORDS = 3
+PREPOSITIONS = frozenset("until till before after through via per between within during over under across without".split())
+
+
+def _bare(item: str) -> bool:
+    """A keyword item: at most SPREAD_ITEM_WORDS words besides its values and none that links them ("3,100
+    miles", "Remote VPN user"), not a phrase ("Free cancellation until 2026-12-16")."""
+    rest = item
+    for value in reversed(find_values(item)):
+        rest = rest[: value.start] + " " + rest[value.end :]
+    words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'-]*", rest)]
+    return len(words) <= SPREAD_ITEM_WORDS and not any(w in FUNCTION_WORDS or w in PREPOSITIONS for w in words)
+
+
+def dump_units(message: str, phrases: tuple[str, ...] = ()) -> set[int]:
+    """The units of a message that belong to a keyword list spread over several units ("Silver. 30,000
+    miles. Gold."): consecutive predicate-free units whose content items together make a list run."""
+    units = _sentences(message)
+    out: set[int] = set()
+    run: list[int] = []
+    for i, unit in enumerate(units + [""]):
+        social = (re.findall(r"[a-z']+", unit.lower()) or [""])[0] in COURTESY  # "Thanks, Oliver.": no keyword
+        items = list_items(unit)
+        lone = len(items) == 1 and len(re.findall(r"[A-Za-z0-9$]+", unit)) == 1  # "Enrolled." among keywords is one
+        if unit and not social and (lone or _predicate_free(unit, phrases)) and all(_bare(item) for item in items):
+            run.append(i)
+            continue
+        items = [item for j in run for item in list_items(units[j]) if _content(item, phrases)]
+        if len(run) >= 2 and _is_list_run(items):
+            out.update(run)
+        run = []
+    return out
+
+
+def message_is_dump(message: str, phrases: tuple[str, ...] = ()) -> bool:
+    """A message that is mostly keyword lines (a list of evidence phrases, not an answer)."""
+    units = _sentences(message)
+    if not units:
+        return False
+    listy = dump_units(message, phrases) | {i for i, u in enumerate(units) if unit_is_list(u, phrases)}
+    return len(listy) / len(units) > 0.5
+
+
+# ---- questions ---------------------------------------------------------------------------------------
+
+QUESTION_AUX = frozenset("would could can shall should may do does did is are was were will have has".split())
+QUESTION_SUBJECTS = frozenset("i you we it there he she they this that".split())
+WH_WORDS = frozenset("what which when where who how why".split())
+TAG_WORDS = frozenset(
+    "right correct ok okay yes no yeah true isn't aren't wasn't weren't didn't doesn't don't hasn't haven't won't "
+    "it they that is so agreed".split()
+)
+
+
+def _opens_question(words: list[str]) -> bool:
+    """A clause that asks: an auxiliary and its subject ("would you like", "shall I", "is there"), a wh-word
+    with them ("what would you", "how can I"), or "anything / any ... ?" — never a relative clause ("which
+    belong to", "who can approve it")."""
+    if not words:
+        return False
+    if words[0] in ("anything", "any"):
+        return True
+    if words[0] in QUESTION_AUX and len(words) > 1 and words[1] in QUESTION_SUBJECTS:
+        return True
+    if words[0] in WH_WORDS:
+        rest = words[1:4]
+        return any(w in QUESTION_AUX for w in rest[:2]) and any(w in QUESTION_SUBJECTS for w in rest)
+    return False
+
+
+CLAUSE_EDGE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s|\u2014")
+
+
+def split_question(sentence: str) -> tuple[str, str]:
+    """(the statement part, the question part) of a sentence: a sentence ending in "?" is a question from
+    its last clause that opens with a question word ("Your refund is $45.00 - would you like a receipt?"
+    states the refund); a tag ("..., right?") or no such clause makes all of it a question ("Your refund
+    of $45.00 has been issued?", "Has your refund been issued?"). A sentence with no "?" is a statement."""
+    if not sentence.rstrip(" \"')]").endswith("?"):
+        return sentence, ""
+    edges = list(CLAUSE_EDGE.finditer(sentence))
+    for edge in reversed(edges):
+        clause = re.findall(r"[a-z']+", sentence[edge.end() :].lower())
+        if not clause:
+            continue
+        if len(clause) <= 3 and all(w in TAG_WORDS for w in clause):
+            return "", sentence  # a tag question asks about the whole sentence
+        if _opens_question(clause):
+            return sentence[: edge.start()].rstrip(), sentence[edge.start() :]
+    return "", sentence
+
+
+# ---- units ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hit:
+    """Where a phrase or value matched: message index (0-based), the sentence, and the value if any."""
+
+    message: int
+    sentence: str
+    position: int
+    value: Value | None = None
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A sentence (or a sentence's statement part) of one message, and whether it can carry a fact: not a
+    keyword line or dump, not a question, not taken back (`grader.text.withdrawal`)."""
+
+    message: int
+    index: int
+    text: str
+    carried: bool
+    question: bool = False
+
+
+FRAGMENT_WORDS = 5
+"""A message of one unit shorter than this is a fragment; a transcript mostly of fragments is a list."""
+
+
+def transcript_units(messages: list[str], phrases: tuple[str, ...] = ()) -> list[Unit]:
+    """The transcript's units, each marked whether it can carry a match (keyword-list and question rules)."""
+    fragments = [
+        len(_sentences(m)) == 1 and len(_words(m)) < FRAGMENT_WORDS and not any(_predicate(_grammar_words(i, phrases)) for i in list_items(m))
+        for m in messages
+    ]
+    listy_transcript = len(messages) >= 5 and sum(fragments) / len(messages) > 0.6
+    units: list[Unit] = []
+    for m, message in enumerate(messages):
+        short = len(_sentences(message)) == 1 and len(_words(message)) < FRAGMENT_WORDS
+        dump = message_is_dump(message, phrases) or (listy_transcript and short)
+        spread = dump_units(message, phrases)
+        index = 0
+        for i, sentence in enumerate(_sentences(message)):
+            statement, question = split_question(sentence)
+            listed = dump or i in spread or unit_is_list(sentence, phrases)
+            for text, asked in ((statement, False), (question, True)):
+                if text.strip():
+                    units.append(Unit(m, index, text, carried=not listed and not asked, question=asked))
+                    index += 1
+    return units
+
+
+VALUE_NEGATION_WINDOW = 1
+"""A value is negated only by a negator right before it ("not $40", "no 10:00 slot"): in "I can't send
+$6,000" the amount is still stated (the action is what is refused)."""
+
+
+def _value_negated(unit: str, value: Value) -> bool:
+    words = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(normalise(unit[: value.start]))[-1])[-VALUE_NEGATION_WINDOW:]
+    return any(w in NEGATORS or w.endswith("n't") for w in words)
