@@ -153,7 +153,8 @@ async def test_the_gate_lint_finds_an_unpinned_setting() -> None:
     prepared, canonical, _ = prepare(task, evidence)
     assert pin_findings(prepared, canonical, env) == []
     loose = [s for s in task.contract.expected_state or [] if "settings" not in s.path]
-    unpinned = task.model_copy(update={"contract": task.contract.model_copy(update={"expected_state": loose})})
+    # Unpinned: neither the whole-settings state check nor `only_changes` (which would also pin them).
+    unpinned = task.model_copy(update={"contract": task.contract.model_copy(update={"expected_state": loose, "only_changes": None})})
     prepared, canonical, _ = prepare(unpinned, evidence)
     findings = pin_findings(prepared, canonical, env)
     assert any("settings.sso_enabled" in f for f in findings) and any("settings.data_region" in f for f in findings)

@@ -219,7 +219,8 @@ def _catalog_variants() -> tuple[int, int]:
     judge = EvidenceJudge()
     judged = passing = 0
     for task in load_catalog().values():
-        criteria = task.contract.reply_criteria or []
+        # A mention guard asserts nothing was stated wrong, so there is no fact of its to take back.
+        criteria = [c for c in task.contract.reply_criteria or [] if not c.is_guard]
         replies = [t.reply for t in task.gold]
         if not criteria or not all(c.passed for c in judge.judge_sync(criteria, replies).criteria):
             continue
