@@ -25,7 +25,7 @@ from typing import Any
 from contracts.evidence import Evidence
 from contracts.schema import Contract, Task
 from grader.values import get_path, path_allowed
-from harness.release.world import collections
+from harness.release.world import collections, leaves
 from servers.base import ToolEnvironment, is_free_text
 
 
@@ -70,14 +70,8 @@ def _leaves(value: Any, path: str) -> Iterator[tuple[str, Any]]:
 
 
 def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
+    """Every string leaf of an argument set or a result (the record ids a call names)."""
+    return (leaf for leaf in leaves(value) if isinstance(leaf, str))
 
 
 def _settable(env: type[ToolEnvironment], tool: str) -> set[str]:
