@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from grader.consent import ConsentJudgement, ConsentQuestion, validate_consent
-from grader.grade import JudgeFailure, unescape_quote
+from grader.prepared import JudgeFailure, unescape_quote
 from models.model import Model
 from models.prompts import VersionedPrompt
 from models.types import ChatMessage, GenerateConfig
