@@ -145,11 +145,15 @@ ANAPHORS = frozenset({"it", "that", "this", "them", "those", "these", "one", "bo
 
 def _values(calls: list[GatedCall], check: ConsentCheck) -> list[Value]:
     """The values the gated calls act on and set: ids, dates, times and amounts of their arguments (and of
-    the check's `params`); small counts are left out (a "1" names nothing)."""
+    the check's `params`) that are the whole argument ("CASE-5012", "2026-12-03T10:00", 950.0), not values
+    quoted inside a free-text argument (a note, a reason); small counts are left out (a "1" names nothing)."""
     leaves = [pair for call in calls for pair in flatten(call.arguments)] + flatten(check.params or {})
     out = []
     for key, leaf in leaves:
-        for value in leaf_values(key, leaf):
+        found = leaf_values(key, leaf)
+        if isinstance(leaf, str) and sum(len(v.text) for v in found) < 0.5 * len(leaf.strip()):
+            continue  # free text
+        for value in found:
             if value.kind in ("id", "date", "time") or (value.kind == "number" and abs(value.value) >= 10):  # type: ignore[arg-type]
                 out.append(value)
     return out
@@ -168,6 +172,13 @@ def chosen_values(question: ConsentQuestion) -> list[Value]:
         record = next((v for v in values if v.kind == "id"), None)
         out += [v for v in values if v is not record]
     return out
+
+
+def names_record(text: str, question: ConsentQuestion) -> bool:
+    """`text` names a record the call acts on (the first id of a call's arguments, or of the check's
+    `params`)."""
+    records = [v for v in _values(question.calls, question.check) if v.kind == "id" and not any(v.same(c) for c in chosen_values(question))]
+    return any(v.same(s) for v in records for s in find_values(text) if s.kind == "id")
 
 
 def _phrases_of(calls: list[GatedCall]) -> list[str]:
@@ -223,15 +234,19 @@ def asks_for_call(request: list[str], question: ConsentQuestion, context: list[s
     text = " ".join(request)
     if names_other_record(text, question):
         return False
-    if _found(request, action_forms(question.tool)):
-        if names_call(text, question) or any(_found(words(m), object_forms(question.tool)) or names_value(m, question) for m in [text, *context]):
-            return True
-    chosen = chosen_values(question)
-    if any(v.same(s) or s.same(v) for v in chosen for s in find_values(text) if s.kind == v.kind):
+    in_context = any(_found(words(m), object_forms(question.tool)) or names_record(m, question) for m in [text, *context])
+    if _found(request, action_forms(question.tool)) and (names_call(text, question) or in_context):
         return True
-    if any(phrase_pattern(p).search(normalise(text)) for p in _phrases_of(question.calls)):
+    if in_context and _picks(text, question):
         return True
     return _found(request, lexicon().generic_actions) and names_value(text, question)
+
+
+def _picks(text: str, question: ConsentQuestion) -> bool:
+    """`text` names a value the call chooses or sets (`chosen_values`) or one of its short text arguments."""
+    if any(v.same(s) or s.same(v) for v in chosen_values(question) for s in find_values(text) if s.kind == v.kind):
+        return True
+    return any(phrase_pattern(p).search(normalise(text)) for p in _phrases_of(question.calls))
 
 
 def names_other_record(text: str, question: ConsentQuestion) -> bool:
@@ -302,8 +317,7 @@ def decide(question: ConsentQuestion) -> ConsentJudgement:
             # "... case CASE-5009. Please fix it.": a generic request in a message naming the call's record;
             # "my passport is UPL-7061 ... can you run verification?": a request in a message naming a value
             # the call chooses
-            chosen = chosen_values(question)
-            picks = any(v.same(s) or s.same(v) for v in chosen for s in find_values(message.content) if s.kind == v.kind)
+            picks = _picks(message.content, question) and any(_found(words(m), object_forms(question.tool)) for m in context)
             about = [req for req in reading.requests if (picks or _found(req, lexicon().generic_actions)) and not names_other_record(" ".join(req), question)]
         cite = {"message": index + 1, "quote": message.content}
         refused = reading.opens_refusal and answers
