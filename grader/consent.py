@@ -137,7 +137,8 @@ def object_forms(tool: str) -> list[str]:
     out: list[str] = []
     for word in tool.split("_")[1:]:
         out += [word, word.rstrip("s"), *objects.get(word, [])]
-    return [w for w in out if w]
+    # plurals name the object too ("appointments", "rooms")
+    return [w for w in out if w] + [w + "s" for w in out if w and " " not in w and not w.endswith(("s", "*"))]
 
 
 ANAPHORS = frozenset({"it", "that", "this", "them", "those", "these", "one", "both"})
@@ -195,7 +196,13 @@ def _phrases_of(calls: list[GatedCall]) -> list[str]:
 
 
 def _found(clause: list[str], forms: list[str]) -> bool:
+    """One of `forms` occurs in the clause, not negated ("don't cancel" names no cancelling)."""
     return any(find(clause, form) and not all(negated_at(clause, p) for p in find(clause, form)) for form in forms)
+
+
+def _mentions(clause: list[str], forms: list[str]) -> bool:
+    """One of `forms` occurs in the clause, negated or not (an object is named either way)."""
+    return any(find(clause, form) for form in forms)
 
 
 def names_value(text: str, question: ConsentQuestion) -> bool:
@@ -221,7 +228,7 @@ def names_call(text: str, question: ConsentQuestion, *, action: bool = True) -> 
     if names_value(text, question):
         return True
     clause = words(text)
-    return action and _found(clause, action_forms(question.tool)) and _found(clause, object_forms(question.tool))
+    return action and _found(clause, action_forms(question.tool)) and _mentions(clause, object_forms(question.tool))
 
 
 def asks_for_call(request: list[str], question: ConsentQuestion, context: list[str]) -> bool:
@@ -234,8 +241,8 @@ def asks_for_call(request: list[str], question: ConsentQuestion, context: list[s
     text = " ".join(request)
     if names_other_record(text, question):
         return False
-    in_context = any(_found(words(m), object_forms(question.tool)) or names_record(m, question) for m in [text, *context])
-    if _found(request, action_forms(question.tool)) and (names_call(text, question) or in_context):
+    in_context = names_record(text, question) or any(_mentions(words(m), object_forms(question.tool)) for m in [text, *context])
+    if _found(request, action_forms(question.tool)) and in_context:
         return True
     if in_context and _picks(text, question):
         return True
@@ -317,7 +324,7 @@ def decide(question: ConsentQuestion) -> ConsentJudgement:
             # "... case CASE-5009. Please fix it.": a generic request in a message naming the call's record;
             # "my passport is UPL-7061 ... can you run verification?": a request in a message naming a value
             # the call chooses
-            picks = _picks(message.content, question) and any(_found(words(m), object_forms(question.tool)) for m in context)
+            picks = _picks(message.content, question) and any(_mentions(words(m), object_forms(question.tool)) for m in context)
             about = [req for req in reading.requests if (picks or _found(req, lexicon().generic_actions)) and not names_other_record(" ".join(req), question)]
         cite = {"message": index + 1, "quote": message.content}
         refused = reading.opens_refusal and answers

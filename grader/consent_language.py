@@ -38,6 +38,7 @@ class ConsentLexicon(BaseModel):
     deferral_forms: list[str]
     request_openers: list[str]
     request_markers: list[str]
+    elliptical_openers: list[str]
     fillers: list[str]
     condition_openers: list[str]
     vacuous_conditions: list[str]
@@ -250,7 +251,7 @@ def read(text: str) -> Reading:
     for position, (raw, clause, sentence) in enumerate(clauses(text)):
         core = strip_fillers(clause)
         opening = position == 0 or not (reading.affirms or reading.requests or reading.statements or reading.question)
-        condition = None if _vacuous(core) else _condition_at(core)
+        condition = None if _vacuous(core) or raw.rstrip().endswith("?") else _condition_at(core)
         if condition is not None:
             at, opener = condition
             reading.conditions.append(_condition(raw, core[at:], opener))
@@ -283,7 +284,7 @@ def read(text: str) -> Reading:
             if rest and _is_request(rest):
                 reading.requests.append(sentence)
             continue
-        if _is_request(core):
+        if _is_request(core) or opens_with_any(clause, lex.elliptical_openers):
             reading.requests.append(sentence)
             continue
         reading.statements.append(core)
