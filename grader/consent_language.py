@@ -101,8 +101,8 @@ _CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|(?<!\d)[,:](?!\d)|[;\n]|\s[-\u2013\u
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
 
 
-def clauses(text: str) -> list[tuple[str, list[str], list[str]]]:
-    """(raw clause, its words, the words of its sentence) for every clause of a message."""
+def clauses(text: str) -> list[tuple[str, list[str], list[str], str]]:
+    """(raw clause, its words, the words of its sentence, the sentence) for every clause of a message."""
     out = []
     for sentence in _SENTENCE_SPLIT.split(text):
         sentence_words = words(sentence)
@@ -110,7 +110,7 @@ def clauses(text: str) -> list[tuple[str, list[str], list[str]]]:
             if raw and raw.strip():
                 clause_words = words(raw)
                 if clause_words:
-                    out.append((raw.strip(), clause_words, sentence_words))
+                    out.append((raw.strip(), clause_words, sentence_words, sentence.strip()))
     return out
 
 
@@ -168,6 +168,8 @@ class Reading:
     opens_refusal: bool = False
     """The answer opens with a decline or a deferral ("no, ...", "not yet ...")."""
     conditions: list[Condition] = field(default_factory=list)
+    request_texts: list[str] = field(default_factory=list)
+    """The sentences of `requests`, as written (their values keep their form: "$1,000", "14:00")."""
     statements: list[list[str]] = field(default_factory=list)
     """Clauses that are neither questions nor requests (a choice: "the Visa, PM-5550")."""
 
@@ -248,7 +250,7 @@ def read(text: str) -> Reading:
     a yes-form; a request; else a statement (see the module docstring)."""
     lex = lexicon()
     reading = Reading(text=text)
-    for position, (raw, clause, sentence) in enumerate(clauses(text)):
+    for position, (raw, clause, sentence, sentence_text) in enumerate(clauses(text)):
         core = strip_fillers(clause)
         opening = position == 0 or not (reading.affirms or reading.requests or reading.statements or reading.question)
         condition = None if _vacuous(core) or raw.rstrip().endswith("?") else _condition_at(core)
@@ -283,9 +285,11 @@ def read(text: str) -> Reading:
             rest = core[len(_form(yes)) :] if starts_with(core, yes) else []
             if rest and _is_request(rest):
                 reading.requests.append(sentence)
+                reading.request_texts.append(sentence_text)
             continue
         if _is_request(core) or opens_with_any(clause, lex.elliptical_openers):
             reading.requests.append(sentence)
+            reading.request_texts.append(sentence_text)
             continue
         reading.statements.append(core)
     return reading
