@@ -95,7 +95,7 @@ def find(clause: list[str], phrase: str) -> list[int]:
     return out
 
 
-_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|(?<!\d)[,:](?!\d)|[;\n]|\s[-\u2013\u2014]+\s|\bbut\b", re.I)
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|,(?!\d{3})|(?<!\d):(?!\d)|[;\n]|\s[-\u2013\u2014]+\s|\bbut\b", re.I)
 
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
@@ -191,7 +191,7 @@ def _is_request(clause: list[str]) -> bool:
     core = strip_fillers(clause)
     if opens_with_any(core, lexicon().request_openers):
         return True
-    if any(find(core, marker) for marker in lexicon().request_markers):
+    if any(find(clause, marker) for marker in lexicon().request_markers):
         return True
     if len(core) > 1 and core[0] in MODALS and core[1] not in {"i", "it", "that", "this", "there"}:
         return True
@@ -206,16 +206,24 @@ def _condition(raw: str, clause: list[str], opener: str) -> Condition:
     noun = tuple(w for w in rest[:4] if w.isalpha() and w not in {"the", "it", "is", "a", "an", "my", "that", "this", "i", "you", "we", "if", "be", "will", "would", "comes", "to", "total"})
     if any(find(rest, form) for form in lex.feasibility_conditions) and not any(v.kind == "number" for v in values if "$" in raw):
         return Condition(text, "feasible", None, None, noun)
+    noun = tuple(w for w in noun if not any(w in _form(b) for b in lex.upper_bounds + lex.lower_bounds + lex.date_before + lex.date_after))
     for value in values:
         if value.kind == "number" and ("$" in raw or any(find(clause, b) for b in lex.upper_bounds + lex.lower_bounds)):
-            direction = "min" if any(find(clause, b) for b in lex.lower_bounds) else "max" if any(find(clause, b) for b in lex.upper_bounds) else None
+            direction = _direction(clause, lex.upper_bounds, lex.lower_bounds)
             if direction:
                 return Condition(text, "amount", direction, value.value, noun)
         if value.kind == "date":
-            direction = "min" if any(find(clause, b) for b in lex.date_after) else "max" if any(find(clause, b) for b in lex.date_before) else None
+            direction = _direction(clause, lex.date_before, lex.date_after)
             if direction:
                 return Condition(text, "date", direction, value.value, noun)
     return Condition(text)
+
+
+def _direction(clause: list[str], upper: list[str], lower: list[str]) -> str | None:
+    """"max" or "min" by the longest bound phrase in the clause ("no more than" is an upper bound though
+    it holds "more than")."""
+    found = [(len(_form(p)), "max") for p in upper if find(clause, p)] + [(len(_form(p)), "min") for p in lower if find(clause, p)]
+    return max(found)[1] if found else None
 
 
 def _vacuous(clause: list[str]) -> bool:
@@ -277,7 +285,7 @@ def read(text: str) -> Reading:
             reading.declines = True
             reading.negated_actions.append(core)
             continue
-        if _is_question(raw, core) and not _is_request(core):
+        if _is_question(raw, core) and not _is_request(clause):
             reading.question = True
             continue
         if yes:
@@ -287,7 +295,7 @@ def read(text: str) -> Reading:
                 reading.requests.append(sentence)
                 reading.request_texts.append(sentence_text)
             continue
-        if _is_request(core) or opens_with_any(clause, lex.elliptical_openers):
+        if _is_request(clause) or opens_with_any(clause, lex.elliptical_openers):
             reading.requests.append(sentence)
             reading.request_texts.append(sentence_text)
             continue
