@@ -63,12 +63,17 @@ _WORDS = re.compile(r"[a-z0-9][a-z0-9'$.:/-]*[a-z0-9]|[a-z0-9]")
 
 def words(text: str) -> list[str]:
     """Lowercased words with contractions expanded; punctuation other than inside values dropped."""
+    return list(_words(text))
+
+
+@lru_cache(maxsize=16384)
+def _words(text: str) -> tuple[str, ...]:
     text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
     out: list[str] = []
     for word in _WORDS.findall(text):
         expanded = lexicon().contractions.get(word)
         out.extend(expanded.split() if expanded else [word.strip("'")])
-    return [w for w in out if w]
+    return tuple(w for w in out if w)
 
 
 @lru_cache(maxsize=4096)
@@ -85,7 +90,7 @@ def find(clause: list[str], phrase: str) -> list[int]:
     """Word positions where `phrase` occurs in `clause` (a trailing `*` on its last word is a stem)."""
     form = _form(phrase.rstrip("*"))
     stem = phrase.endswith("*")
-    if not form:
+    if not form or (not stem and form[0] not in clause) or (stem and len(form) == 1 and not any(w.startswith(form[0]) for w in clause)):
         return []
     out = []
     for i in range(len(clause) - len(form) + 1):
@@ -330,7 +335,9 @@ def leaf_values(key: str, leaf: Any) -> list[Value]:
 
 
 def amounts(record: list[tuple[str, Any]], noun: tuple[str, ...]) -> list[Decimal]:
-    """The money values of a call's record, those under a key naming the condition's noun first."""
+    """The money values of a call's record: those under a key naming the condition's noun ("if the
+    difference is under $30": `fare_difference`) when there are any, else all of them (a bound on "it"
+    must hold for every amount the call moves)."""
     money = [(k, v) for k, leaf in record if MONEY_KEYS.search(k.rsplit(".", 1)[-1]) for v in leaf_values(k, leaf) if v.kind == "number"]
     named = [v for k, v in money if any(n.rstrip("s") in k.lower() for n in noun if len(n) > 2)]
     return [v.value for v in (named or [v for _, v in money])]  # type: ignore[misc]
@@ -351,7 +358,7 @@ def condition_holds(condition: Condition, record: list[tuple[str, Any]], status:
         if not found:
             return None
         bound = Decimal(str(condition.bound))
-        return any(v <= bound for v in found) if condition.direction == "max" else any(v >= bound for v in found)
+        return all(v <= bound for v in found) if condition.direction == "max" else all(v >= bound for v in found)
     if condition.kind == "date":
         found = dates(record)
         if not found:

@@ -35,7 +35,7 @@ from harness.release.replay import REF
 from harness.release.world import probes_of, result_facts
 from servers.base import ToolEnvironment, is_free_text
 
-Battery = Literal["behaviour", "equivalence", "reply", "exploit", "playability"]
+Battery = Literal["behaviour", "equivalence", "reply", "exploit", "playability", "consent"]
 Outcome = Literal["killed", "missed", "guarded", "passed", "false_failure", "exempt", "debt", "inapplicable"]
 MUST_FAIL: frozenset[str] = frozenset({"behaviour", "exploit", "playability"})
 
