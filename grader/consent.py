@@ -281,11 +281,12 @@ def _names_pinned(text: str, question: ConsentQuestion) -> bool:
     return any(p.same(s) for p in pinned for s in find_values(text) if s.kind == "id")
 
 
-def _picks(text: str, question: ConsentQuestion) -> bool:
-    """`text` names a value the call chooses or sets (`chosen_values`) or one of its short text arguments."""
+def _picks(text: str, question: ConsentQuestion, *, phrases: bool = True) -> bool:
+    """`text` names a value the call chooses or sets (`chosen_values`) or, with `phrases`, one of its
+    short text arguments."""
     if any(v.same(s) or s.same(v) for v in chosen_values(question) for s in find_values(text) if s.kind == v.kind):
         return True
-    return any(phrase_pattern(p).search(normalise(text)) for p in text_arguments(question))
+    return phrases and any(phrase_pattern(p).search(normalise(text)) for p in text_arguments(question))
 
 
 def _shape(token: str) -> str:
@@ -353,9 +354,13 @@ def _record(question: ConsentQuestion) -> list[tuple[list[tuple[str, Any]], str]
     return [(flatten(call.arguments) + flatten(call.result), call.status) for call in question.calls] or [([], "executed")]
 
 
-def conditions_met(reading: Reading, question: ConsentQuestion) -> tuple[bool, str]:
-    """Every condition of the answer holds for every gated call; one the record cannot check does not."""
+def conditions_met(reading: Reading, question: ConsentQuestion, deciding: set[str] | None = None) -> tuple[bool, str]:
+    """Every condition of the deciding sentences (`deciding`; None: the whole answer) holds for every gated
+    call; one the record cannot check does not. A condition in another sentence gates another decision
+    ("cancel it if I get a full refund. And seat 12A please" puts no condition on the seat)."""
     for condition in reading.conditions:
+        if deciding is not None and condition.sentence not in deciding:
+            continue
         for record, status in _record(question):
             holds = condition_holds(condition, record, status)
             if holds is None:
@@ -401,7 +406,7 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
         # "... case CASE-5009. Please fix it.": a generic request in a message naming the call's record;
         # "my passport is UPL-7061 ... can you run verification?": a request in a message naming a value
         # the call chooses
-        picks = _picks(message.content, question) and any(_mentions(words(m), object_forms(question.tool)) for m in context)
+        picks = _picks(message.content, question, phrases=False) and any(_mentions(words(m), object_forms(question.tool)) for m in context)
         generic = _names_pinned(message.content, question)
         about = [
             req
@@ -424,7 +429,11 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     by_request = check.upfront and bool(about)
     if not (by_answer or by_request):
         return state
-    met, why = conditions_met(reading, question)
+    sentences = [written for req, written in zip(reading.requests, reading.request_texts, strict=True) if req in about]
+    deciding = None if by_answer and (reading.affirms or choice) else set(sentences)
+    if deciding is not None and len({c.sentence for c in reading.conditions} | deciding) <= 1:
+        deciding = None  # one sentence: its conditions are the answer's
+    met, why = conditions_met(reading, question, deciding)
     if not met:
         state.verdict = ConsentJudgement(granted=False, explanation=why, **cite)
         return state

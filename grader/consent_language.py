@@ -13,7 +13,7 @@ words, case- and punctuation-insensitive, contractions expanded ("don't" = "dont
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
@@ -154,6 +154,8 @@ class Condition:
     direction: str | None = None
     bound: Any = None
     noun: tuple[str, ...] = ()
+    sentence: str = ""
+    """The sentence the condition stands in: it gates the decision of that sentence."""
 
 
 @dataclass
@@ -174,6 +176,8 @@ class Reading:
     """The answer opens with a decline or a deferral ("no, ...", "not yet ...")."""
     conditions: list[Condition] = field(default_factory=list)
     request_texts: list[str] = field(default_factory=list)
+    affirm_texts: list[str] = field(default_factory=list)
+    """The sentences of the yes-forms."""
     """The sentences of `requests`, as written (their values keep their form: "$1,000", "14:00")."""
     statements: list[list[str]] = field(default_factory=list)
     """Clauses that are neither questions nor requests (a choice: "the Visa, PM-5550")."""
@@ -269,7 +273,7 @@ def read(text: str) -> Reading:
         condition = None if _vacuous(core) or raw.rstrip().endswith("?") else _condition_at(core)
         if condition is not None:
             at, opener = condition
-            reading.conditions.append(_condition(raw, core[at:], opener))
+            reading.conditions.append(replace(_condition(raw, core[at:], opener), sentence=sentence_text))
             core = core[:at]
             if not core:
                 continue
@@ -295,6 +299,7 @@ def read(text: str) -> Reading:
             continue
         if yes:
             reading.affirms = True
+            reading.affirm_texts.append(sentence_text)
             rest = core[len(_form(yes)) :] if starts_with(core, yes) else []
             if rest and _is_request(rest):
                 reading.requests.append(sentence)

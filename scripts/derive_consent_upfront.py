@@ -62,9 +62,25 @@ REVIEWED: dict[tuple[str, int], tuple[bool, str]] = {
         "reviewed: 'Nobody at my company made it. Please dispute it.' decides everything; the reason code"
         " 'unauthorized' is the agent's filing of the customer's own words, not a choice left open",
     ),
+    ("onboarding_verify_wrong_company_upload_01", 0): (
+        False,
+        "reviewed: the onboarding policy - an upload of another company 'is only known when you try it'; the upload to"
+        " register is the customer's answer to the agent's report, not decidable up front",
+    ),
+    ("onboarding_golive_check_then_confirm_01", 0): (
+        False,
+        "reviewed: the onboarding policy - \"'go ahead' after you reported the account ready is [a go-ahead]\"; the first"
+        " message says not to flip the switch yet",
+    ),
+    ("onboarding_journey_verify_issue_golive_01", 0): (
+        False,
+        "reviewed: the onboarding policy - 'resolve a verification issue only with what the customer confirmed after you"
+        " told them the issue'",
+    ),
     ("onboarding_journey_configure_golive_01", 0): (
-        True,
-        "reviewed: the customer asks for Pacific time; 'America/Los_Angeles' is its name in the tool, not a choice left open",
+        False,
+        "reviewed: the time zone is the customer's answer to the agent's question after the go-live check (the request"
+        " was to go live, not to set a time zone)",
     ),
 }
 """Proposals a reviewer overrode, with the reason (the script prints them as such)."""
