@@ -249,12 +249,19 @@ def names_value(text: str, question: ConsentQuestion) -> bool:
 
 
 def names_call(text: str, question: ConsentQuestion, *, action: bool = True) -> bool:
-    """Whether `text` names the gated call: a value it acts on (`names_value`), or its action together
-    with its object ("close the case", "cancel the booking")."""
-    if names_value(text, question):
+    """Whether `text` names the gated call: a value it chooses or sets, one of its short text arguments or
+    a `proposal` item; or its action together with its object or its record ("close the case", "cancel
+    PNR-X"). The record alone names no action: an account id is named whatever is done to it."""
+    if _picks(text, question) or _proposal_item(text, question):
         return True
     clause = words(text)
-    return action and _found(clause, action_forms(question.tool)) and _mentions(clause, object_forms(question.tool))
+    acted = action and _mentions(clause, action_forms(question.tool))  # "can't cancel it with that id" names cancelling
+    return acted and (_mentions(clause, object_forms(question.tool)) or names_value(text, question))
+
+
+def _proposal_item(text: str, question: ConsentQuestion) -> bool:
+    norm = normalise(text)
+    return any(phrase_pattern(p).search(norm) for item in question.check.proposal or [] for p in _phrases(item))
 
 
 def asks_for_call(request: list[str], question: ConsentQuestion, context: list[str], written: str | None = None) -> bool:
