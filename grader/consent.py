@@ -300,7 +300,7 @@ def _shape(token: str) -> str:
     return re.sub(r"[a-z]", "a", re.sub(r"\d", "9", token.lower()))
 
 
-def names_other_record(text: str, question: ConsentQuestion) -> bool:
+def names_other_record(text: str, question: ConsentQuestion, *, records_only: bool = False) -> bool:
     """The text names another record or value of the same kind as one the call acts on or sets, and not
     that one: "close CASE-5007" does not decide a call on CASE-5006 (same id prefix), "change my phone to
     206-555-0188" does not decide a call setting 206-555-0199 (same written form)."""
@@ -312,6 +312,8 @@ def names_other_record(text: str, question: ConsentQuestion) -> bool:
     for prefix in {i.split("-", 1)[0] for i in ids if "-" in i}:
         if {n for n in named if n.split("-", 1)[0] == prefix} - ids:
             return True  # a record of the call's kind the call does not act on
+    if records_only:  # a yes may put a date or an amount in its condition
+        return False
     for kind in ("time", "date"):
         chosen = [v for v in chosen_values(question) if v.kind == kind]
         said = [s for s in stated if s.kind == kind]
@@ -432,7 +434,9 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     if not about and asked_before and any(_picks(" ".join(st), question) for st in reading.statements):
         about = reading.statements
     choice = any(names_call(" ".join(s), question) or _shares_word(s, proposal or "") for s in reading.statements)
-    by_answer = answers and (reading.affirms or bool(about) or choice)
+    # "Yes, move PNR-Q9YC5G instead": a yes whose sentence names another record decides nothing about this call
+    elsewhere = not about and any(names_other_record(w, question, records_only=True) for w in reading.affirm_texts)
+    by_answer = answers and not elsewhere and (reading.affirms or bool(about) or choice)
     by_request = check.upfront and bool(about)
     if not (by_answer or by_request):
         return state
@@ -445,6 +449,14 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
         state.verdict = ConsentJudgement(granted=False, explanation=why, **cite)
         return state
     missing = proposal_missing(check, state.agent_said)
+    if missing and by_request and not by_answer:
+        # an up-front request decides everything only with the terms: named by either side by then
+        missing = proposal_missing(check, context)
+        if missing:
+            state.verdict = ConsentJudgement(
+                granted=False, explanation="the customer's request does not name the terms: " + "; ".join(repr(m) for m in missing), **cite
+            )
+            return state
     if missing and not check.upfront:
         state.verdict = ConsentJudgement(
             granted=False, explanation="the customer agreed before the agent stated its terms: " + "; ".join(repr(m) for m in missing), **cite

@@ -308,6 +308,10 @@ def read(text: str) -> Reading:
         if _is_request(clause) or opens_with_any(clause, lex.elliptical_openers):
             reading.requests.append(sentence)
             reading.request_texts.append(sentence_text)
+            opener = opens_with_any(core, lex.request_openers)
+            if opener and opens_with_any(core[len(_form(opener)) :], lex.yes_forms):
+                reading.affirms = True  # "could you go ahead?" asks for what was proposed
+                reading.affirm_texts.append(sentence_text)
             continue
         reading.statements.append(core)
     return reading
