@@ -436,6 +436,11 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     choice = any(names_call(" ".join(s), question) or _shares_word(s, proposal or "") for s in reading.statements)
     # "Yes, move PNR-Q9YC5G instead": a yes whose sentence names another record decides nothing about this call
     elsewhere = not about and any(names_other_record(w, question, records_only=True) for w in reading.affirm_texts)
+    # "Yes, upgrade to growth and add Sam.": a yes that asks, in its own sentence, for other actions is a yes to those
+    every_action = [form for forms in lexicon().actions.values() for form in forms]
+    elsewhere |= not about and bool(reading.affirm_texts) and all(
+        w in reading.request_texts and _found(words(w), every_action) for w in reading.affirm_texts
+    )
     by_answer = answers and not elsewhere and (reading.affirms or bool(about) or choice)
     by_request = check.upfront and bool(about)
     if not (by_answer or by_request):
