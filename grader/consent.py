@@ -526,7 +526,30 @@ class RuleConsentJudge:
         return self.judge_sync(question)
 
     def judge_sync(self, question: ConsentQuestion) -> ConsentJudgement:
-        return decide(question)
+        return _decided(_question_key(question), question)
+
+
+def _question_key(question: ConsentQuestion) -> tuple[object, ...]:
+    """Everything `decide` reads, as a hashable key (the rule is a pure function of it)."""
+    check = question.check
+    calls = json.dumps([c.model_dump(mode="json") for c in question.calls], sort_keys=True, default=str)
+    return (question.tool, check.model_dump_json(), tuple((m.role, m.content) for m in question.conversation), calls)
+
+
+_DECIDED: dict[tuple[object, ...], ConsentJudgement] = {}
+_DECIDED_MAX = 8192
+
+
+def _decided(key: tuple[object, ...], question: ConsentQuestion) -> ConsentJudgement:
+    """`decide`, remembered: a task's mutations and battery cases mostly keep the gold path's dialogue and
+    gated calls, so the release gate asks the same question thousands of times (a pure function: the same
+    judgement either way)."""
+    judgement = _DECIDED.get(key)
+    if judgement is None:
+        if len(_DECIDED) >= _DECIDED_MAX:
+            _DECIDED.clear()
+        judgement = _DECIDED[key] = decide(question)
+    return judgement.model_copy()
 
 
 async def judge_consent(
