@@ -21,7 +21,6 @@ task's gold dialogue.
 from __future__ import annotations
 
 import datetime
-import logging
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
@@ -36,7 +35,6 @@ from contracts.schema import Task
 from grader.consent import NO_DECISION, ConsentQuestion, GatedCall, check_name, fold, gated_calls, names_call, puts_decision, step
 from grader.consent_language import amounts, dates, flatten
 
-log = logging.getLogger("crmbench.release.consent")
 
 BANKS_PATH = CONTRACTS_DIR / "paraphrase_banks.yaml"
 KINDS = ("grants", "declines", "deferrals", "broken_conditions")
