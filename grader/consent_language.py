@@ -51,6 +51,7 @@ class ConsentLexicon(BaseModel):
     actions: dict[str, list[str]]
     objects: dict[str, list[str]]
     generic_actions: list[str]
+    counter_markers: list[str]
 
 
 @lru_cache(maxsize=1)

@@ -35,9 +35,8 @@ from pathlib import Path
 from contracts.catalog import TASKS_DIR, load_catalog
 from contracts.evidence import Evidence
 from contracts.schema import Task
-from grader.consent import ConsentQuestion, chosen_values, decide, questions, text_arguments, values_of
+from grader.consent import ConsentQuestion, decide, questions, unnamed_choices
 from grader.prepared import prepare
-from grader.textvalues import find_values
 
 
 async def _gold(tasks: list[Task]) -> dict[str, Evidence]:
@@ -92,12 +91,8 @@ def propose(question: ConsentQuestion) -> tuple[bool, str]:
     first = next((i for i in customer if decide(_upto(question, i, True)).granted), None)
     if first is None:
         return question.check.upfront, "no customer message grants it (the gold path fails consent)"
-    said = " ".join(m.content for m in question.conversation[: first + 1])  # named by either side by then
-    stated = find_values(said)
-    record = [v for v in values_of(question) if v.kind == "id" and not any(v.same(c) for c in chosen_values(question))][:1]
-    wanted = [*record, *chosen_values(question)]
-    unnamed = [v.text for v in wanted if not any(v.same(s) or s.same(v) for s in stated if s.kind == v.kind)]
-    unnamed += [p for p in text_arguments(question) if p.lower().replace("_", " ") not in said.lower()]
+    # named by either side by then: the rule's own reading (`unnamed_choices`)
+    unnamed = unnamed_choices(question, [m.content for m in question.conversation[: first + 1]])
     if not unnamed and not question.check.proposal:
         return True, f"the customer's request (message {first + 1}) names the action and every value it sets"
     needs_request = not decide(question.model_copy(update={"check": question.check.model_copy(update={"upfront": False})})).granted
