@@ -15,7 +15,8 @@ call, before it, counts:
 1. a yes-form answering the agent's proposal of the call, a choice among what it offered, or a request for
    the call in answer to it: grants;
 2. a request for the call in the customer's own words, no proposal before it: grants when `upfront` (and
-   the `proposal` terms are named by then); else nothing;
+   the `proposal` terms are named by then); without `upfront`, only when it decides everything itself
+   (the call's record, every value it sets and the terms named by then: `unnamed_choices`); else nothing;
 3. a decline (a negated yes included) answering the proposal, or a negated request for the call: refuses
    (declined);
 4. a deferral ("let me think", "not yet", "I'll check with my wife"): refuses (not declined);

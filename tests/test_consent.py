@@ -144,11 +144,15 @@ def test_classify_is_negation_aware(message: str, previous: str | None, kind: st
     assert classify(CHECK, message, previous) == kind
 
 
-def test_agreement_before_terms_fails_without_upfront() -> None:
+def test_a_request_before_the_terms_fails_without_upfront() -> None:
+    """With `upfront: false` a request grants only when it decides everything, the terms included: "Cancel
+    BK-1001." before hearing the fee does not; naming the terms does; answering the proposal does."""
     strict = CHECK.model_copy(update={"upfront": False})
     task = TASK.model_copy(update={"contract": Contract(consent=[strict])})
-    early = _ev([("Cancel BK-1001 for travel credit, I accept the $75 fee.", "Cancelled.")], [_call(0)])
+    early = _ev([("Cancel BK-1001.", "Cancelled.")], [_call(0)])
     assert grade_offline(task, early).components == {"consent": False}
+    named = _ev([("Cancel BK-1001 for travel credit, I accept the $75 fee.", "Cancelled.")], [_call(0)])
+    assert grade_offline(task, named).components == {"consent": True}
     assert grade_offline(task, ASKED_THEN_AGREED).components == {"consent": True}
 
 

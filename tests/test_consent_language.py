@@ -159,7 +159,7 @@ def _cancel(first: str, reply: str = "Done.", *, check_turn: int = 0, more: tupl
     [
         ("Cancel my basic booking PNR-R4T8VX, I know I get nothing back.", True, True),  # the instruction's own words
         ("Please cancel PNR-R4T8VX.", True, True),
-        ("Please cancel PNR-R4T8VX.", False, False),  # terms first, then agreement
+        ("Please cancel PNR-R4T8VX.", False, True),  # decides everything: nothing left to choose
         ("Please cancel PNR-K7Q2MA.", True, False),  # another record
         ("What would I get back if I cancel PNR-R4T8VX?", True, False),  # a question
         ("Don't cancel PNR-R4T8VX yet, I'm only asking.", True, False),
@@ -170,11 +170,31 @@ def test_upfront_requests(first: str, upfront: bool, granted: bool) -> None:
     assert _rule(_cancel(first), check) is granted
 
 
+def _change_up_front(first: str) -> Evidence:
+    call = ToolCallRecord(seq=0, turn=0, tool="change_flight", arguments=CALL_ARGS, status="executed", result=CALL_RESULT)
+    return Evidence(conversation=[Message(role="user", content=first, turn=0), Message(role="assistant", content="Done.", turn=0)], tool_trace=[call])
+
+
+@pytest.mark.parametrize(
+    ("first", "upfront", "granted"),
+    [
+        ("Please move PNR-K7Q2MA to a later flight.", True, True),  # the agent resolves the flight
+        ("Please move PNR-K7Q2MA to a later flight.", False, False),  # a choice left: propose and wait
+        ("Move PNR-K7Q2MA to AU210 on December 12th, I accept the $40 difference, put it on PM-9015.", False, True),  # decided up front
+    ],
+)
+def test_upfront_false_needs_a_request_that_decides_everything(first: str, upfront: bool, granted: bool) -> None:
+    assert _rule(_change_up_front(first), CHANGE.model_copy(update={"upfront": upfront})) is granted
+
+
 async def test_upfront_requests_under_the_model_judge() -> None:
-    for first, upfront, granted in [("Cancel my basic booking PNR-R4T8VX, I know I get nothing back.", True, True), ("Please cancel PNR-R4T8VX.", False, False)]:
-        check = UPFRONT.model_copy(update={"upfront": upfront})
+    cases = [
+        (UPFRONT, _cancel("Cancel my basic booking PNR-R4T8VX, I know I get nothing back."), True),
+        (CHANGE, _change_up_front("Please move PNR-K7Q2MA to a later flight."), False),
+        (CHANGE, _change_up_front("Move PNR-K7Q2MA to AU210 on December 12th, I accept the $40 difference, put it on PM-9015."), True),
+    ]
+    for check, evidence, granted in cases:
         task = TASK.model_copy(update={"contract": Contract(consent=[check])})
-        evidence = _cancel(first)
         output = await judge_consent(task, evidence, LLMConsentJudge(Model(ScriptedModel(_rule_model), role="judge"), retries=0))
         assert grade_with(task, evidence, None, consent=output).components == {"consent": granted}
 
