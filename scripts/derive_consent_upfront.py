@@ -81,6 +81,16 @@ REVIEWED: dict[tuple[str, int], tuple[bool, str]] = {
         "reviewed: the time zone is the customer's answer to the agent's question after the go-live check (the request"
         " was to go live, not to set a time zone)",
     ),
+    ("field_service_reschedule_weekend_01", 0): (
+        False,
+        "reviewed: the first request asks for Saturday; the Monday window is the customer's choice after hearing weekends"
+        " are closed (field service policy: 'a substitute after a refusal ... act only after they chose')",
+    ),
+    ("travel_change_small_difference_01", 0): (
+        False,
+        "reviewed: the customer asked what the difference would be (travel policy: 'otherwise quote it and wait for the"
+        " acceptance'); the later acceptance decides",
+    ),
 }
 """Proposals a reviewer overrode, with the reason (the script prints them as such)."""
 
