@@ -191,14 +191,19 @@ def chosen_values(question: ConsentQuestion) -> list[Value]:
 
 
 def _chosen_values(question: ConsentQuestion) -> list[Value]:
-    """The values the calls choose or set, not the record they act on: every value but the first id of
-    each call's arguments (`assign_technician(APT-7005, TECH-103)` chooses TECH-103; `process_payment(
-    ACC-1005, 600.00, ...)` chooses $600.00)."""
+    """The values the calls choose or set, not the record they act on: the values of every argument but
+    the first id argument (its key ends in "id"; a minted id such as APT-VXMCKH need not hold a digit), so
+    `assign_technician(APT-7005, TECH-103)` chooses TECH-103 and `process_payment(ACC-1005, 600.00, ...)`
+    chooses $600.00."""
     out: list[Value] = []
+    bare = question.check.model_copy(update={"params": None})
     for call in question.calls:
-        values = _values([call], question.check.model_copy(update={"params": None}))
-        record = next((v for v in values if v.kind == "id"), None)
-        out += [v for v in values if v is not record]
+        keys = list(call.arguments)
+        record = next((k for k in keys if k.lower().endswith("id")), None)
+        if record is None:
+            record = next((k for k in keys if any(v.kind == "id" for v in _values([GatedCall(arguments={k: call.arguments[k]})], bare))), None)
+        rest = {k: v for k, v in call.arguments.items() if k != record}
+        out += _values([GatedCall(arguments=rest)], bare)
     return out
 
 
