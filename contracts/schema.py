@@ -313,22 +313,29 @@ class ConsentCheck(Strict):
     """Extension (`consent`): a consequential write that needs the customer's decision first.
 
     Every call of `tool` (successful or refused; narrowed by `params`) must come after a customer message
-    that grants `decision`: an answer to the agent's proposal (the agent stated what it would do and its
-    terms in an earlier reply, the customer agreed) or, when `upfront` allows, an authorisation in the
-    customer's own words. A call before any granting message, or after the customer declined, fails.
-    `agreement` and `proposal` use the reply-evidence phrase grammar (an item that is a list passes on any
-    of its phrases) and drive the offline rule; the online consent judge reads `decision`."""
+    that grants `decision`: an answer to the agent's proposal of the call (a yes-form, a request for it,
+    or a choice among what the agent offered) or, when `upfront` allows, a request for it in the
+    customer's own words before any proposal. A decline, a deferral, or a condition the call breaks (or
+    that the record cannot check) does not grant it; the customer's latest decision before the call
+    counts. How a customer says yes is general language (`grader/consent_lexicon.yaml`), never listed per
+    check: the fields say only *what* is decided (docs/judges.md, "Consent")."""
 
     tool: str
     params: dict[str, Any] | None = Field(default=None, min_length=1)
     decision: str = Field(min_length=12, description="What the customer must have agreed to, in a sentence.")
-    agreement: list[EvidencePhrase] = Field(min_length=1, description="Customer phrases that grant the decision (any item's phrase).")
     proposal: list[EvidencePhrase] | None = Field(
-        default=None, min_length=1, description="What the agent must have stated (every item) in a reply before the agreeing message."
+        default=None,
+        min_length=1,
+        description="The proposal's subject: terms (an amount, a card, a flight) the agent must have stated (every item) in a reply before the"
+        " customer's answer, unless `upfront`; a message naming one names the decision.",
     )
-    upfront: bool = Field(default=True, description="An agreement phrase with no earlier proposal counts (the customer authorised up front).")
+    upfront: bool = Field(
+        default=True,
+        description="A request that decides everything is the authorisation (the domain policy's rule): the customer's own request for the"
+        " action counts without an earlier proposal. False where the policy asks for the terms first.",
+    )
 
-    @field_validator("agreement", "proposal")
+    @field_validator("proposal")
     @classmethod
     def _non_empty_phrases(cls, value: list[EvidencePhrase] | None) -> list[EvidencePhrase] | None:
         for item in value or []:

@@ -4,74 +4,33 @@ policy's rule on refused attempts, which holds for every trial (grader/refusals.
 from __future__ import annotations
 
 import json
-import re
 from typing import TYPE_CHECKING
 
 from contracts.evidence import Evidence
 from contracts.schema import ReplyCriterion, Task
 from grader.checks import PROGRAMMATIC_CHECKS
+from grader.consent import ConsentJudge, ConsentOutput, consent_verdicts, judge_consent, rule_consent, ungraded_consent
 from grader.judge import Judge, JudgeOutput
-from grader.text.evidence import EvidenceJudge
+from grader.prepared import (  # noqa: F401  (re-exported: the grader's public names stay where they were)
+    MIN_QUOTE_ALNUM,
+    MIN_QUOTE_WORDS,
+    QUOTE_SEPARATOR,
+    JudgeFailure,
+    Prepared,
+    prepare,
+    quote_problem,
+    quote_spans,
+    unescape_quote,
+)
 from grader.refs import Unresolved, resolve
 from grader.refusals import refusal_checks
+from grader.text.evidence import EvidenceJudge
 from grader.text.values import find_values
 from grader.verdicts import CheckVerdict, Component, TrialVerdict, roll_up
 
 if TYPE_CHECKING:
-    from grader.consent import ConsentJudge, ConsentOutput
     from grader.memo import ContractMemo, GradeMemo
     from servers.base import ToolEnvironment
-
-
-class JudgeFailure(RuntimeError):
-    """The judge's output was unusable (wrong criteria count, fabricated quote). After the judge's own
-    retries the trial is *ungraded*: it stays in the denominator as a non-pass (a derailed judge must
-    never be a way to dodge a failing grade) and the run is reported incomplete; a rerun re-judges it."""
-
-
-MIN_QUOTE_ALNUM = 4
-"""A passing verdict's quote needs at least this many letters/digits, unless it is a whole message."""
-
-MIN_QUOTE_WORDS = 3
-"""Each span of a model's quote needs at least this many words, unless it is a whole message: a real span
-of the reply that states the fact, never one word picked out of it."""
-
-QUOTE_SEPARATOR = re.compile(r"\s*(?:\u2026|\.\.\.)\s*")
-"""Spans of one quote taken from several messages (or several places) are joined with " … " (or "...")."""
-
-
-def unescape_quote(quote: str) -> str:
-    """A quote copied from the JSON transcript may keep its escapes (`\\u003c`): read them back."""
-    return quote.replace("\\u003c", "<").replace("\\u003e", ">").replace("\\u0026", "&")
-
-
-def quote_spans(quote: str, assistant_messages: list[str]) -> list[str]:
-    """The spans of a quote: the whole quote when it occurs verbatim in one message, else its parts
-    separated by " … "."""
-    stripped = unescape_quote(quote or "").strip()
-    if any(stripped in m for m in assistant_messages):
-        return [stripped]
-    return [p.strip() for p in QUOTE_SEPARATOR.split(stripped) if p.strip()]
-
-
-def quote_problem(quote: str, assistant_messages: list[str], *, substantive: bool = True) -> str | None:
-    """Why `quote` cannot support a passing verdict, or None. A quote is one span or several joined with
-    " … " (a criterion may be met over several messages); each span must occur verbatim inside ONE
-    assistant message (never spanning two, never from the user) and, for a model's quote, be substantive:
-    at least `MIN_QUOTE_WORDS` words and `MIN_QUOTE_ALNUM` letters or digits, unless it is a whole message."""
-    stripped = unescape_quote(quote or "").strip()
-    if not stripped:
-        return "the quote is empty"
-    for span in quote_spans(stripped, assistant_messages):
-        whole = any(span == m.strip() for m in assistant_messages)
-        if substantive and not whole:
-            if sum(map(str.isalnum, span)) < MIN_QUOTE_ALNUM:
-                return f"the quote {span[:40]!r} is not substantive"
-            if len(re.findall(r"[^\W_]+", span)) < MIN_QUOTE_WORDS:
-                return f"the quote {span[:40]!r} is not a span of at least {MIN_QUOTE_WORDS} words"
-        if not any(span in m for m in assistant_messages):
-            return f"the quote does not occur in any single assistant message: {span[:120]!r}"
-    return None
 
 
 def fact_problem(quote: str, criterion: ReplyCriterion) -> str | None:
@@ -131,34 +90,6 @@ REFERENCE_COMPONENT: dict[str, Component] = {
 }
 """Which component an unresolvable `${tool.field}` in a family fails (a new family defaults to its own
 component name when that is one, else `reply`)."""
-
-
-Prepared = tuple[Task, Evidence, list[Unresolved]]
-"""What `prepare` returns: the task with its contract resolved and canonical, the canonical evidence, and
-the references that could not be resolved."""
-
-
-def prepare(task: Task, evidence: Evidence, memo: ContractMemo | None = None) -> Prepared:
-    """What every check and judge grades: the contract with its result references resolved from the
-    recorded trace (grader/refs.py), then contract and evidence in the canonical form the domain's tools
-    define (defaults, the parameters' own types, unordered lists; grader/semantics.py). A task of an
-    unknown domain (a synthetic test) keeps its raw values. `memo` reuses the results of these pure steps
-    (grader/memo.py): the contract's across a run's rounds of a task, everything across one task's many
-    trajectories in the release batteries."""
-    contract, unresolved = resolve(task.contract, evidence) if memo is None else memo.resolve(task.contract, evidence)
-    env = _environment(task.domain)
-    if env is not None:
-        from grader.semantics import canonical_contract, canonical_evidence
-
-        if memo is None:
-            contract = canonical_contract(env, contract)
-            evidence = canonical_evidence(env, evidence)
-        else:
-            contract = memo.canonical_contract(env, contract)
-            evidence = memo.canonical_evidence(env, evidence)
-    if contract is not task.contract:
-        task = task.model_copy(update={"contract": contract})
-    return task, evidence, unresolved
 
 
 VACUOUS_WHEN_UNRESOLVED = frozenset({"only_changes", "forbidden_params", "forbidden_state", "protected_state", "consent", "attempt_limits"})
@@ -232,8 +163,6 @@ def ungraded_verdict(task: Task, evidence: Evidence, reason: str, model_failure:
                 judge=UNGRADED,
             )
         )
-    from grader.consent import ungraded_consent
-
     checks.extend(ungraded_consent(task.contract, reason))
     return roll_up(task.id, checks, model_failure=model_failure or trace_model_failure(raw_evidence), judge=UNGRADED)
 
@@ -302,8 +231,6 @@ def _verdict(
         validate_judgement(output, len(task.contract.reply_criteria or []), evidence.assistant_messages(), task.contract.reply_criteria)
         checks.extend(reply_verdicts(task, output, _unresolved_criteria(unresolved)))
     if task.contract.consent:
-        from grader.consent import consent_verdicts, rule_consent
-
         checks.extend(consent_verdicts(task.contract, evidence, consent or rule_consent(task.contract, evidence)))
     return roll_up(
         task.id,
@@ -357,8 +284,6 @@ async def grade(
 ) -> TrialVerdict:
     """The strict verdict of a trial. Programmatic checks are authoritative; the judge only adds reply checks
     (and `consent_judge` the consent checks; None: the offline consent rule)."""
-    from grader.consent import judge_consent
-
     output = await judge_replies(task, evidence, judge)
     consent = await judge_consent(task, evidence, consent_judge) if consent_judge is not None else None
     return _verdict(task, evidence, output, model_failure, consent)

@@ -8,7 +8,7 @@ judge decided it.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from pydantic import BaseModel
 
@@ -32,16 +32,3 @@ class Judge(Protocol):
 
     async def judge(self, instruction: str, criteria: list[ReplyCriterion], assistant_messages: list[str]) -> JudgeOutput: ...
 
-
-_MOVED = {"normalise": "grader.text.units", "phrase_pattern": "grader.text.units"}
-"""Names that lived here before the text rules moved to `grader.text` (issue 40), still importable from
-here for branches written against the old place; resolved on first use, so this module imports nothing of
-the package that imports it."""
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        import importlib
-
-        return getattr(importlib.import_module(_MOVED[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -179,23 +179,23 @@ class _GoldPlay:
         return text(render_reply(turn.reply, _results_seen(messages), strict=False) if refers else turn.reply)  # type: ignore[arg-type]
 
     def consent(self, request: str) -> str:
-        """The consent judge's answer (`grader/prompts/consent_v1.md`): the check is found by its decision
-        sentence, and the latest customer message the offline rule reads as agreement is quoted."""
-        from grader.consent import classify
+        """The consent judge's answer (`grader/prompts/consent_v2.md`): the request's inputs read back, the
+        check found by its decision sentence, and the offline rule's judgement returned as the model's -
+        one specification, so a scripted model that follows it answers as the rule does."""
+        from contracts.evidence import Message
+        from grader.consent import ConsentQuestion, GatedCall, decide
+        from grader.llm_consent import parse_request
 
-        decision = request.split("<decision>\n", 1)[1].split("\n</decision>", 1)[0].strip()
+        inputs = parse_request(request)
+        decision = str(inputs["decision"]).strip()
         check = next(c for t in self.tasks for c in t.contract.consent or [] if c.decision.strip() == decision)
-        items = json.loads(request.split("<conversation_json", 1)[1].split(">", 1)[1].rsplit("</conversation_json>", 1)[0])
-        previous: str | None = None
-        granted: dict[str, Any] | None = None
-        for item in items:
-            if item["role"] == "assistant":
-                previous = item["text"]
-            elif (kind := classify(check, item["text"], previous)) is not None:
-                granted = item if kind == "agree" else None
-        if granted is None:
-            return json.dumps({"granted": False, "message": None, "quote": "", "explanation": "no customer message grants it"})
-        return json.dumps({"granted": True, "message": granted["number"], "quote": granted["text"], "explanation": "the customer agreed"})
+        conversation = [
+            Message(role="user" if item["role"] == "customer" else "assistant", content=item["text"], turn=0)
+            for item in inputs["conversation"]  # type: ignore[union-attr]
+        ]
+        calls = [GatedCall(**call) for call in inputs["calls"]]  # type: ignore[union-attr]
+        judgement = decide(ConsentQuestion(check=check, tool=check.tool, turn=0, conversation=conversation, calls=calls))
+        return judgement.model_dump_json()
 
     def user(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]) -> str:
         from simulator.llm_user import STOP_TOKEN

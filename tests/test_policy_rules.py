@@ -65,7 +65,7 @@ def test_allowed_rule_reports_forbidding_a_refused_variant() -> None:
 
 
 def test_consent_checks_must_gate_a_listed_action() -> None:
-    check = ConsentCheck(tool="get_account_balance", decision="the customer asked to see the balance", agreement=["balance"])
+    check = ConsentCheck(tool="get_account_balance", decision="the customer asked to see the balance")
     [finding] = task_findings(_task(Contract(consent=[check])), load_rules("payments"))
     assert "does not list in consent_required" in finding
 

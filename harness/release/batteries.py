@@ -37,9 +37,6 @@ from harness.release.cases import Battery, BatteryCase, Outcome
 from harness.release.world import result_facts
 from servers.base import ToolEnvironment
 
-# Old names, for branches in flight that import them from here (issue 40); REMOVE after the merge of the `house` branch.
-from harness.release.behaviour import altered_argument, lookalike  # noqa: F401, E402
-from harness.release.cases import MUST_FAIL, Position, append_calls as _append, calls_per_turn as _per_turn, case_id as _case_id, example_args as _example_args, filled_args as _filled_args, flat_calls as _flat, gold_values as _gold_values, is_ref as _is_ref, rebuild_turns as _rebuild, required_params as _required_params, total_calls as _total  # noqa: F401, E402, E501
 
 
 @dataclass

@@ -17,7 +17,7 @@ from contracts.schema import GoldCall, GoldTurn, Task
 from harness.release.replay import REF
 from servers.base import ToolEnvironment
 
-Battery = Literal["behaviour", "equivalence", "reply", "exploit", "playability"]
+Battery = Literal["behaviour", "equivalence", "reply", "exploit", "playability", "consent"]
 Outcome = Literal["killed", "missed", "guarded", "passed", "false_failure", "exempt", "debt", "inapplicable"]
 MUST_FAIL: frozenset[str] = frozenset({"behaviour", "exploit", "playability"})
 

@@ -106,6 +106,8 @@ async def run_batteries(
             outcome, detail = "exempt", exemptions[case.id]
         report.results.append(CaseResult(case.id, case.battery, case.kind, outcome, detail))
     reply_paraphrases.add_to(report, task, gold_evidence)  # judged without replay (issue 37.4)
+    if task.contract.consent:
+        _consent_cases(task, gold_evidence, report, generated, exemptions, memo)
     for result in report.results:
         if result.case_id in exemptions and result.outcome == "missed" and result.battery == "playability":
             result.outcome, result.detail = "exempt", exemptions[result.case_id]
@@ -114,6 +116,31 @@ async def run_batteries(
     report.stale_exemptions = [case for case in exemptions if case not in generated and not case.startswith(PIN_EXEMPTION)]
     report.stale_debt = [case for case in debt if case not in {r.case_id for r in report.results if r.outcome == "debt"}]
     return report
+
+
+def _consent_cases(
+    task: Task, gold_evidence: Evidence, report: BatteryReport, generated: set[str], exemptions: Mapping[str, str], memo: GradeMemo | None
+) -> None:
+    """The consent paraphrase battery (`harness.release.consent_battery`): graded on the gold evidence with
+    the customer's decision rewritten, no replay. A refused decline kills its consent check."""
+    from grader.prepared import prepare
+    from harness.release.consent_battery import MUST_GRANT, run_consent_battery
+
+    prepared_task, prepared_evidence, _ = prepare(task, gold_evidence, memo)
+    consent = run_consent_battery(prepared_task, prepared_evidence)
+    for item in consent.outcomes:
+        case_id = item.case.case_id
+        generated.add(case_id)
+        if item.case.kind in MUST_GRANT:
+            outcome = "passed" if item.ok else "false_failure"
+        else:
+            outcome = "killed" if item.ok else "missed"
+        detail = repr(item.case.answer) + ("" if item.ok else f": {item.detail}")
+        if case_id in exemptions and outcome in ("missed", "false_failure"):
+            outcome, detail = "exempt", exemptions[case_id]
+        report.results.append(CaseResult(case_id, "consent", item.case.kind, outcome, detail))  # type: ignore[arg-type]
+    for check, by in consent.kills.items():
+        report.kills.setdefault(check, by)
 
 
 def appended_calls(turns: list[GoldTurn], gold: tuple[GoldTurn, ...]) -> list[GoldCall] | None:

@@ -249,6 +249,29 @@ def _report_paraphrases(proofs: list[TaskProof], console: Console) -> dict[str, 
     return rows
 
 
+def _report_consent(proofs: list[TaskProof], console: Console) -> dict[str, Any]:
+    """The consent paraphrase battery per domain (harness/release/consent_battery.py): 100% is the bar."""
+    from harness.release.consent_battery import consent_table
+
+    rows = [
+        (p.domain, p.task_id, r.case_id, r.outcome in ("passed", "killed"))
+        for p in proofs
+        if p.batteries is not None
+        for r in p.batteries.results
+        if r.battery == "consent"
+    ]
+    if not rows:
+        return {}
+    table = consent_table(rows)
+    console.print("\n[bold]Consent paraphrase battery[/bold] (general yes-forms granted; declines, deferrals and broken conditions refused)")
+    console.print("| domain | consent checks | yes-forms granted | declines refused | deferrals refused | broken conditions refused |", markup=False)
+    console.print("|---|---|---|---|---|---|", markup=False)
+    for domain, row in table.items():
+        cells = [_pct(*row[kind]) for kind in ("grants", "declines", "deferrals", "broken_conditions")]  # type: ignore[misc]
+        console.print(f"| {domain} | {row['checks']} | " + " | ".join(cells) + " |", markup=False)
+    return table
+
+
 def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mutated: bool) -> dict[str, Any]:
     gold_pass = sum(p.gold.strict for p in proofs)
     effect = [p for p in proofs if p.needs_effect]
@@ -266,6 +289,7 @@ def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mut
     battery_rows = _report_batteries(proofs, console) if mutated else {}
     kinds = _report_kinds(proofs, console) if mutated else {}
     paraphrases = _report_paraphrases(proofs, console) if mutated else {}
+    consent = _report_consent(proofs, console) if mutated else {}
     for p in proofs:
         if p.batteries is not None:
             for result in p.batteries.results:
@@ -301,6 +325,7 @@ def _report_proofs(proofs: list[TaskProof], console: Console, verbose: bool, mut
         "batteries": battery_rows,
         "battery_kinds": kinds,
         "reply_paraphrases": paraphrases,
+        "consent_battery": consent,
         "gold_pass": gold_pass,
         "tasks": len(proofs),
         "noop_fail": noop_fail,
