@@ -694,13 +694,3 @@ def consent_hash(task: Task) -> str | None:
         return None
     text = json.dumps([c.model_dump(mode="json") for c in task.contract.consent], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def consent_judge_for(judge: object) -> ConsentJudge:
-    """The consent judge that goes with a reply judge: the same model for an LLM judge, else the rule."""
-    model = getattr(judge, "model", None)
-    if model is not None:
-        from grader.llm_consent import LLMConsentJudge
-
-        return LLMConsentJudge(model)
-    return RuleConsentJudge()

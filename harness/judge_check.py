@@ -34,7 +34,8 @@ from grader.calibration import (
     set_hash,
     store_result,
 )
-from grader.consent import ConsentJudge, consent_judge_for
+from grader.consent import ConsentJudge
+from grader.consent_judges import consent_judge_for
 from grader.consent_calibration import CONSENT_DIRNAME, load_consent, measure_consent
 from grader.judge import Judge
 from grader.text.evidence import EvidenceJudge

@@ -31,7 +31,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contracts.evidence import Evidence, Message, RoutingDecision, ToolCallRecord
 from contracts.schema import Task
-from grader.consent import consent_hash, consent_judge_for, judge_consent
+from grader.consent import consent_hash, judge_consent
+from grader.consent_judges import consent_judge_for
 from grader.grade import JudgeFailure, criteria_hash, grade_with, judge_replies, ungraded_verdict
 from grader.judge import CriterionJudgement, Judge, JudgeOutput
 from grader.text.evidence import EvidenceJudge

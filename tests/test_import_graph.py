@@ -28,12 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("contracts", "grader", "harness", "models", "orchestrator", "servers", "simulator")
 """The project's own packages: the wheel's `packages` in `pyproject.toml`."""
 
-KNOWN_CIRCLES: tuple[frozenset[str], ...] = (
-    # Issue 40, circle 1 (grader/): grade <-> consent <-> llm_consent. Being removed on another branch;
-    # the lead EMPTIES this allow-list after merging that branch, so that this circle cannot come back.
-    frozenset({"grader.grade", "grader.consent", "grader.llm_consent"}),
-)
-"""Circles known today and being removed elsewhere: a circle within one of these sets is reported, not failed."""
+KNOWN_CIRCLES: tuple[frozenset[str], ...] = ()
+"""Circles known and allowed: none since issue 40 removed the last two (grader/ and harness/release/)."""
 
 
 def module_files(root: Path = ROOT, packages: Iterable[str] = PACKAGES) -> dict[str, Path]:
