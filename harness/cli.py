@@ -1,4 +1,4 @@
-"""The `crmbench` command. Subcommands are derived from the typed configs in `harness.config`."""
+"""The `crmbench` command. Subcommands are derived from the typed configs in `harness.runner.config`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import NoReturn
 from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSubCommand, SettingsConfigDict, SettingsError
 
-from harness.config import CompareConfig, DiffConfig, GradeConfig, PlanConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, StdioConfig, SuggestConfig, TasksConfig
+from harness.runner.config import CompareConfig, DiffConfig, GradeConfig, PlanConfig, ReleaseConfig, ReportConfig, RunConfig, ServeConfig, StdioConfig, SuggestConfig, TasksConfig
 
 
 def quiet_fastmcp() -> None:
@@ -104,8 +104,8 @@ class Run(RunConfig):
     def cli_cmd(self) -> None:
         from rich.console import Console
 
-        from harness.loop import run_blocking
-        from harness.run import execute_run
+        from harness.runner.loop import run_blocking
+        from harness.runner.run import execute_run
         from models.base import ConfigurationError
 
         logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
@@ -128,7 +128,7 @@ class Report(ReportConfig):
         from harness.report.build import build_report
         from harness.report.data import ReportInputError, parse_labels
 
-        from harness.run import load_price_table
+        from harness.runner.run import load_price_table
 
         if self.out.exists() and not self.out.is_dir():
             fail(f"--out {self.out}: is a file, not a directory for the report")
@@ -156,9 +156,9 @@ class Grade(GradeConfig):
 
     def cli_cmd(self) -> None:
         from contracts.catalog import CatalogError
-        from harness.loop import run_blocking
         from harness.regrade import RegradeError, judge_factory_for, regrade_run
         from harness.rundir import RunDirectory
+        from harness.runner.loop import run_blocking
         from models.base import ConfigurationError
 
         manifest = RunDirectory(self.run).read_manifest() or {}
@@ -188,10 +188,10 @@ class Compare(CompareConfig):
     run_b: CliPositionalArg[Path] = Field(description="run directory to compare against the baseline")
 
     def cli_cmd(self) -> None:
+        from harness.files import write_atomic
         from harness.report.compare import compare_runs
         from harness.report.data import ReportInputError
         from harness.report.render import to_markdown
-        from harness.files import write_atomic
 
         try:
             comparison = compare_runs(self.run_a, self.run_b)

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from grader.calibration import CALIBRATION_DIR, RESULTS_FILE, Agreement, CheckReport, load_set, measure, set_hash, store_result
 from grader.judge import EvidenceJudge, Judge
-from harness.loop import run_blocking
+from harness.runner.loop import run_blocking
 
 
 class JudgeCheckConfig(BaseModel):

@@ -4,7 +4,7 @@
         [--provider scripted|http] [--baseline DIR [--pairs K]]
 
 A realistic trial is the model-driven runtime end to end: the reference graph agent with its router,
-the LLM user simulator and the LLM judge, each role a scripted model (`harness.gold_models`) that plays
+the LLM user simulator and the LLM judge, each role a scripted model (`harness.runner.gold_models`) that plays
 the gold path of `payments_transfer_daily_limit_01` — two user turns, four tool calls through the
 gateway, thirteen model calls of which twelve come one after another (the reply judge and the consent
 judge are asked at once; counted from the gold path, `critical_path_calls`) — and sleeps `latency`
@@ -84,9 +84,9 @@ OpenAI-compatible presets, both pointed at the fake server; the role is the mode
 async def _measure(n: int, latency: float, transport: str, workers: int = 1, provider: str = "scripted") -> dict[str, float]:
     from rich.console import Console
 
-    from harness.config import RunConfig
-    from harness.gold_models import GoldPlayedModels
-    from harness.run import execute_run
+    from harness.runner.config import RunConfig
+    from harness.runner.gold_models import GoldPlayedModels
+    from harness.runner.run import execute_run
 
     models = HTTP_MODELS if provider == "http" else {"agent_model": "mock:gold", "user_model": "mock:gold", "judge_model": "mock:gold"}
     with tempfile.TemporaryDirectory() as tmp:
@@ -133,9 +133,9 @@ async def level(n: int, latency: float, transport: str, workers: int, provider: 
     then the measured run of `n` trials."""
     cpu = _cpu_s()
     import fastmcp.client  # noqa: F401 - the gateway's lean path imports it on its first tool list
-    import harness.config  # noqa: F401
-    import harness.gold_models  # noqa: F401
-    import harness.run  # noqa: F401
+    import harness.runner.config  # noqa: F401
+    import harness.runner.gold_models  # noqa: F401
+    import harness.runner.run  # noqa: F401
 
     imports, cpu = _cpu_s() - cpu, _cpu_s()
     if provider == "http":

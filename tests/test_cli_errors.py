@@ -17,11 +17,11 @@ import pytest
 from rich.console import Console
 
 import contracts.catalog as catalog
-from harness import run as run_module
 from harness.cli import main
-from harness.config import RunConfig
-from harness.run import CatalogInvalid, execute_run
 from harness.rundir import RunDirectory
+from harness.runner import run as run_module
+from harness.runner.config import RunConfig
+from harness.runner.run import CatalogInvalid, execute_run
 
 ROOT = Path(__file__).resolve().parents[1]
 TASK = "payments_balance_inquiry_01"

@@ -23,9 +23,9 @@ from typing import Any
 
 from contracts.catalog import CatalogError, catalog_lock, load_catalog
 from contracts.schema import Task
-from harness.config import EXECUTION_ONLY
 from harness.records import TrialRecord
 from harness.rundir import RunDirectory, RunDirectoryError
+from harness.runner.config import EXECUTION_ONLY
 
 PARTIAL_MARK = "†"
 MIXED_MARK = "‡"
