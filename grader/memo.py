@@ -44,7 +44,7 @@ class ContractMemo:
     contract object when it has none; else per the results of the referenced tools' successful calls, by
     `repr`, which tells 1 from 1.0 and True from 1) and the resolved contract's canonical form.
 
-    A run keeps one per task (`harness.components.TrialComponents.contract_memo`): every round of a task
+    A run keeps one per task (`harness.runner.components.TrialComponents.contract_memo`): every round of a task
     grades the same contract, and its rounds mostly resolve it alike, so this work is done once rather than
     in every trial's last step, where all the trials in flight want the CPU at once. `limit` bounds the
     resolved variants kept (the least recently used go first): a long sweep whose references read other

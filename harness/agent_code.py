@@ -1,6 +1,6 @@
 """What a process agent runs: the files whose content is its code identity (issue 41).
 
-The run identity (`harness.plan.config_hash`) must change when the agent's code changes, or a resumed run
+The run identity (`harness.runner.plan.config_hash`) must change when the agent's code changes, or a resumed run
 silently mixes the records of two agents. A command often does not name its code: `wrap.sh` runs a
 Python file, `python -m pkg.agent` names a module, `bash -c 'python agent.py'` hides it in a string, `uv
 run --directory D python agent.py` resolves it elsewhere. `agent_code` follows each of these:
@@ -19,7 +19,7 @@ identity already.
 The identity is *established* when at least one of those files is the agent's own code: a declared
 path, or a file the command names that is not only the interpreter that runs it (`/usr/bin/python3`
 alone identifies nothing). A run whose agent identity is not established is not resumed unless the user
-says so (`--allow-unidentified-agent`, `harness.run`).
+says so (`--allow-unidentified-agent`, `harness.runner.run`).
 """
 
 from __future__ import annotations

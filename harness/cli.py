@@ -1,4 +1,4 @@
-"""The `crmbench` command. Subcommands are derived from the typed configs in `harness.config`."""
+"""The `crmbench` command. Subcommands are derived from the typed configs in `harness.runner.config`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, CliApp, CliPositionalArg, CliSettingsSource, CliSubCommand, SettingsConfigDict, SettingsError
 
 from harness.cli_help import user_facing
-from harness.config import (
+from harness.runner.config import (
     CompareConfig,
     DiffConfig,
     GradeConfig,
@@ -122,8 +122,8 @@ class Run(RunConfig):
     def cli_cmd(self) -> None:
         from rich.console import Console
 
-        from harness.loop import run_blocking
-        from harness.run import execute_run
+        from harness.runner.loop import run_blocking
+        from harness.runner.run import execute_run
         from models.base import ConfigurationError
 
         logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
@@ -146,7 +146,7 @@ class Report(ReportConfig):
         from harness.report.build import build_report
         from harness.report.data import ReportInputError, parse_labels
 
-        from harness.run import load_price_table
+        from harness.runner.run import load_price_table
 
         if self.out.exists() and not self.out.is_dir():
             fail(f"--out {self.out}: is a file, not a directory for the report")
@@ -174,7 +174,7 @@ class Grade(GradeConfig):
 
     def cli_cmd(self) -> None:
         from contracts.catalog import CatalogError
-        from harness.loop import run_blocking
+        from harness.runner.loop import run_blocking
         from harness.regrade import RegradeError, judge_factory_for, regrade_run
         from harness.rundir import RunDirectory
         from models.base import ConfigurationError

@@ -1,9 +1,9 @@
 """What `crmbench ... --help` shows for each flag: what a user types, never a Python type name.
 
-pydantic-settings derives every flag from the typed configs (`harness.config`) and names its value by the
+pydantic-settings derives every flag from the typed configs (`harness.runner.config`) and names its value by the
 field's annotation (`list[Path]`, `{Path,null}`, `dict[str,Any]`). This module hooks the one public seam it
 offers, the `add_argument` method it calls per flag, and names the value from the same config instead: the
-field's own `metavar` (`json_schema_extra={"metavar": ...}`, set in `harness.config` where a type says
+field's own `metavar` (`json_schema_extra={"metavar": ...}`, set in `harness.runner.config` where a type says
 little, e.g. DOMAIN or PROVIDER:MODEL), else a word for its type (PATH, N, NUMBER, TEXT, JSON, the choices
 of a Literal). A list flag says it is repeatable; the "(default: null)" and "(default factory: list)" a
 Python reader would write are dropped, and a switch's default reads on/off.

@@ -30,10 +30,10 @@ from contracts.catalog import CatalogError, get_task, load_catalog
 from contracts.evidence import Evidence, Message
 from contracts.schema import Task
 from grader.grade import JudgeFailure, grade
-from harness.components import TrialComponents
-from harness.config import RunConfig
-from harness.plan import Plan
-from harness.task_view import domain_view
+from harness.runner.components import TrialComponents
+from harness.runner.config import RunConfig
+from harness.runner.plan import Plan
+from harness.runner.task_view import domain_view
 from models.base import ModelError
 from models.model import UsageLedger
 from servers.gateway import Gateway

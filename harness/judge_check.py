@@ -39,7 +39,7 @@ from grader.consent_judges import consent_judge_for
 from grader.consent_calibration import CONSENT_DIRNAME, load_consent, measure_consent
 from grader.judge import Judge
 from grader.text.evidence import EvidenceJudge
-from harness.loop import run_blocking
+from harness.runner.loop import run_blocking
 
 
 class JudgeCheckConfig(BaseModel):

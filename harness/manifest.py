@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from contracts.catalog import catalog_lock
-from harness.config import RunConfig
-from harness.plan import Plan, config_hash
+from harness.runner.config import RunConfig
+from harness.runner.plan import Plan, config_hash
 from models.prices import PriceTable
 
 ROOT = Path(__file__).resolve().parents[1]

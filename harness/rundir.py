@@ -24,9 +24,9 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from contracts.text import REPLY_MAX_CHARS, safe_value
-from harness.config import EXECUTION_ONLY
 from harness.files import write_atomic, write_atomic_bytes, write_atomic_many
 from harness.records import TrialKey, TrialRecord
+from harness.runner.config import EXECUTION_ONLY
 
 
 _RECORDS = TypeAdapter(list[TrialRecord])

@@ -6,7 +6,7 @@ import logging
 import sys
 from collections.abc import Callable
 
-from harness.config import ServeConfig
+from harness.runner.config import ServeConfig
 
 log = logging.getLogger("crmbench.serve")
 

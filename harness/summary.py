@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from harness.plan import Plan
 from harness.records import TrialRecord
+from harness.runner.plan import Plan
 from models.prices import PriceTable, format_cost, price_roles
 from models.types import Usage
 

@@ -69,7 +69,7 @@ _OBSERVED = "_crmbench_observed"
 def observe(exc: BaseException) -> BaseException:
     """Mark `exc` as seen by the harness itself (our provider layer's outage after retries, a framework
     adapter's mapping of the framework's provider-error classes). Only observed errors can make a trial ⊥:
-    the same exception class raised by an agent under test is the agent's failure (see `harness.trial`)."""
+    the same exception class raised by an agent under test is the agent's failure (see `harness.runner.trial`)."""
     setattr(exc, _OBSERVED, True)
     return exc
 

@@ -7,7 +7,7 @@ ideal is no longer "calls × mean": N trials in flight end when the slowest ends
 expected time of the slowest trial (each trial the sum of its steps' latencies, a step of several calls
 asked at once lasting its slowest call), estimated here by a seeded simulation with its spread.
 
-Used by the scripted models (`models.scripted.ScriptedModel`, `harness.gold_models`) and by
+Used by the scripted models (`models.scripted.ScriptedModel`, `harness.runner.gold_models`) and by
 `scripts/fake_model_server.py`, so in-process and HTTP benchmarks draw from the same distributions.
 """
 

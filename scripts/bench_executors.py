@@ -48,9 +48,9 @@ def _records_on_the_loop() -> None:
 async def measure(n: int, workers: int, latency: float, mode: str) -> dict[str, float]:
     from rich.console import Console
 
-    from harness.config import RunConfig
-    from harness.gold_models import GoldPlayedModels
-    from harness.run import execute_run
+    from harness.runner.config import RunConfig
+    from harness.runner.gold_models import GoldPlayedModels
+    from harness.runner.run import execute_run
 
     if mode == "loop":
         _records_on_the_loop()

@@ -4,7 +4,7 @@
         [--trials 1 256 1024] [--workers 1 2] [--transport lean mcp] [--provider scripted|http] [--reps 3] [--baseline DIR]
 
 A realistic trial is the model-driven runtime end to end: the reference graph agent with its router,
-the LLM user simulator and the LLM judge, each role a scripted model (`harness.gold_models`) that plays
+the LLM user simulator and the LLM judge, each role a scripted model (`harness.runner.gold_models`) that plays
 the gold path of `payments_transfer_daily_limit_01` — two user turns, four tool calls through the
 gateway, thirteen model calls of which twelve come one after another (the reply judge and the consent
 judge are asked at once; counted from the gold path, `critical_path_calls`) — and sleeps `latency`
@@ -110,7 +110,7 @@ class LatencySpec:
 
     def factory(self) -> Any:
         """The scripted models, each role drawing its own seeded stream (a constant: the baseline's form)."""
-        from harness.gold_models import GoldPlayedModels
+        from harness.runner.gold_models import GoldPlayedModels
 
         if self.dist == "constant":
             return GoldPlayedModels.of([TASK], latency_s=self.mean_s)
@@ -120,8 +120,8 @@ class LatencySpec:
 async def _measure(n: int, latency: LatencySpec, transport: str, workers: int = 1, provider: str = "scripted") -> dict[str, float]:
     from rich.console import Console
 
-    from harness.config import RunConfig
-    from harness.run import execute_run
+    from harness.runner.config import RunConfig
+    from harness.runner.run import execute_run
 
     models = HTTP_MODELS if provider == "http" else {"agent_model": "mock:gold", "user_model": "mock:gold", "judge_model": "mock:gold"}
     with tempfile.TemporaryDirectory() as tmp:
@@ -168,9 +168,9 @@ async def level(n: int, latency: LatencySpec, transport: str, workers: int, prov
     then the measured run of `n` trials."""
     cpu = _cpu_s()
     import fastmcp.client  # noqa: F401 - the gateway's lean path imports it on its first tool list
-    import harness.config  # noqa: F401
-    import harness.gold_models  # noqa: F401
-    import harness.run  # noqa: F401
+    import harness.runner.config  # noqa: F401
+    import harness.runner.gold_models  # noqa: F401
+    import harness.runner.run  # noqa: F401
 
     imports, cpu = _cpu_s() - cpu, _cpu_s()
     if provider == "http":

@@ -8,7 +8,7 @@ It answers `POST /v1/chat/completions` and `POST /v1/messages` after `latency` s
 drawn per answer around that mean: `models.latency`) with what a real
 server sends — an id, the model, one choice with text or tool calls (JSON-string arguments), a finish
 reason, and usage (tokens estimated at four bytes each, so the ledger has real numbers) — and plays each
-role with `harness.gold_models`' gold play, reading only what the role is shown (the request's messages,
+role with `harness.runner.gold_models`' gold play, reading only what the role is shown (the request's messages,
 translated back into the harness's provider-neutral types). The role is the model name's last word:
 `gold-agent`, `gold-router`, `gold-user`, `gold-judge` (e.g. `vllm:gold-agent`). It is a plain ASGI
 app under uvicorn with no framework on top, so that the fake costs as little of a shared machine's CPU
@@ -244,8 +244,8 @@ async def _answer(send: Send, status: int, payload: dict[str, Any]) -> None:
 
 
 def gold_players(task_ids: Sequence[str]) -> dict[str, Player]:
-    """Each role's player over the gold paths of `task_ids` (`harness.gold_models`)."""
-    from harness.gold_models import GoldPlayedModels
+    """Each role's player over the gold paths of `task_ids` (`harness.runner.gold_models`)."""
+    from harness.runner.gold_models import GoldPlayedModels
 
     play = GoldPlayedModels.of(list(task_ids)).play()
     return {role: getattr(play, role) for role in ROLES}

@@ -22,7 +22,7 @@ spoken is never excluded: a fault the agent may have caused is the agent's failu
 leaves the customer's opening message (before any reply) for `invented_fact`, `recited_instruction` and
 `spoke_as_assistant`; `stopped_while_pending` is never the simulator's alone (the agent's own last
 message sets it off). The check runs only on a model-simulated customer: a scripted user plays fixed
-turns (`harness.trial` skips it).
+turns (`harness.runner.trial` skips it).
 
 Facts are compared through one written form (`normal_form`): Unicode dashes and spaces, full-width
 digits, digits spaced or grouped ("6 0 4 7", "1 000") and numbers in words ("three hundred fifty") are

@@ -15,9 +15,9 @@ from rich.console import Console
 
 from contracts.catalog import catalog_lock, load_catalog, select_tasks
 from contracts.schema import Task
-from harness.config import RunConfig
-from harness.loop import run_blocking
-from harness.run import execute_run
+from harness.runner.config import RunConfig
+from harness.runner.loop import run_blocking
+from harness.runner.run import execute_run
 
 DATA = Path(__file__).parent / "data"
 QUIET = Console(file=open(os.devnull, "w"))  # noqa: SIM115

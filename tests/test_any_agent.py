@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from harness.components import TrialComponents
-from harness.config import RunConfig
-from harness.plan import Plan, config_hash, resolve_plan
-from harness.plugins import ENTRY_POINT_GROUP, load_plugin
-from harness.run import default_out, execute_run
+from harness.runner.components import TrialComponents
+from harness.runner.config import RunConfig
+from harness.runner.plan import Plan, config_hash, resolve_plan
+from harness.runner.plugins import ENTRY_POINT_GROUP, load_plugin
+from harness.runner.run import default_out, execute_run
 from models.base import ConfigurationError
 from tests.fixtures.my_agent import Crashes, GivesUp, MyAgent, SeesTheView, Snoops
 
@@ -246,7 +246,7 @@ async def test_from_context_gets_options_view_and_a_recorded_model(tmp_path: Pat
 
 def test_a_plugins_code_is_part_of_the_run_identity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Editing a plug-in's module makes a new configuration (issue 28), never a silent resume."""
-    from harness.plan import config_hash
+    from harness.runner.plan import config_hash
 
     module = tmp_path / "edited_agent_mod.py"
     source = (Path(__file__).parent / "fixtures" / "my_agent.py").read_text(encoding="utf-8")

@@ -17,11 +17,11 @@ import pytest
 from rich.console import Console
 
 import contracts.catalog as catalog
-from harness import run as run_module
 from harness.cli import main
-from harness.config import RunConfig
-from harness.run import CatalogInvalid, execute_run
 from harness.rundir import RunDirectory
+from harness.runner import run as run_module
+from harness.runner.config import RunConfig
+from harness.runner.run import CatalogInvalid, execute_run
 
 ROOT = Path(__file__).resolve().parents[1]
 TASK = "payments_balance_inquiry_01"
@@ -251,7 +251,7 @@ def test_validate_with_an_unknown_domain_is_an_error(capsys: pytest.CaptureFixtu
 def test_the_release_gates_refuse_an_empty_selection(capsys: pytest.CaptureFixture[str]) -> None:
     """`python -m harness.benchmark_spec` (no CLI wrapper): an unknown domain, or a domain and task that select
     nothing together, exit 2 and never print a pass."""
-    from harness.config import ReleaseConfig
+    from harness.runner.config import ReleaseConfig
     from harness.release.main import run_release
 
     assert run_release(ReleaseConfig(domain=["nosuch"])) == 2

@@ -181,10 +181,10 @@ async def test_a_failing_consent_judge_leaves_the_trial_ungraded_not_passed(tmp_
     trial ungraded (counted as a non-pass), exactly as a failing reply judge does."""
     from rich.console import Console
 
-    from harness.components import TrialComponents
-    from harness.config import RunConfig
-    from harness.plan import Plan
-    from harness.run import execute_run
+    from harness.runner.components import TrialComponents
+    from harness.runner.config import RunConfig
+    from harness.runner.plan import Plan
+    from harness.runner.run import execute_run
 
     def judge(messages, tools):  # noqa: ANN001
         content = messages[1].content
@@ -218,10 +218,10 @@ def test_the_premature_mutation_moves_the_gated_call_before_the_decision() -> No
 
 
 def test_simulator_v2_is_the_default_and_recorded() -> None:
-    from harness.components import TrialComponents
-    from harness.config import RunConfig
     from harness.manifest import build_manifest
-    from harness.plan import Plan
+    from harness.runner.components import TrialComponents
+    from harness.runner.config import RunConfig
+    from harness.runner.plan import Plan
     from models.prices import PriceTable
     from simulator.llm_user import PROMPT
 
@@ -244,10 +244,10 @@ async def test_gold_paths_pass_the_llm_consent_judge_through_the_model_driven_ru
     from rich.console import Console
 
     from contracts import catalog as cat
-    from harness.config import RunConfig
-    from harness.gold_models import GoldPlayedModels
-    from harness.plan import Plan
-    from harness.run import execute_run
+    from harness.runner.config import RunConfig
+    from harness.runner.gold_models import GoldPlayedModels
+    from harness.runner.plan import Plan
+    from harness.runner.run import execute_run
 
     tasks = tuple(t.id for t in cat.load_catalog(cat.TASKS_DIR).values() if t.contract.consent)
     assert len(tasks) >= 12

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.plan import Plan
 from harness.records import TrialKey, TrialRecord
+from harness.runner.plan import Plan
 from harness.summary import summarise
 from models.prices import PriceTable, price_roles
 from models.types import Usage

@@ -9,9 +9,9 @@ from pathlib import Path
 import anyio
 from rich.console import Console
 
-from harness.config import RunConfig
 from harness.gc_policy import RUN_THRESHOLDS, run_pace
-from harness.run import execute_run
+from harness.runner.config import RunConfig
+from harness.runner.run import execute_run
 from orchestrator.protocol import AgentReply, TrialSession
 
 
@@ -48,8 +48,8 @@ class _Observer:
 
 
 def test_trials_run_at_the_run_pace_and_the_caller_gets_its_own_back(tmp_path: Path) -> None:
-    from harness.components import TrialComponents
-    from harness.plan import resolve_plan
+    from harness.runner.components import TrialComponents
+    from harness.runner.plan import resolve_plan
 
     before = gc.get_threshold()
     config = RunConfig(out=tmp_path / "run", task=["payments_balance_inquiry_01"])
@@ -95,7 +95,7 @@ def test_startup_pace_leaves_the_collector_as_found_when_start_up_fails() -> Non
 def test_serve_builds_the_gateway_without_collections_and_serves_with_them(monkeypatch) -> None:
     import uvicorn
 
-    from harness.config import ServeConfig
+    from harness.runner.config import ServeConfig
     from harness.serve import serve
     from servers import gateway as gateway_module
 
@@ -125,8 +125,8 @@ def test_reading_a_run_directory_runs_no_collection(tmp_path: Path) -> None:
     import shutil
 
     from harness.gc_policy import bulk_load
-    from harness.loop import run_blocking
     from harness.rundir import RunDirectory, read_record
+    from harness.runner.loop import run_blocking
 
     run = tmp_path / "run"
     run_blocking(lambda: execute_run(RunConfig(out=run, task=["payments_transfer_daily_limit_01"]), console=Console(quiet=True)))

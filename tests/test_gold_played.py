@@ -1,4 +1,4 @@
-"""The gold-played models (`harness.gold_models`) play every task of the catalog from only what each role
+"""The gold-played models (`harness.runner.gold_models`) play every task of the catalog from only what each role
 is shown: the agent every customer message so far, the router the graph agent's context window. Two
 tasks whose customers say the same things must then have the same gold turn there, or the offline
 model-driven runs (the bench, the lean-path equality tests, `fake_model_server.py`) cannot tell them
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from contracts.catalog import load_catalog
-from harness.gold_models import GoldPlayedModels
+from harness.runner.gold_models import GoldPlayedModels
 from orchestrator.graph_agent import CONTEXT_MESSAGES
 
 

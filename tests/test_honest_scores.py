@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from harness.components import TrialComponents
-from harness.config import RunConfig
-from harness.plan import Plan
-from harness.run import execute_run
+from harness.runner.components import TrialComponents
+from harness.runner.config import RunConfig
+from harness.runner.plan import Plan
+from harness.runner.run import execute_run
 from models.base import ConfigurationError, ModelError
 from models.scripted import ScriptedModel, text, tool_call
 from orchestrator.protocol import AgentReply, TrialSession
@@ -210,10 +210,10 @@ INTERRUPTING = """
 import anyio, sys
 from pathlib import Path
 from rich.console import Console
-from harness.components import TrialComponents
-from harness.config import RunConfig
-from harness.plan import Plan
-from harness.run import execute_run
+from harness.runner.components import TrialComponents
+from harness.runner.config import RunConfig
+from harness.runner.plan import Plan
+from harness.runner.run import execute_run
 
 class Interrupting:
     name = "interrupting"

@@ -21,10 +21,10 @@ import pytest
 from rich.console import Console
 
 from contracts import catalog as cat
-from harness.components import TrialComponents
-from harness.config import RunConfig
-from harness.plan import Plan
-from harness.run import execute_run
+from harness.runner.components import TrialComponents
+from harness.runner.config import RunConfig
+from harness.runner.plan import Plan
+from harness.runner.run import execute_run
 from models.scripted import ScriptedModel
 from models.types import ChatMessage
 from orchestrator.protocol import AgentReply, TrialSession

@@ -81,8 +81,8 @@ async def test_real_providers_play_whole_trials_against_the_fake_server(http_mod
     passes with usage."""
     from rich.console import Console
 
-    from harness.config import RunConfig
-    from harness.run import execute_run
+    from harness.runner.config import RunConfig
+    from harness.runner.run import execute_run
 
     _, app = http_models
     config = RunConfig(
@@ -283,9 +283,9 @@ def test_the_workers_fork_server_imports_the_run_sdks_before_it_forks(monkeypatc
     import multiprocessing
     from multiprocessing import forkserver
 
-    from harness.config import RunConfig
     from harness.executors import prepare_workers
     from harness.executors import processes
+    from harness.runner.config import RunConfig
 
     if "forkserver" not in multiprocessing.get_all_start_methods():
         pytest.skip("no fork server on this platform")

@@ -15,10 +15,10 @@ from contracts.graph import load_graph
 from contracts.schema import GoldCall, GoldTurn
 from grader.grade import grade_offline
 from harness.benchmark_spec import run_release
-from harness.config import ReleaseConfig
 from harness.release.debt import known_debt
 from harness.release.gates import prove_task
 from harness.release.replay import GatewayReplayer
+from harness.runner.config import ReleaseConfig
 from servers.domains.itsm.tools import ItsmEnvironment
 from servers.domains.itsm.world import PRIORITY_MATRIX, priority_of
 from servers.gateway import Gateway

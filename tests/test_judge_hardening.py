@@ -15,10 +15,10 @@ from contracts.schema import ReplyCriterion
 from grader.grade import JudgeFailure, quote_problem, validate_judgement
 from grader.judge import CriterionJudgement, JudgeOutput
 from grader.llm_judge import LLMJudge, render_request
-from harness.components import TrialComponents
-from harness.config import RunConfig
-from harness.plan import Plan
-from harness.run import execute_run
+from harness.runner.components import TrialComponents
+from harness.runner.config import RunConfig
+from harness.runner.plan import Plan
+from harness.runner.run import execute_run
 from models.model import Model
 from models.scripted import ScriptedModel
 from orchestrator.protocol import AgentReply

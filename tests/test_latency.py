@@ -82,7 +82,7 @@ async def test_the_scripted_model_sleeps_each_drawn_latency(monkeypatch: pytest.
 
 
 def test_gold_played_models_give_each_role_its_own_stream() -> None:
-    from harness.gold_models import GoldPlayedModels
+    from harness.runner.gold_models import GoldPlayedModels
 
     latency = Latency(1.0, "uniform", 0.5)
     apis: dict[str, Any] = GoldPlayedModels.of(["payments_transfer_daily_limit_01"], latency_s=1.0, latency=latency).apis()

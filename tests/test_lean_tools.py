@@ -21,10 +21,10 @@ from pydantic_core import to_jsonable_python
 from rich.console import Console
 
 from contracts.catalog import get_task, load_catalog
-from harness.config import RunConfig
-from harness.gold_models import GoldPlayedModels
-from harness.plan import Plan
-from harness.run import execute_run
+from harness.runner.config import RunConfig
+from harness.runner.gold_models import GoldPlayedModels
+from harness.runner.plan import Plan
+from harness.runner.run import execute_run
 from orchestrator.protocol import ToolSurface, TrialTools
 from servers.gateway import Gateway, GatewayTools
 from servers.registry import environment_class

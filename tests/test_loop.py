@@ -1,11 +1,11 @@
-"""`harness.loop.run_blocking`: a coroutine's result back to synchronous code, never formatted on the way
+"""`harness.runner.loop.run_blocking`: a coroutine's result back to synchronous code, never formatted on the way
 (CPython 3.11's runner formats the main task, result included, when it restores the SIGINT handler)."""
 
 from __future__ import annotations
 
 import pytest
 
-from harness.loop import run_blocking
+from harness.runner.loop import run_blocking
 
 
 class Heavy:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.config import RunConfig
-from harness.plan import resolve_plan
+from harness.runner.config import RunConfig
+from harness.runner.plan import resolve_plan
 from models.base import ConfigurationError
 
 

@@ -20,10 +20,10 @@ from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessa
 
 from contracts.graph import load_graph  # noqa: E402
 from harness.adapters.openai_agents import OpenAIAgentsAgent, map_error  # noqa: E402
-from harness.components import TrialComponents  # noqa: E402
-from harness.config import RunConfig  # noqa: E402
-from harness.plan import Plan  # noqa: E402
-from harness.run import execute_run  # noqa: E402
+from harness.runner.components import TrialComponents  # noqa: E402
+from harness.runner.config import RunConfig  # noqa: E402
+from harness.runner.plan import Plan  # noqa: E402
+from harness.runner.run import execute_run  # noqa: E402
 from orchestrator.protocol import AgentFailure  # noqa: E402
 
 pytestmark = pytest.mark.anyio

@@ -35,11 +35,11 @@ def test_label_values_keep_their_commas(monkeypatch: pytest.MonkeyPatch, capsys:
 
 
 async def test_the_report_uses_the_price_table_the_run_recorded(tmp_path: Path) -> None:
-    from harness.components import TrialComponents
-    from harness.config import RunConfig
-    from harness.plan import Plan
     from harness.report.build import build_report
-    from harness.run import execute_run
+    from harness.runner.components import TrialComponents
+    from harness.runner.config import RunConfig
+    from harness.runner.plan import Plan
+    from harness.runner.run import execute_run
     from models.prices import DEFAULT_PRICE_TABLE
     from models.scripted import ScriptedModel, text, tool_call
 
@@ -226,7 +226,7 @@ def test_help_value_names_come_from_the_config() -> None:
     from pydantic import BaseModel, Field
 
     from harness.cli_help import help_text, metavar
-    from harness.config import RunConfig
+    from harness.runner.config import RunConfig
 
     class Example(BaseModel):
         out: Path | None = None

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from harness.config import RunConfig
-from harness.run import execute_run
+from harness.runner.config import RunConfig
+from harness.runner.run import execute_run
 
 pytestmark = pytest.mark.anyio
 AGENT = Path(__file__).parent / "fixtures" / "process_agent.py"
@@ -83,7 +83,7 @@ async def test_the_process_starts_in_an_empty_directory_with_a_minimal_environme
 
 def test_a_relative_script_is_resolved_and_its_content_is_the_code_identity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from harness.adapters.process import code_identity, resolve_command
-    from harness.plan import config_hash, resolve_plan
+    from harness.runner.plan import config_hash, resolve_plan
 
     script = tmp_path / "agent.py"
     script.write_text("print('v1')\n")
@@ -131,7 +131,7 @@ def _tree(root: Path) -> None:
 )
 def test_an_edit_to_code_the_command_does_not_name_is_a_new_identity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, edited: str) -> None:
     from harness.adapters.process import code_identity
-    from harness.plan import config_hash, resolve_plan
+    from harness.runner.plan import config_hash, resolve_plan
 
     _tree(tmp_path)
     monkeypatch.chdir(tmp_path)
@@ -144,7 +144,7 @@ def test_an_edit_to_code_the_command_does_not_name_is_a_new_identity(tmp_path: P
 
 
 def test_a_declared_agent_code_path_is_part_of_the_identity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from harness.plan import config_hash, resolve_plan
+    from harness.runner.plan import config_hash, resolve_plan
     from models.base import ConfigurationError
 
     _tree(tmp_path)

@@ -10,9 +10,9 @@ import anyio
 from rich.console import Console
 
 from contracts.catalog import load_selection
-from harness.config import RunConfig
-from harness.run import execute_run
-from harness.trial import judge_calls_at_once
+from harness.runner.config import RunConfig
+from harness.runner.run import execute_run
+from harness.runner.trial import judge_calls_at_once
 
 
 def test_provider_cap_follows_what_the_trials_ask_at_once_unless_set() -> None:

@@ -14,10 +14,10 @@ from rich.console import Console
 import test_providers
 from test_providers import BOTH, HELLO, build
 
-from harness.components import TrialComponents
-from harness.config import RunConfig
-from harness.plan import Plan
-from harness.run import execute_run
+from harness.runner.components import TrialComponents
+from harness.runner.config import RunConfig
+from harness.runner.plan import Plan
+from harness.runner.run import execute_run
 from models.base import ModelError, RetryDecision
 from models.model import Model, RetryPolicy
 from models.scripted import ScriptedModel, text, tool_call

@@ -746,8 +746,8 @@ async def test_graph_agent_and_llm_judge_through_the_openai_adapter(fake_api: re
     router (forced `route` tool), node ReAct loop, LLM judge, usage per role and the priced agent cost."""
     from rich.console import Console
 
-    from harness.config import RunConfig
-    from harness.run import execute_run
+    from harness.runner.config import RunConfig
+    from harness.runner.run import execute_run
 
     answer = "Your balance on ACC-1005 is $640.20 and you have 310 loyalty points."
 
@@ -788,8 +788,8 @@ async def test_provider_500s_until_exhaustion_make_the_trial_bottom(fake_api: re
     from rich.console import Console
 
     import models.model as model_module
-    from harness.config import RunConfig
-    from harness.run import execute_run
+    from harness.runner.config import RunConfig
+    from harness.runner.run import execute_run
 
     monkeypatch.setattr(model_module, "RetryPolicy", lambda: RetryPolicy(max_retries=1, base_delay_s=0.0, max_delay_s=0.0))
     route = fake_api.post(OPENAI_URL).mock(return_value=httpx.Response(500, json=openai_error(500)))

@@ -15,10 +15,10 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
 
 from contracts.graph import load_graph  # noqa: E402
 from harness.adapters.pydantic_ai import PydanticAIAgent  # noqa: E402
-from harness.components import TrialComponents  # noqa: E402
-from harness.config import RunConfig  # noqa: E402
-from harness.plan import Plan  # noqa: E402
-from harness.run import execute_run  # noqa: E402
+from harness.runner.components import TrialComponents  # noqa: E402
+from harness.runner.config import RunConfig  # noqa: E402
+from harness.runner.plan import Plan  # noqa: E402
+from harness.runner.run import execute_run  # noqa: E402
 
 pytestmark = pytest.mark.anyio
 

@@ -12,13 +12,13 @@ from rich.console import Console
 
 from contracts import catalog as cat
 from grader.llm_judge import LLMJudge
-from harness.components import TrialComponents
-from harness.config import RunConfig
-from harness.plan import Plan
 from harness.records import TrialRecord
 from harness.regrade import RegradeError, grade_record, regrade_run
 from harness.report.compare import compare_runs
-from harness.run import execute_run
+from harness.runner.components import TrialComponents
+from harness.runner.config import RunConfig
+from harness.runner.plan import Plan
+from harness.runner.run import execute_run
 from models.model import Model
 from models.scripted import ScriptedModel
 

@@ -11,9 +11,9 @@ from contracts.catalog import get_task, load_catalog
 from contracts.schema import GoldTurn, Task
 from grader.grade import grade_offline
 from harness.benchmark_spec import run_release
-from harness.config import ReleaseConfig
 from harness.release.gates import prove_task
 from harness.release.replay import GatewayReplayer
+from harness.runner.config import ReleaseConfig
 from servers.gateway import Gateway
 from servers.registry import environment_class
 

@@ -12,12 +12,12 @@ import pytest
 from rich.console import Console
 
 from contracts.catalog import catalog_lock, load_catalog, select_tasks
-from harness.config import RunConfig
-from harness.loop import run_blocking
+from harness.runner.config import RunConfig
+from harness.runner.loop import run_blocking
 from harness.report.data import load_runs
 from harness.report.explorer import explorer_payload
 from harness.report.state_changes import state_diff
-from harness.run import execute_run
+from harness.runner.run import execute_run
 from harness.rundir import RunDirectory
 
 QUIET = Console(file=open("/dev/null", "w"))  # noqa: SIM115

@@ -21,15 +21,15 @@ import pytest
 from rich.console import Console
 
 from contracts.catalog import load_catalog
-from harness.loop import run_blocking
-from harness.components import TrialComponents
-from harness.config import RunConfig
 from harness.executors import ExecutorError
 from harness.executors.split import deal, effective_workers, share, worker_config
-from harness.plan import Plan
 from harness.records import TrialKey, TrialRecord
 from harness.rundir import RunDirectory
-from harness.run import RunResult, execute_run, trial_seed
+from harness.runner.components import TrialComponents
+from harness.runner.config import RunConfig
+from harness.runner.loop import run_blocking
+from harness.runner.plan import Plan
+from harness.runner.run import RunResult, execute_run, trial_seed
 from harness.writer import record_writer
 from models.base import ConfigurationError
 from models.scripted import ScriptedModel, text, tool_call

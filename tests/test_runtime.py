@@ -12,18 +12,18 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from contracts.catalog import get_task
 from contracts.evidence import Message
 from contracts.schema import ReplyCriterion
 from grader.grade import JudgeFailure
 from grader.llm_judge import LLMJudge
-from harness.components import TrialComponents
-from harness.config import RunConfig
-from harness.plan import Plan, resolve_plan
-from harness.run import execute_run
 from harness.rundir import ResumeMismatch
+from harness.runner.components import TrialComponents
+from harness.runner.config import RunConfig
+from harness.runner.plan import Plan, resolve_plan
+from harness.runner.run import execute_run
 from models.base import ConfigurationError, ModelError
 from models.model import Model, RetryPolicy, UsageLedger
-from contracts.catalog import get_task
 from models.scripted import ScriptedModel, calls, text, tool_call
 from simulator.llm_user import STOP_TOKEN, LLMUser
 

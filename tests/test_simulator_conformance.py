@@ -10,10 +10,10 @@ from rich.console import Console
 
 from contracts import catalog as cat
 from contracts.evidence import Message
-from harness.components import TrialComponents
-from harness.config import RunConfig
-from harness.plan import Plan
-from harness.run import execute_run
+from harness.runner.components import TrialComponents
+from harness.runner.config import RunConfig
+from harness.runner.plan import Plan
+from harness.runner.run import execute_run
 from models.scripted import ScriptedModel
 from orchestrator.protocol import AgentReply
 from simulator.conformance import awaits_customer, check_dialogue, invented_facts, recited

@@ -57,7 +57,7 @@ def test_help_imports_only_the_cli() -> None:
         assert "serve" in out.getvalue(), out.getvalue()
         """
     )
-    assert "pydantic_settings" in modules and "harness.config" in modules
+    assert "pydantic_settings" in modules and "harness.runner.config" in modules
     assert offending(modules, NEVER_FOR_HELP) == []
 
 

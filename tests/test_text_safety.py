@@ -11,11 +11,11 @@ from rich.console import Console
 
 from contracts.evidence import ToolCallRecord
 from contracts.text import REPLY_MAX_CHARS, VALUE_MAX_CHARS, safe_text, safe_value, short
-from harness.components import TrialComponents
-from harness.config import RunConfig
-from harness.plan import Plan
 from harness.records import TrialRecord
-from harness.run import execute_run
+from harness.runner.components import TrialComponents
+from harness.runner.config import RunConfig
+from harness.runner.plan import Plan
+from harness.runner.run import execute_run
 from orchestrator.protocol import AgentReply
 
 pytestmark = pytest.mark.anyio

@@ -1,4 +1,4 @@
-"""Mapping a framework's exceptions to the benchmark's failure classes (see `harness.trial`).
+"""Mapping a framework's exceptions to the benchmark's failure classes (see `harness.runner.trial`).
 
 - the model made the agent give up (invalid tool calls until retries ran out, a usage, token or context
   limit, unparseable output): `AgentFailure` — scored 0, stays in the denominator;
@@ -6,7 +6,7 @@
   excluded and re-run;
 - the provider refuses the configuration (bad key, unknown model, quota): `ConfigurationError` — the run
   stops;
-- anything else is left as it is, and `harness.agent_host.attribute` makes it the agent's failure
+- anything else is left as it is, and `harness.runner.agent_host.attribute` makes it the agent's failure
   (`agent_error`: scored 0, in the denominator).
 
 Every `ModelError` made here is marked as the harness's observation (`models.base.observe`), with its

@@ -153,7 +153,7 @@ class OpenAIAgentsAgent:
             mapped = map_error(exc)
             sent = None if sent_before is None or self._counter is None else self._counter.sent - sent_before
             spent = _usage(_failure_usage(exc), sent)
-            mapped.usage = spent  # type: ignore[union-attr] - `AgentFailure.usage`, or charged to ⊥ alike (`harness.trial._charge`)
+            mapped.usage = spent  # type: ignore[union-attr] - `AgentFailure.usage`, or charged to ⊥ alike (`harness.runner.trial._charge`)
             raise mapped from exc
         self._history = result.to_input_list()
         sent = None if sent_before is None or self._counter is None else self._counter.sent - sent_before

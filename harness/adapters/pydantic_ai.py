@@ -135,7 +135,7 @@ class PydanticAIAgent:
         except Exception as exc:  # noqa: BLE001 - mapped to a failure class, or re-raised as is
             mapped = map_error(exc)
             spent = _usage(used, None if sent_before is None or self._counter is None else self._counter.sent - sent_before)
-            mapped.usage = spent  # type: ignore[union-attr] - `AgentFailure.usage`, or charged to ⊥ alike (`harness.trial._charge`)
+            mapped.usage = spent  # type: ignore[union-attr] - `AgentFailure.usage`, or charged to ⊥ alike (`harness.runner.trial._charge`)
             raise mapped from exc
         self._history = list(result.all_messages())
         usage = _usage(used, None if sent_before is None or self._counter is None else self._counter.sent - sent_before)

@@ -12,11 +12,11 @@ import pickle
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from harness.components import TrialComponents
-from harness.config import RunConfig
 from harness.executors.shard import ComponentFactory, Emit, TrialWork, run_shard
 from harness.executors.split import effective_workers
-from harness.plan import Plan
+from harness.runner.components import TrialComponents
+from harness.runner.config import RunConfig
+from harness.runner.plan import Plan
 from models.base import ConfigurationError
 
 

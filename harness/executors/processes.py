@@ -30,10 +30,10 @@ from typing import Any
 
 import anyio
 
-from harness.config import RunConfig
 from harness.executors.shard import ComponentFactory, Emit, ShardMessage, ShardReceiver, ShardSpec, TrialWork, WorkerFailed, report_shard
 from harness.executors.split import deal, worker_config
-from harness.plan import Plan
+from harness.runner.config import RunConfig
+from harness.runner.plan import Plan
 
 log = logging.getLogger("crmbench.run")
 

@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Literal
 import anyio
 
 from contracts.schema import Task
-from harness.components import TrialComponents
-from harness.config import RunConfig
 from harness.gc_policy import run_pace
-from harness.plan import Plan
 from harness.records import TrialKey, TrialRecord
 from harness.rundir import encode_record
-from harness.trial import Limits, run_trial
+from harness.runner.components import TrialComponents
+from harness.runner.config import RunConfig
+from harness.runner.plan import Plan
+from harness.runner.trial import Limits, run_trial
 from models.base import ConfigurationError
 from models.types import Usage
 from servers.gateway import Gateway

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from harness.config import RunConfig
+from harness.runner.config import RunConfig
 
 T = TypeVar("T")
 

@@ -25,13 +25,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from contracts import catalog as cat
 from contracts.graph import load_graph
 from contracts.schema import Task
-from harness.config import ReleaseConfig
 from harness.files import write_atomic
-from harness.release.debt import DebtError, load_debt, write_debt
-from harness.release.inventory import inventory, label_summary, render_markdown
-from harness.release.gates import TaskProof, prove_task
-from harness.release.replay import GatewayReplayer
 from harness.policy_rules import GATED_DOMAINS
+from harness.release.debt import DebtError, load_debt, write_debt
+from harness.release.gates import TaskProof, prove_task
+from harness.release.inventory import inventory, label_summary, render_markdown
+from harness.release.replay import GatewayReplayer
+from harness.runner.config import ReleaseConfig
 from harness.validate import overspecification_warnings, validate_manifest, validate_tasks
 from servers.gateway import Gateway
 from servers.registry import environment_class

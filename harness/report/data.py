@@ -23,7 +23,7 @@ from typing import Any
 
 from contracts.catalog import CatalogError, catalog_lock, load_catalog
 from contracts.schema import Task
-from harness.config import EXECUTION_ONLY
+from harness.runner.config import EXECUTION_ONLY
 from harness.gc_policy import bulk_load
 from harness.records import TrialRecord
 from harness.report.state_changes import StateDiff, state_diff

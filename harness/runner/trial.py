@@ -10,7 +10,7 @@ Failure classes (spec A.1/A.3):
   per-call timeout), a judge outage, a crash of this project's own code (gateway, user simulator, tool
   surface).
 
-Who decides ⊥ is `harness.agent_host.attribute`: an agent cannot take a trial out of its own score by
+Who decides ⊥ is `harness.runner.agent_host.attribute`: an agent cannot take a trial out of its own score by
 raising or reporting an error.
 """
 
@@ -32,12 +32,12 @@ from grader.consent import consent_hash, judge_consent
 from grader.settle import first_failure, settle_while
 from grader.grade import JudgeFailure, Prepared, criteria_hash, grade_with, judge_replies, prepare, record_checks, ungraded_verdict
 from grader.verdicts import CheckVerdict
-from harness.agent_host import hosted_agent
-from harness.components import TrialComponents
+from harness.runner.agent_host import hosted_agent
+from harness.runner.components import TrialComponents
 from simulator.conformance import check_dialogue, excludable, fault_labels
 from simulator.scripted import ScriptedUser
 from harness.records import RECORD_FORMAT, TrialKey, TrialRecord
-from harness.task_view import task_view
+from harness.runner.task_view import task_view
 from models.base import ConfigurationError, ModelError, observe, observed
 from models.model import UsageLedger
 from models.types import Usage

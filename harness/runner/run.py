@@ -21,17 +21,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from contracts.catalog import catalog_domains, catalog_lock, load_selection, select_tasks
 from contracts.schema import Task
-from harness.components import TrialComponents
-from harness.config import RunConfig
+from harness.runner.components import TrialComponents
+from harness.runner.config import RunConfig
 from harness.executors import check_executor, make_executor, prepare_workers
 from harness.executors.shard import ComponentFactory, TrialWork
 from harness.gc_policy import bulk_load, long_lived
 from harness.manifest import build_manifest
-from harness.plan import Plan, resolve_plan
+from harness.runner.plan import Plan, resolve_plan
 from harness.records import TrialKey, TrialRecord
 from harness.rundir import RunDirectory, refuse_unidentified_resume
 from harness.summary import summarise
-from harness.trial import judge_calls_at_once
+from harness.runner.trial import judge_calls_at_once
 from harness.writer import RecordWriter, record_writer
 from models.model import UsageLedger
 from models.prices import DEFAULT_PRICE_TABLE, PriceTable

@@ -116,7 +116,7 @@ class GoldPlayedModels:
         }
 
     def __call__(self, config: Any, plan: Any) -> Any:
-        from harness.components import TrialComponents
+        from harness.runner.components import TrialComponents
 
         return TrialComponents(config, plan, apis=self.apis())
 

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from harness.config import BUILTIN_AGENTS, RunConfig
+from harness.runner.config import BUILTIN_AGENTS, RunConfig
 from models.base import ConfigurationError
 from models.registry import check_model_name, credential_env, credentials_available, parse_model_name
 
@@ -111,7 +111,7 @@ def resolve_plan(config: RunConfig) -> Plan:
     agent = config.agent
     plugin = None
     if agent not in BUILTIN_AGENTS:
-        from harness.plugins import load_plugin
+        from harness.runner.plugins import load_plugin
 
         plugin = load_plugin(agent)
     if config.offline and agent in MODEL_AGENTS:

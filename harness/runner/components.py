@@ -17,10 +17,10 @@ from grader.consent import ConsentJudge, RuleConsentJudge
 from grader.judge import Judge
 from grader.text.evidence import EvidenceJudge
 from grader.memo import ContractMemo
-from harness.agents import NoOpAgent, load_script, oracle_agent, script_agent
-from harness.config import RunConfig
-from harness.plan import URL_AGENTS, Plan
-from harness.plugins import AgentContext, PluginAgent, load_plugin
+from harness.runner.agents import NoOpAgent, load_script, oracle_agent, script_agent
+from harness.runner.config import RunConfig
+from harness.runner.plan import URL_AGENTS, Plan
+from harness.runner.plugins import AgentContext, PluginAgent, load_plugin
 from models.base import ModelAPI
 from models.model import Model, UsageLedger
 from models.registry import get_model_api
