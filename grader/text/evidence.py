@@ -139,7 +139,7 @@ class EvidenceJudge:
             why = "no visible reply states: " + "; ".join(repr(m) for m in missing)
             return CriterionJudgement(passed=False, explanation=why + (f" ({'; '.join(notes)})" if notes else "")), False
         for phrase in criterion.absent or []:
-            hits = phrase_hits(phrase, all_units, carried_only=False)
+            hits = phrase_hits(phrase, all_units, carried_only=False, forms=False)
             if hits:
                 why = f"a visible reply says what it must not: {phrase!r} ({_where(hits[0])})"
                 return CriterionJudgement(passed=False, quote=hits[0].sentence, explanation=why), False

@@ -55,8 +55,10 @@ def counted_words_follow(unit: str, value: Value, nouns: tuple[str, ...]) -> boo
     return False
 
 
-def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carried_only: bool = True) -> list[Hit]:
-    """Every mention of `phrase` in the units (un-negated ones only, unless `negation` is False)."""
+def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carried_only: bool = True, forms: bool = True) -> list[Hit]:
+    """Every mention of `phrase` in the units (un-negated ones only, unless `negation` is False). With
+    `forms` False the phrase matches only as written (an `absent` phrase: what must not be said is a
+    precise wrong statement, and its stems would trip on right ones: "your card" is not "gift card")."""
     target = phrase_value(phrase)
     count = phrase_count(phrase) if target is None else None
     hits: list[Hit] = []
@@ -86,7 +88,7 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
             if not negation or _starts_negated(phrase) or not negated_before(text[: match.start()]):
                 seen.add(match.start())
                 hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + match.start()))
-        for start in stem_matches(phrase, text, negation=negation):
+        for start in stem_matches(phrase, text, negation=negation) if forms else ():
             if start not in seen:
                 seen.add(start)
                 hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
