@@ -15,7 +15,7 @@ import hashlib
 import json
 import logging
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -131,6 +131,20 @@ def case_files(directory: Path) -> list[Path]:
     return files
 
 
+def domain_cases(directory: Path, model: type[BaseModel], domains: list[str] | None, known_tasks: Mapping[str, Any]) -> Iterator[tuple[Path, str, Any]]:
+    """(file, domain, case) for every case of the split's files under `directory` (only `domains` when
+    given), each naming a task of `known_tasks` (else an error naming the file and the case): the reading
+    both held-out parts share."""
+    for path in case_files(directory):
+        domain, cases = read_cases(path, model)
+        if domains and domain not in domains:
+            continue
+        for case in cases:
+            if case.task not in known_tasks:
+                raise CalibrationError(f"{path}: case {case.id}: no task {case.task!r} in the catalog")
+            yield path, domain, case
+
+
 def checked_ids(out: list[tuple[str, Any]], domains: list[str] | None) -> list[tuple[str, Any]]:
     """`out` (domain, case) with unique case ids and every asked domain present."""
     ids = Counter(item.id for _, item in out)
@@ -158,22 +172,16 @@ def load_heldout(criteria: Mapping[str, Sequence[ReplyCriterion]], directory: Pa
     A task or statement the catalog does not have, or a criterion with a `${...}` reference, is an error
     naming the file and the case."""
     out: list[tuple[str, CalibrationItem]] = []
-    for path in case_files(directory):
-        domain, items = read_cases(path, HeldoutItem)
-        if domains and domain not in domains:
-            continue
-        for item in items:
-            if item.task not in criteria:
-                raise CalibrationError(f"{path}: case {item.id}: no task {item.task!r} in the catalog")
-            matches = [c for c in criteria[item.task] if c.criterion == item.criterion]
-            if len(matches) != 1:
-                known = "; ".join(c.criterion for c in criteria[item.task]) or "none"
-                raise CalibrationError(f"{path}: case {item.id}: task {item.task} has {len(matches)} reply criteria stated "
-                                       f"{item.criterion!r} (its criteria: {known})")
-            if "${" in matches[0].model_dump_json():
-                raise CalibrationError(f"{path}: case {item.id}: the criterion holds a result reference; held-out cases use literal criteria")
-            out.append((domain, CalibrationItem(id=item.id, task=item.task, criterion=matches[0], messages=item.messages,
-                                                expected=item.expected, kind=item.kind, why=item.why)))
+    for path, domain, item in domain_cases(directory, HeldoutItem, domains, criteria):
+        matches = [c for c in criteria[item.task] if c.criterion == item.criterion]
+        if len(matches) != 1:
+            known = "; ".join(c.criterion for c in criteria[item.task]) or "none"
+            raise CalibrationError(f"{path}: case {item.id}: task {item.task} has {len(matches)} reply criteria stated "
+                                   f"{item.criterion!r} (its criteria: {known})")
+        if "${" in matches[0].model_dump_json():
+            raise CalibrationError(f"{path}: case {item.id}: the criterion holds a result reference; held-out cases use literal criteria")
+        out.append((domain, CalibrationItem(id=item.id, task=item.task, criterion=matches[0], messages=item.messages,
+                                            expected=item.expected, kind=item.kind, why=item.why)))
     return checked_ids(out, domains)
 
 

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from contracts.evidence import Message
 from contracts.schema import ConsentCheck
-from grader.calibration import CALIBRATION_DIR, CalibrationError, CheckReport, Outcome, agreement, case_files, checked_ids, read_cases
+from grader.calibration import CALIBRATION_DIR, CalibrationError, CheckReport, Outcome, agreement, checked_ids, domain_cases
 from grader.consent import ConsentJudge, ConsentQuestion
 from grader.values import args_match
 
@@ -79,24 +79,18 @@ def load_consent(checks: Mapping[str, Sequence[ConsentCheck]], directory: Path =
     unknown task, no (or an ambiguous) check on the tool, or a check with a `${...}` reference is an error
     naming the file and the case."""
     out: list[ResolvedConsentCase] = []
-    for path in case_files(directory):
-        domain, cases = read_cases(path, ConsentCase)
-        if domains and domain not in domains:
-            continue
-        for case in cases:
-            if case.task not in checks:
-                raise CalibrationError(f"{path}: case {case.id}: no task {case.task!r} in the catalog")
-            indexed = [(i, c) for i, c in enumerate(checks[case.task]) if c.tool == case.tool and (case.check is None or i == case.check)]
-            if len(indexed) != 1:
-                known = ", ".join(f"{i}: {c.tool}" for i, c in enumerate(checks[case.task])) or "none"
-                raise CalibrationError(f"{path}: case {case.id}: task {case.task} has {len(indexed)} consent checks on {case.tool!r}"
-                                       f"{'' if case.check is None else f' at index {case.check}'} (its checks: {known})")
-            check = indexed[0][1]
-            if "${" in check.model_dump_json():
-                raise CalibrationError(f"{path}: case {case.id}: the consent check holds a result reference; held-out cases use literal checks")
-            if case.call is not None and check.params and not args_match(check.params, case.call):
-                raise CalibrationError(f"{path}: case {case.id}: the call {case.call} is not gated by the check (params {check.params})")
-            out.append(ResolvedConsentCase(domain=domain, case=case, check=check))
+    for path, domain, case in domain_cases(directory, ConsentCase, domains, checks):
+        indexed = [(i, c) for i, c in enumerate(checks[case.task]) if c.tool == case.tool and (case.check is None or i == case.check)]
+        if len(indexed) != 1:
+            known = ", ".join(f"{i}: {c.tool}" for i, c in enumerate(checks[case.task])) or "none"
+            raise CalibrationError(f"{path}: case {case.id}: task {case.task} has {len(indexed)} consent checks on {case.tool!r}"
+                                   f"{'' if case.check is None else f' at index {case.check}'} (its checks: {known})")
+        check = indexed[0][1]
+        if "${" in check.model_dump_json():
+            raise CalibrationError(f"{path}: case {case.id}: the consent check holds a result reference; held-out cases use literal checks")
+        if case.call is not None and check.params and not args_match(check.params, case.call):
+            raise CalibrationError(f"{path}: case {case.id}: the call {case.call} is not gated by the check (params {check.params})")
+        out.append(ResolvedConsentCase(domain=domain, case=case, check=check))
     checked_ids([(r.domain, r.case) for r in out], domains)  # ids unique, every --domain present
     return out
 
