@@ -183,7 +183,12 @@ def _values(calls: list[GatedCall], check: ConsentCheck) -> list[Value]:
     return out
 
 
-_STOP = frozenset("the a an my our your to of for on in at and or it is be with this that one".split())
+_STOP = frozenset("the a an my our your to of for on in at and or it is be with this that one".split()) | frozenset(
+    "i you me we us they them he she him her its their yours let get got back will would can could shall should may might "
+    "must do does did have has had am are was were been being like want".split()
+)
+"""Words that name nothing the agent offered: a choice shares a content word with the proposal, never a
+pronoun or an auxiliary ("... get back to you" chooses nothing of "Would you like the 10:00 window?")."""
 
 
 def chosen_values(question: ConsentQuestion) -> list[Value]:
