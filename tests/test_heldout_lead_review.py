@@ -121,3 +121,28 @@ async def test_a_yes_about_the_other_booking_grants_nothing() -> None:
     follows was not what the customer agreed to."""
     verdict = await replayed_verdict(CANCEL_BASIC, lambda turns: set_turn(turns, 1, user="Yes - cancel PNR-K7Q2MA, the one on the 10th."))
     assert not verdict.strict
+
+
+# ---- an unrequested write on a record the agent created; a wrong amount in a reply ------------------------
+
+
+async def test_a_note_nobody_asked_for_on_the_new_case_fails() -> None:
+    """The agent opens the case the customer asked for, then also writes a note on it that nobody asked
+    for: a write on a record the trial created is collateral like any other."""
+
+    def edit(turns: list[GoldTurn]) -> None:
+        calls = list(turns[0].calls) + [call("add_case_note", case_id="${create_case.case_id}", note="Customer sounded annoyed.")]
+        set_turn(turns, 0, calls=calls)
+
+    verdict = await replayed_verdict("customer_support_case_create_new_01", edit)
+    assert not verdict.strict
+
+
+async def test_a_wrong_amount_in_the_confirmation_fails() -> None:
+    """$221.40 for the $212.40 the card was charged: the right value must be stated, not another one."""
+
+    def edit(turns: list[GoldTurn]) -> None:
+        set_turn(turns, 1, reply=turns[1].reply.replace("$212.40", "$221.40"))
+
+    verdict = await replayed_verdict("payments_checkout_insufficient_then_card_01", edit)
+    assert not verdict.strict and verdict.components.get("reply") is False, verdict.summary()
