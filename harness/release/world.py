@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import inspect
+import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -115,19 +116,19 @@ def world_targets(task: Task, gold: Evidence) -> Targets:
     return Targets(created=created_records(gold), own=own, lookalikes=lookalikes, customer=customer)
 
 
-_PROBES: list[tuple[type[ToolEnvironment], Task, list[tuple[str, list[Any]]]]] = []
+_PROBES: dict[tuple[type[ToolEnvironment], str], list[tuple[str, list[Any]]]] = {}
 
 
 def probes_of(env: type[ToolEnvironment], task: Task) -> list[tuple[str, list[Any]]]:
-    """`env.mutation_probes(task.initial_state)`, worked out once per task: a domain tries each probe on
-    a copy of the world (field service: hundreds of deep copies per task), and the battery generators ask
-    several times. The last few tasks are kept by identity (a task is not changed while it is proved)."""
-    for known_env, known_task, probes in _PROBES:
-        if known_env is env and known_task is task:
-            return list(probes)
-    probes = env.mutation_probes(task.initial_state)
-    _PROBES.insert(0, (env, task, probes))
-    del _PROBES[4:]
+    """`env.mutation_probes(task.initial_state)`, worked out once per distinct world: a domain tries each
+    probe on a copy of the world (field service: hundreds of deep copies per world), the battery
+    generators ask several times per task, and most tasks of a domain start from the same world (no
+    override, or the same one). Probes are a pure function of the domain and the initial state, so the
+    key is the state override's canonical JSON; a process proves a few dozen distinct worlds at most."""
+    key = (env, json.dumps(task.initial_state, sort_keys=True, default=str))
+    probes = _PROBES.get(key)
+    if probes is None:
+        probes = _PROBES[key] = env.mutation_probes(task.initial_state)
     return list(probes)
 
 
