@@ -7,6 +7,8 @@ error, because an empty list that silently passes is how peer benchmarks let no-
 
 from __future__ import annotations
 
+import functools
+
 import re
 from typing import Annotated, Any, Literal
 
@@ -73,18 +75,21 @@ class CallPattern(Strict):
     def tools(self) -> list[str]:
         return [self.tool, *(a.tool for a in self.alternative_calls)]
 
-    @property
+    @functools.cached_property
     def alternative_calls(self) -> list[AlternativeCall]:
         return _alternative_calls(self.alternatives)
 
+    @functools.cached_property
+    def _own_call(self) -> AlternativeCall:
+        """The entry's own tool and params as a call pattern (made once: a grader asks every trace record)."""
+        return AlternativeCall(tool=self.tool, params=self.params)
+
     def matches(self, tool: str, arguments: dict[str, Any]) -> bool:
         """Whether a call is this one: the tool with the entry's params, or one of the alternatives."""
-        return AlternativeCall(tool=self.tool, params=self.params).matches(tool, arguments) or any(
-            a.matches(tool, arguments) for a in self.alternative_calls
-        )
+        return self._own_call.matches(tool, arguments) or any(a.matches(tool, arguments) for a in self.alternative_calls)
 
     def label(self, separator: str = " | ") -> str:
-        return separator.join([AlternativeCall(tool=self.tool, params=self.params).label(), *(a.label() for a in self.alternative_calls)])
+        return separator.join([self._own_call.label(), *(a.label() for a in self.alternative_calls)])
 
 
 class ExpectedAction(CallPattern):

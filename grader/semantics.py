@@ -368,8 +368,11 @@ def canonical_evidence(env: type[ToolEnvironment], evidence: Evidence) -> Eviden
 
 def canonical_record(env: type[ToolEnvironment], record: ToolCallRecord) -> CanonicalCall:
     """One trace record with canonical arguments (defaults filled in) and the names the caller sent."""
-    return CanonicalCall(
-        **{**record.model_dump(), "arguments": canonical_args(env, record.tool, record.arguments, defaults=True)},
+    # constructed without validation: every field comes from a record already validated and made safe, and
+    # the filled-in defaults come from the tool's own signature (the grader does this for every trace record)
+    fields = {name: getattr(record, name) for name in ToolCallRecord.model_fields}
+    return CanonicalCall.model_construct(
+        **{**fields, "arguments": canonical_args(env, record.tool, record.arguments, defaults=True)},
         given=list(record.arguments),
     )
 
