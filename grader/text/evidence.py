@@ -48,6 +48,7 @@ from collections.abc import Sequence
 
 from contracts.schema import ReplyCriterion
 from grader.judge import CriterionJudgement, JudgeOutput
+from grader.text.binding import mislabelled, uncovered, value_labels
 from grader.text.conflicts import status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
 from grader.text.units import Hit, Unit, negated_in_criterion, transcript_units
@@ -108,12 +109,17 @@ class EvidenceJudge:
         missing: list[str] = []
         notes: list[str] = []
         evidence_phrases = [p for item in criterion.evidence for p in ([item] if isinstance(item, str) else item)]
-        for item in criterion.evidence:
+        items = tuple(tuple([item] if isinstance(item, str) else item) for item in criterion.evidence)
+        labels = value_labels(criterion.criterion, items)
+        for index, item in enumerate(criterion.evidence):
             phrases = [item] if isinstance(item, str) else item
             hit: tuple[str, Hit] | None = None
             negation = not negated_in_criterion(phrases, criterion.criterion)
             for phrase in phrases:
-                hits = phrase_hits(phrase, units, negation=negation)
+                stated = phrase_hits(phrase, units, negation=negation)
+                hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not mislabelled(h, index, labels)]
+                if stated and not hits:
+                    notes.append(f"{phrase!r} is stated only of another subject or fact ({_where(stated[0])})")
                 if hits:
                     hit = (phrase, hits[0])
                     conflicts = value_conflicts(hits, units, criterion.criterion, known, evidence_phrases) or status_conflicts(phrase, hits, units, known_words)
