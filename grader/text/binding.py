@@ -469,3 +469,21 @@ def mislabelled(hit: Hit, index: int, labels: tuple[frozenset[str] | None, ...])
         if keys & others:
             return True  # the nearest word that tells the values apart is another value's label
     return False
+
+
+# ---- a criterion's negated item ------------------------------------------------------------------------
+
+PRIVATIVE = re.compile(
+    r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable|only|except|lacks?|lacking|missing|absent|fails?|failed"
+    r"|too\s+low|below|short\s+of|neither|nobody|nowhere|refused|declined|denied|rejected|blocked|expired|ineligible|unavailable"
+    r"|unqualified|invalid|insufficient|un[a-z]+able|[a-z]+n't)\b",
+    re.I,
+)
+"""Words that deny or restrict what their clause says ("not", "lacks", "without", "only", "unavailable")."""
+
+
+def denied(hit: Hit) -> bool:
+    """Whether the sentence of a match denies or restricts something: an item the criterion states negated
+    ("does not have the HVAC skill", "PayPal does not help") is stated only in such a sentence ("a Basic
+    fare, which can't be changed"; never "Mei Tanaka is HVAC-qualified and free at 14:00")."""
+    return PRIVATIVE.search(hit.sentence.replace("\u2019", "'")) is not None

@@ -48,12 +48,12 @@ from collections.abc import Sequence
 
 from contracts.schema import ReplyCriterion
 from grader.judge import CriterionJudgement, JudgeOutput
-from grader.text.binding import mislabelled, uncovered, value_labels
+from grader.text.binding import denied, mislabelled, uncovered, value_labels
 from grader.text.conflicts import status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
 from grader.text.units import Hit, Unit, negated_in_criterion, transcript_units
 from grader.text.values import Value, find_values
-from grader.text.withdrawal import withdraw
+from grader.text.withdrawal import offered_not_done, withdraw
 
 
 # ---- the judge -----------------------------------------------------------------------------------
@@ -117,6 +117,8 @@ class EvidenceJudge:
             negation = not negated_in_criterion(phrases, criterion.criterion)
             for phrase in phrases:
                 stated = phrase_hits(phrase, units, negation=negation)
+                if not negation:  # the criterion states it negated: so must the reply ("PayPal won't help", never "PayPal might go through")
+                    stated = [h for h in stated if denied(h)]
                 hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not mislabelled(h, index, labels)]
                 if stated and not hits:
                     notes.append(f"{phrase!r} is stated only of another subject or fact ({_where(stated[0])})")
@@ -141,6 +143,10 @@ class EvidenceJudge:
                 missing.append(" | ".join(phrases))
             else:
                 found.append(hit)
+        offer = offered_not_done(criterion.criterion, units) if not missing else None
+        if offer is not None:
+            why = f"the reply offers to do what the criterion says was done, and never says it was done: {offer[:160]!r}"
+            return CriterionJudgement(passed=False, quote=offer, explanation=why), False
         if missing:
             why = "no visible reply states: " + "; ".join(repr(m) for m in missing)
             return CriterionJudgement(passed=False, explanation=why + (f" ({'; '.join(notes)})" if notes else "")), False

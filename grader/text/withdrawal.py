@@ -203,3 +203,53 @@ def reverse(units: list[Unit]) -> list[Unit]:
             if k == last or (units[k].message == unit.message and keys & _content_keys(units[k].text)):
                 out[k] = replace(out[k], carried=False)
     return out
+
+
+# ---- offers ----------------------------------------------------------------------------------------------
+
+OFFER = re.compile(
+    r"\b(?:would\s+you\s+like\s+(?:me|us)\s+to|do\s+you\s+want\s+(?:me|us)\s+to|(?:want|need)\s+(?:me|us)\s+to|shall\s+(?:i|we)|should\s+(?:i|we)"
+    r"|can\s+i|may\s+i|could\s+i|(?:is\s+it\s+)?ok(?:ay)?\s+(?:if|for)\s+(?:i|me|us|we)(?:\s+to)?|ready\s+for\s+me\s+to|happy\s+for\s+me\s+to|i\s+can\s+(?=\w+\s.*\bif\s+you))"
+    r"\s+(?:go\s+ahead\s+and\s+|now\s+|also\s+)?(?P<verb>[a-z]+)",
+    re.I,
+)
+"""An offer to do something: the thing is not done yet ("Would you like me to add it?", "Shall I send it?")."""
+IRREGULAR_BASE = {
+    "sent": "send", "made": "make", "paid": "pay", "held": "hold", "kept": "keep", "given": "give", "taken": "take",
+    "shown": "show", "sold": "sell", "told": "tell", "found": "find", "built": "build", "bought": "buy",
+    "brought": "bring", "written": "write", "chosen": "choose", "frozen": "freeze", "begun": "begin", "left": "leave",
+    "lost": "lose", "put": "put", "set": "set", "cut": "cut", "run": "run", "done": "do",
+}
+DONE_WORD = re.compile(r"\b(?:[a-z]{2,}ed|" + "|".join(IRREGULAR_BASE) + r")\b")
+
+
+def _verb_keys(word: str) -> set[str]:
+    """The keys of a verb and, for a past form, of its base ("added" / "add", "cancelled" / "cancel", "sent" / "send")."""
+    from grader.text.lexicon import word_keys
+
+    word = IRREGULAR_BASE.get(word.lower(), word.lower())
+    forms = {word}
+    if word.endswith("ed"):
+        forms |= {word[:-2], word[:-1]}
+        if len(word) > 4 and word[-3] == word[-4]:
+            forms.add(word[:-3])
+    return {k for f in forms if len(f) > 1 for k in word_keys(f)}
+
+
+MODAL_DONE = re.compile(r"\b(?:can|cannot|could|will|would|should|must|may|might|to|n't|not)\s+(?:not\s+)?(?:be\s+|been\s+)?$")
+
+
+def offered_not_done(criterion: str, units: list[Unit]) -> str | None:
+    """The offer a reply makes of the very thing the criterion says was done ("... was added to CASE-5002"
+    against "Would you like me to add it?"), when no statement says it was done; None otherwise."""
+    lowered = criterion.lower()
+    done = {k for m in DONE_WORD.finditer(lowered) if not MODAL_DONE.search(lowered[: m.start()]) for k in _verb_keys(m.group(0))}
+    if not done:
+        return None
+    offers = [(u, m) for u in units if u.question for m in OFFER.finditer(u.text) if _verb_keys(m["verb"]) & done]
+    if not offers:
+        return None
+    for u in units:
+        if u.carried and any(_verb_keys(w) & done for w in DONE_WORD.findall(u.text.lower())):
+            return None
+    return offers[-1][0].text
