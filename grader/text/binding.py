@@ -482,6 +482,15 @@ PRIVATIVE = re.compile(
 """Words that deny or restrict what their clause says ("not", "lacks", "without", "only", "unavailable")."""
 
 
+def attributed(hit: Hit, phrases: tuple[str, ...], criterion: str) -> bool:
+    """Whether the sentence of a match names a subject the criterion states the item of ("Mei Tanaka" for
+    "Mei Tanaka does not have the HVAC skill")."""
+    b = binding(criterion, phrases)
+    if b is None or not b.bound:
+        return False
+    return any(x.same(y) for x in subjects(hit.sentence, b.names) for y in b.bound)
+
+
 def denied(hit: Hit) -> bool:
     """Whether the sentence of a match denies or restricts something: an item the criterion states negated
     ("does not have the HVAC skill", "PayPal does not help") is stated only in such a sentence ("a Basic

@@ -343,8 +343,8 @@ def _item_kind(item: str) -> str:
         return v.kind
     if "@" in text:
         return "email"
-    if re.fullmatch(r"[A-Z]{1,4}\d{1,3}", text):
-        return "code"
+    if re.search(r"\b[A-Z]{1,4}\d{1,3}\b", text):
+        return "code"  # "P2", "priority P2", "S1"
     words = re.findall(r"[A-Za-z][A-Za-z'-]*", text)
     if words and all(w[0].isupper() for w in words) and not all(w.isupper() for w in words):
         return "name"
@@ -367,7 +367,9 @@ def terse_statement(unit: str, phrases: tuple[str, ...] = ()) -> bool:
         if LABEL_COLON.search(text):
             return False
     parts = text.split(";")
-    records = parts if len(parts) > 1 and all(len(list_items(p)) >= 2 for p in parts) else [text.replace(";", ",")]
+    if len(parts) > 1 and not all(len(list_items(p)) >= 2 for p in parts):
+        return False  # "CASE-5016; closed; $40.00": semicolons part records, never single values
+    records = parts
     for record in records:
         items = [i for i in list_items(record) if _content(i, phrases)]
         if len(items) > TERSE_ITEMS:

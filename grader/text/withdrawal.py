@@ -131,7 +131,7 @@ DONE_OR_ALLOWED = re.compile(
     re.I,
 )
 """A thing done or allowed after all ("I've taken it live", "should be fine: sent", "your PIN is fine")."""
-OPENING_WORDS = 4
+OPENING_WORDS = 6
 CONTENT = re.compile(r"[a-z]{4,}")
 
 
@@ -240,16 +240,28 @@ MODAL_DONE = re.compile(r"\b(?:can|cannot|could|will|would|should|must|may|might
 
 
 def offered_not_done(criterion: str, units: list[Unit]) -> str | None:
-    """The offer a reply makes of the very thing the criterion says was done ("... was added to CASE-5002"
-    against "Would you like me to add it?"), when no statement says it was done; None otherwise."""
+    """The offer the transcript ends on of the very thing the criterion says was done ("... was added to
+    CASE-5002" against a last "Would you like me to add it?"), when no statement says it was done; None
+    otherwise. An offer followed by any statement is not the end of the matter (the customer answered)."""
     lowered = criterion.lower()
-    done = {k for m in DONE_WORD.finditer(lowered) if not MODAL_DONE.search(lowered[: m.start()]) for k in _verb_keys(m.group(0))}
-    if not done:
+    done = {
+        k for m in DONE_WORD.finditer(lowered)
+        if not MODAL_DONE.search(lowered[: m.start()]) and not ATTRIBUTIVE.search(lowered[: m.start()])
+        for k in _verb_keys(m.group(0))
+    }
+    if not done or not units or not units[-1].question:
         return None
-    offers = [(u, m) for u in units if u.question for m in OFFER.finditer(u.text) if _verb_keys(m["verb"]) & done]
+    last = units[-1]
+    offers = [m for m in OFFER.finditer(last.text) if _verb_keys(m["verb"]) & done and not WH_BEFORE.search(last.text[: m.start()])]
     if not offers:
         return None
     for u in units:
         if u.carried and any(_verb_keys(w) & done for w in DONE_WORD.findall(u.text.lower())):
             return None
-    return offers[-1][0].text
+    return last.text
+
+
+ATTRIBUTIVE = re.compile(r"\b(?:the|a|an|its|their|his|her|your|this|that|these|those)\s+$")
+"""A participle after a determiner describes a thing ("the cancelled booking"); it says nothing was done."""
+WH_BEFORE = re.compile(r"\b(?:which|what|who|whom|where|when|how)(?:\s+\w+)?\s+$", re.I)
+""""Which one should I charge?" asks which; it offers nothing."""
