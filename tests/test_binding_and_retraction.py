@@ -47,6 +47,14 @@ BINDING = [
     ("States the contact email ana@example.org on file.", ["ana@example.org"], "The email on your file is ana@example.org.", True),
     ("Says the $60 credit went to ACC-2201.", ["60", "ACC-2201"], "The $60 credit went to ACC-2209; ACC-2201 has nothing new.", False),
     ("Says the $60 credit went to ACC-2201.", ["60", "ACC-2201"], "I moved $60 from ACC-2209 to ACC-2201 as a credit.", True),
+    # the right subject with a look-alike elsewhere in the sentence still passes
+    ("Confirms the boiler service (VIS-52) was called off.", [["VIS-52", "boiler"], "called off"],
+     "VIS-52 (boiler service) is called off; your chimney sweep VIS-51 stays on Monday.", True),
+    ("Confirms the boiler service (VIS-52) was called off.", [["VIS-52", "boiler"], "called off"],
+     "Called off the boiler service, VIS-52. VIS-51 is unchanged.", True),
+    ("Explains Rosa Diaz is opted out and cannot be added.", ["Rosa", "opted out"],
+     "Ben Ode is fine to add, but Rosa Diaz is opted out, so I can't add her.", True),
+    ("Reports 88 visits, 22 sign-ups and a 25% sign-up rate.", ["88", "22", "25%"], ["Of 88 visits, 22 signed up: a 25% sign-up rate."][0], True),
 ]
 
 
