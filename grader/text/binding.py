@@ -483,10 +483,14 @@ PRIVATIVE = re.compile(
 
 
 def attributed(hit: Hit, phrases: tuple[str, ...], criterion: str) -> bool:
-    """Whether the sentence of a match names a subject the criterion states the item of ("Mei Tanaka" for
-    "Mei Tanaka does not have the HVAC skill")."""
+    """Whether the sentence of a match names a subject the criterion states the item of, and the match's
+    clause predicates something ("Mei Tanaka is HVAC-qualified" for "Mei Tanaka does not have the HVAC
+    skill"; a terse "Done - Mei Tanaka, HVAC." predicates nothing)."""
     b = binding(criterion, phrases)
     if b is None or not b.bound:
+        return False
+    s, e = clause_at(hit.sentence, hit_offset(hit))
+    if not _verbish(_lower_words(hit.sentence[s:e])):
         return False
     return any(x.same(y) for x in subjects(hit.sentence, b.names) for y in b.bound)
 
