@@ -409,10 +409,14 @@ def status_conflicts(phrase: str, hits: list[Hit], units: list[Unit], known_word
     return [Conflict(w, corrected(w, last_right, units) or changed(w, last_right)) for w in wrong]
 
 
-def _rival_mentions(hits: list[Hit], units: list[Unit], others: frozenset[str] | set[str], *, still_is_prior: bool) -> list[Hit]:
+def _rival_mentions(
+    hits: list[Hit], units: list[Unit], others: frozenset[str] | set[str], *, still_is_prior: bool, exclude: set[tuple[int, str]] | None = None
+) -> list[Hit]:
     """Every un-negated mention of another status in a carried unit other than the matched ones, not placed
-    at another time by a marker before it (`still_is_prior`: "still" counts as such a marker)."""
-    right_sentences = {(h.message, h.sentence) for h in hits}
+    at another time by a marker before it (`still_is_prior`: "still" counts as such a marker). A summary's
+    rivals are looked for in every sentence but the summary's own ("October is paid; November is still
+    open. So both are paid.")."""
+    right_sentences = {(h.message, h.sentence) for h in hits} if exclude is None else exclude
     out: list[Hit] = []
     for unit in units:
         if not unit.carried or (unit.message, unit.text) in right_sentences:
@@ -452,7 +456,8 @@ def _summary_conflicts(phrase: str, others: frozenset[str] | set[str], hits: lis
     """A status said of several records at once is contradicted by any other statement that one of them is
     in another status ("November is still open"), or is not in this one ("November isn't paid"), wherever
     it stands: a summary binds to every subject it covers. Not resolved by stating the summary again."""
-    wrong = _rival_mentions(hits, units, others, still_is_prior=False)  # "still open" is a present state here
+    summaries = {(h.message, h.sentence) for h in hits if _collective(h.sentence, _find_in(h.sentence, phrase))}
+    wrong = _rival_mentions(hits, units, others, still_is_prior=False, exclude=summaries)  # "still open" is a present state here
     pattern = phrase_pattern(phrase)
     for unit in units:  # the summary's own words negated of one subject: "November isn't paid"
         if unit.carried:

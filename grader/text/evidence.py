@@ -48,11 +48,12 @@ from collections.abc import Sequence
 
 from contracts.schema import ReplyCriterion
 from grader.judge import CriterionJudgement, JudgeOutput
+from grader.text.binding import attributed, denied, mislabelled, uncovered, value_labels
 from grader.text.conflicts import status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
 from grader.text.units import Hit, Unit, negated_in_criterion, transcript_units
 from grader.text.values import Value, find_values
-from grader.text.withdrawal import withdraw
+from grader.text.withdrawal import offered_not_done, withdraw
 
 
 # ---- the judge -----------------------------------------------------------------------------------
@@ -108,12 +109,19 @@ class EvidenceJudge:
         missing: list[str] = []
         notes: list[str] = []
         evidence_phrases = [p for item in criterion.evidence for p in ([item] if isinstance(item, str) else item)]
-        for item in criterion.evidence:
+        items = tuple(tuple([item] if isinstance(item, str) else item) for item in criterion.evidence)
+        labels = value_labels(criterion.criterion, items)
+        for index, item in enumerate(criterion.evidence):
             phrases = [item] if isinstance(item, str) else item
             hit: tuple[str, Hit] | None = None
             negation = not negated_in_criterion(phrases, criterion.criterion)
             for phrase in phrases:
-                hits = phrase_hits(phrase, units, negation=negation)
+                stated = phrase_hits(phrase, units, negation=negation)
+                if not negation:  # the criterion states it negated: said of its subject, so must the reply ("Mei Tanaka is HVAC-qualified" is no match)
+                    stated = [h for h in stated if denied(h) or not attributed(h, items[index], criterion.criterion)]
+                hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not mislabelled(h, index, labels)]
+                if stated and not hits:
+                    notes.append(f"{phrase!r} is stated only of another subject or fact ({_where(stated[0])})")
                 if hits:
                     hit = (phrase, hits[0])
                     conflicts = value_conflicts(hits, units, criterion.criterion, known, evidence_phrases) or status_conflicts(phrase, hits, units, known_words)
@@ -135,6 +143,10 @@ class EvidenceJudge:
                 missing.append(" | ".join(phrases))
             else:
                 found.append(hit)
+        offer = offered_not_done(criterion.criterion, units) if not missing else None
+        if offer is not None:
+            why = f"the reply offers to do what the criterion says was done, and never says it was done: {offer[:160]!r}"
+            return CriterionJudgement(passed=False, quote=offer, explanation=why), False
         if missing:
             why = "no visible reply states: " + "; ".join(repr(m) for m in missing)
             return CriterionJudgement(passed=False, explanation=why + (f" ({'; '.join(notes)})" if notes else "")), False

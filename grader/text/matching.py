@@ -10,7 +10,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from grader.text.lexicon import phrase_forms, word_keys
-from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Hit, Unit, _sentences, _starts_negated, _value_negated, negated_before, normalise, phrase_pattern
+from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Hit, Unit, _sentences, _starts_negated, _value_negated, hypothetical_before, negated_after, negated_before, normalise, phrase_pattern
 from grader.text.values import NUMBER_WORDS, Value, find_values, phrase_count, phrase_value, singular
 
 
@@ -85,10 +85,15 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
         text = normalise(unit.text)
         seen: set[int] = set()
         for match in phrase_pattern(phrase).finditer(text):
+            if negation and (hypothetical_before(text[: match.start()]) or (not _starts_negated(phrase) and negated_after(text[match.end() :]))):
+                seen.add(match.start())  # "whether it's in stock"; "navy isn't available": not stated
+                continue
             if not negation or _starts_negated(phrase) or not negated_before(text[: match.start()]):
                 seen.add(match.start())
                 hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + match.start()))
         for start in stem_matches(phrase, text, negation=negation) if forms else ():
+            if negation and hypothetical_before(text[:start]):
+                continue
             if start not in seen:
                 seen.add(start)
                 hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))

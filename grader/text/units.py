@@ -63,6 +63,31 @@ def negated_before(prefix: str) -> bool:
     return any(w in NEGATORS or w.endswith("n't") for w in words)
 
 
+HYPOTHETICAL = frozenset({"whether", "if"})
+"""An indirect question or a condition ("I can check whether it's in stock", "if it's in stock, ...") states
+nothing of what it opens."""
+
+
+def hypothetical_before(prefix: str) -> bool:
+    """Whether the clause of a match (normalised text before it) is opened by "whether" / "if" within the
+    negation window ("I can check whether it's in stock")."""
+    clause = _CLAUSE_BREAK.split(prefix)[-1]
+    words = re.findall(r"[a-z']+", clause)[-NEGATION_WINDOW:]
+    return any(w in HYPOTHETICAL for w in words) and not re.search(r"\b(?:as|even)\s+if\b", clause)
+
+
+NEGATED_AFTER = re.compile(
+    r"^[\s,]*(?:(?:currently|still|now|really|actually|right now|also|sadly|unfortunately)\s+)?"
+    r"(?:(?:is|are|was|were)\s+(?:(?:currently|still|now|really|sadly)\s+)?(?:not|no\s+longer|never)\b|(?:isn't|aren't|wasn't|weren't)\b)"
+)
+"""A phrase is denied by the copula that follows it: "navy isn't available", "the medium navy is not in stock"."""
+
+
+def negated_after(suffix: str) -> bool:
+    """Whether the words right after a match (normalised) deny it with a negated copula."""
+    return NEGATED_AFTER.match(suffix) is not None
+
+
 def negated_in_criterion(phrases: list[str], criterion_text: str) -> bool:
     """Whether the criterion itself states one of an item's phrases negated ("does not have the HVAC
     skill", "store credit is not available"): then the reply may state the fact either way round (its
@@ -237,7 +262,7 @@ def unit_is_list(unit: str, phrases: tuple[str, ...] = ()) -> bool:
     standard $169, flexible $239" pairs labels with values; "is free at 8:00, 10:00, 12:00" enumerates."""
     runs = _runs(unit, phrases)
     if _predicate_free(unit, phrases):
-        return any(_is_list_run(run) for run in runs)
+        return any(_is_list_run(run) for run in runs) and not terse_statement(unit, phrases)
     for run in runs:
         words = sum(len(_grammar_words(item, phrases)) for item in run)
         values = sum(bool(find_values(item)) for item in run)
@@ -285,7 +310,8 @@ def dump_units(message: str, phrases: tuple[str, ...] = ()) -> set[int]:
         social = (re.findall(r"[a-z']+", unit.lower()) or [""])[0] in COURTESY  # "Thanks, Oliver.": no keyword
         items = list_items(unit)
         lone = len(items) == 1 and len(re.findall(r"[A-Za-z0-9$]+", unit)) == 1  # "Enrolled." among keywords is one
-        if unit and not social and (lone or _predicate_free(unit, phrases)) and all(_bare(item) for item in items):
+        record = LABEL_COLON.search(unit) is not None and terse_statement(unit, phrases)  # "Slack: connected.": a labelled record
+        if unit and not social and not record and (lone or _predicate_free(unit, phrases)) and all(_bare(item) for item in items):
             run.append(i)
             continue
         items = [item for j in run for item in list_items(units[j]) if _content(item, phrases)]
@@ -293,6 +319,65 @@ def dump_units(message: str, phrases: tuple[str, ...] = ()) -> set[int]:
             out.update(run)
         run = []
     return out
+
+
+TERSE_ITEMS = 3
+"""A terse statement has at most this many values in a record ("P2, in progress, Jamal Wright.")."""
+HEAD_LIST = re.compile(r"(?<=[A-Za-z])/(?=[A-Za-z])")
+
+
+def _item_kind(item: str) -> str:
+    """What kind of value an item of a terse line is: a value's kind (money, a percentage, a date, a time, an
+    id of its prefix, a count of its noun), an email, a code ("P2"), a name (capitalised words), else a word."""
+    text = item.strip(" .!?()[]\"'")
+    values = [v for v in find_values(text)]
+    if values:
+        v = values[0]
+        if v.kind == "id":
+            return "id:" + (re.match(r"[A-Z]+", str(v.value)) or re.match(r"", "")).group(0)
+        if v.kind == "number":
+            if re.search(r"[$\u20ac\u00a3]|\.\d\d\b|dollars?|usd|eur", text, re.I):
+                return "money"
+            noun = re.findall(r"[a-z]+", text[v.end :].lower())
+            return "count:" + (noun[0].rstrip("s") if noun else "")
+        return v.kind
+    if "@" in text:
+        return "email"
+    if re.search(r"\b[A-Z]{1,4}\d{1,3}\b", text):
+        return "code"  # "P2", "priority P2", "S1"
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", text)
+    if words and all(w[0].isupper() for w in words) and not all(w.isupper() for w in words):
+        return "name"
+    return "word"
+
+
+def terse_statement(unit: str, phrases: tuple[str, ...] = ()) -> bool:
+    """A predicate-free line that still states: every value in it can be told apart by its kind or its label.
+    A `label:` head (not a list of labels: "Balance/tier/bag:") labels what follows ("Best converter: Black
+    Friday Flash Sale, 31.1%."); records parted by ";" are judged each ("Harbor Grocers, $120, Nov 25;
+    Summit Electronics, $249, Nov 18"); a record of at most TERSE_ITEMS items of pairwise different kinds
+    ("P2, in progress, Jamal Wright.") states them. Two items of one kind with no label of their own
+    compete ("1340, done, confirmed": two words; "$15.00 - $40.00": two amounts): a dump."""
+    text = MONTH_DAY_YEAR.sub(r"\1\2", unit)
+    colon = LABEL_COLON.search(text)
+    if colon is not None:
+        head, text = text[: colon.start() + 1], text[colon.end() :]
+        if HEAD_LIST.search(head) or len([i for i in list_items(head) if _content(i, phrases)]) > 2:
+            return False  # "Balance/tier/bag:", "Amounts, dates, ids:": labels of no one value
+        if LABEL_COLON.search(text):
+            return False
+    parts = text.split(";")
+    if len(parts) > 1 and not all(len(list_items(p)) >= 2 for p in parts):
+        return False  # "CASE-5016; closed; $40.00": semicolons part records, never single values
+    records = parts
+    for record in records:
+        items = [i for i in list_items(record) if _content(i, phrases)]
+        if len(items) > TERSE_ITEMS:
+            return False
+        kinds = [_item_kind(i) for i in items]
+        if len(set(kinds)) < len(kinds):
+            return False
+    return True
 
 
 def message_is_dump(message: str, phrases: tuple[str, ...] = ()) -> bool:
@@ -323,6 +408,8 @@ def _opens_question(words: list[str]) -> bool:
         return False
     if words[0] in ("anything", "any"):
         return True
+    if words[0] in ("want", "need", "like") and len(words) > 1 and words[1] in ("me", "us"):
+        return True  # "want me to try?": "do you" left out
     if words[0] in QUESTION_AUX and len(words) > 1 and words[1] in QUESTION_SUBJECTS:
         return True
     if words[0] in WH_WORDS:

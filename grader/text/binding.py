@@ -1,0 +1,502 @@
+"""What a stated word or value is about (binding): an evidence word or value counts only for the subject the
+criterion states it of.
+
+The criterion is read in clauses (`clauses`). Each evidence item is *bound* to the subjects of the clause
+that states it there: record ids ("CASE-5002"; an id's kind is its prefix, so APT-7001 is a rival of
+APT-7002), names of people, companies and things ("Lucas Silva", "Winter Promo"), months ("November").
+"Confirms CHG-4006 is approved and implemented and INC-2006 is resolved" binds `implemented` to CHG-4006
+and `resolved` to INC-2006.
+
+In a reply, a match's subject is what its own clause names before it (else after it): "the furnace repair
+APT-7001 is cancelled" is said of APT-7001, "I've credited $49.99 on INV-8014" of INV-8014. A match whose
+subject is a *rival* — a subject the criterion names for another item, or another subject of the kind the
+item is bound to (another id of that prefix, another name) — and none of its own subjects, is not a match
+for the item. An item bound to several subjects of one kind ("LEAD-1003 and LEAD-1007 were qualified")
+must be stated of each of them (or of none in particular: "Both are qualified").
+
+Values are also bound to their **labels**: the words around a value in the criterion that no other value of
+the criterion has ("the $249 fare, the $40 bag and the $438 hotel": fare / bag / hotel; "checking balance
+$2,450.75 and savings balance $9,100.00": checking / savings). In a reply, a value whose clause carries
+another value's label and none of its own is that other fact ("fare $438, bag $40, hotel $249": $438 is the
+fare; "$350.00 for the plan and $1,200.00 for installation").
+
+A match in a clause that frames its statement as about someone or something else ("the details we'd use
+for a new account", "for another customer", "someone else's") is not about the criterion's subject.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from grader.text.lexicon import word_keys
+from grader.text.units import AUXILIARIES, CONTRACTED_VERB, FUNCTION_WORDS, IRREGULAR_PARTICIPLES, UNIT_WORDS, Hit, normalise, phrase_pattern
+from grader.text.values import Value, find_values, phrase_value
+
+# ---- clauses ---------------------------------------------------------------------------------------------
+
+HARD_BREAK = re.compile(
+    r"[.;!?](?=\s|$)|:(?!\d)|\s[-\u2013\u2014]+\s|\u2014|\u2013(?!\d)"
+    r"|,\s*(?=(?:and|or|but|so|while|whereas|although|though|because|since|yet|then|which|who)\b)"
+    r"|\b(?:but|while|whereas|although|though|because|however|unless|otherwise|except\s+that|yet)\b"
+    r"|\bso\b(?=\s+(?:i|we|you|he|she|it|they|that|there|this|his|her|its|their|your|the)\b)"
+    r"|\band\b(?=\s+(?:that|says|names|explains|confirms|gives|states|tells|reports|mentions|notes|lists|offers|asks|adds|shows|warns|points)\b)",
+    re.I,
+)
+"""Where a clause ends: sentence punctuation, a label colon (never a clock's), a spaced dash, a comma before a
+conjunction, a subordinating or contrasting conjunction, "so" before a new subject."""
+AND_OR = re.compile(r"\b(?:and|or)\b", re.I)
+SUBJECT_OPENERS = frozenset("i we you he she it they the your his her their its my our this that these those there".split())
+STATE_VERBS = frozenset(
+    "has have stays stay remains remain holds hold includes include allows allow needs need costs cost comes come goes "
+    "owns own gets get keeps keep lacks lack sits sit shows show reads read".split()
+)
+"""Present-tense verbs a clause of a record's state is often made with ("ORD-9014 stays", "the plan allows")."""
+
+
+def _verbish(words: list[str]) -> bool:
+    return any(
+        w in AUXILIARIES or CONTRACTED_VERB.match(w) or w in STATE_VERBS or w in IRREGULAR_PARTICIPLES or re.fullmatch(r"[a-z]{2,}ed", w)
+        for w in words
+    )
+
+
+def _lower_words(text: str) -> list[str]:
+    return [re.sub(r"'s$", "", w) for w in re.findall(r"[a-z][a-z']*", text.lower().replace("\u2019", "'"))]
+
+
+CRITERION_JOIN = re.compile(r"\b(?:and|or)\b|,(?=\s*(?:the|a|an|his|her|their|its|your)\b)", re.I)
+"""In a criterion, a list of facts each with its own subject ("the audit entry AUD-9001, the time ... and the
+change CHG-4010") is parted at its commas too."""
+NP_OPENERS = frozenset("the a an his her their its your".split())
+
+
+def _has_subject_or_value(text: str) -> bool:
+    return bool(find_values(text)) or bool(subjects(text, criterion=True))
+
+
+@lru_cache(maxsize=16384)
+def clauses(text: str, criterion: bool = False) -> list[tuple[int, int]]:
+    """The clauses of a sentence as (start, end) offsets. Besides HARD_BREAK, "and"/"or" part two clauses when
+    both sides have a verb and the right side opens with a new subject ("CHG-4006 is approved and INC-2006
+    is resolved", "the role is revoked and the viewer role granted"), never a list of subjects ("LEAD-1003
+    and LEAD-1007 are qualified") nor two verbs of one subject ("approved and implemented")."""
+    cuts: list[tuple[int, int]] = [(m.start(), m.end()) for m in HARD_BREAK.finditer(text)]
+    cuts.sort()
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for a, b in cuts + [(len(text), len(text))]:
+        if a >= start:
+            spans.append((start, a))
+            start = b
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        piece_start = s
+        for m in (AND_OR if not criterion else CRITERION_JOIN).finditer(text, s, e):
+            left = text[piece_start : m.start()]
+            right = text[m.end() : e]
+            right_stripped = right.lstrip()
+            first = (re.findall(r"[A-Za-z0-9$][\w$'.-]*", right_stripped) or [""])[0]
+            opens = first.lower() in SUBJECT_OPENERS or first[:1].isupper() or bool(find_values(first)) or first[:1] in "$"
+            nxt = AND_OR.search(text, m.end(), e)
+            right_words = _lower_words(text[m.end() : nxt.start() if nxt else e])
+            if opens and _verbish(right_words[1:]) and _verbish(_lower_words(left)):
+                out.append((piece_start, m.start()))
+                piece_start = m.end()
+            elif criterion and first.lower() in NP_OPENERS and _has_subject_or_value(left) and _has_subject_or_value(text[m.end() : nxt.start() if nxt else e]):
+                out.append((piece_start, m.start()))  # a criterion's "the $120.00 Harbor Grocers payment and the $249.00 Summit ... payment"
+                piece_start = m.end()
+        out.append((piece_start, e))
+    return [(s, e) for s, e in out if text[s:e].strip()]
+
+
+def clause_at(text: str, offset: int, criterion: bool = False) -> tuple[int, int]:
+    for s, e in clauses(text, criterion):
+        if s <= offset < e or (offset == e and s < e):
+            return s, e
+    return 0, len(text)
+
+
+# ---- subjects ------------------------------------------------------------------------------------------
+
+MONTH_NAMES = (
+    "january february march april may june july august september october november december".split()
+)
+DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+NAME_WORD = r"[A-Z][A-Za-z]*[a-z][A-Za-z]*(?:'s)?"
+NAME_RUN = re.compile(r"(?<![A-Za-z0-9-])" + NAME_WORD + r"(?:\s+" + NAME_WORD + r")*")
+LEADING = frozenset(
+    "the a an your my our their his her its this that these those i we you he she they it done dear hi hello thanks "
+    "sure ok okay yes no great perfect good also only both all each every please and or but so when while if as at on "
+    "in for from to by with".split()
+)
+"""Capitalised words that open a sentence or a phrase but name nothing ("The", "Your", "Done")."""
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A thing a clause can be about: kind ("id:APT", "name", "month") and key (the id, the name's words)."""
+
+    kind: str
+    key: str
+    start: int
+    end: int
+    criterion: bool = False
+    """Whether the criterion names this subject too."""
+
+    def same(self, other: Subject) -> bool:
+        if self.kind != other.kind:
+            return False
+        if self.kind != "name":
+            return self.key == other.key
+        a, b = set(self.key.split()), set(other.key.split())
+        return a <= b or b <= a
+
+
+def _id_kind(value: str) -> str:
+    prefix = re.match(r"[A-Z]+", value)
+    return "id:" + (prefix.group(0) if prefix and "-" in value else "code")
+
+
+def subjects(text: str, known_names: Sequence[str] = (), *, criterion: bool = False) -> list[Subject]:
+    """Subject tokens of a text: ids, months, names of two or more capitalised words (leading function words
+    stripped), single capitalised words that are a word of a known name, and (in a criterion, whose first
+    word is its verb) any single capitalised word after the first word."""
+    out: list[Subject] = []
+    for v in find_values(text):
+        if v.kind == "id":
+            out.append(Subject(_id_kind(str(v.value)), str(v.value), v.start, v.end))
+    taken = [(s.start, s.end) for s in out]
+    known_words = {w for n in known_names for w in n.split()}
+    for m in NAME_RUN.finditer(text):
+        words = [(w.group(0), m.start() + w.start()) for w in re.finditer(r"\S+", m.group(0))]
+        while words and (
+            words[0][0].lower() in LEADING or words[0][0].lower() in DAY_NAMES or (criterion and words[0][1] == 0)
+            or (words[0][1] == 0 and re.fullmatch(r"[a-z]{2,}ed", words[0][0].lower()))
+        ):
+            words.pop(0)  # "The", "Done", a criterion's own verb ("Confirms"), a reply's opening "Refunded"
+        if not words or any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        start = words[0][1]
+        clean = [re.sub(r"'s$", "", w).lower() for w, _ in words]
+        for w, at in words:
+            low = re.sub(r"'s$", "", w).lower()
+            if low in MONTH_NAMES and (w.endswith("'s") or not re.match(r"\s*\d", text[at + len(w) :])):
+                out.append(Subject("month", low, at, at + len(w)))
+        names = [w for w in clean if w not in MONTH_NAMES and w not in DAY_NAMES]
+        if not names:
+            continue
+        clean = [re.sub(r"'s$", "", w).lower() for w, _ in words]
+        if len(clean) >= 2 or clean[0] in known_words or criterion:
+            out.append(Subject("name", " ".join(clean), start, m.end()))
+    return sorted(out, key=lambda s: s.start)
+
+
+# ---- the criterion's bindings ---------------------------------------------------------------------------
+
+
+def _item_spans(phrase: str, text: str) -> list[tuple[int, int]]:
+    """Where a phrase of an item is stated in a text (original offsets): a value by value, words as written
+    or by their first word's stem."""
+    target = phrase_value(phrase)
+    if target is not None:
+        return [(v.start, v.end) for v in find_values(text) if target.same(v) and (target.kind != "id" or v.value == target.value)]
+    norm, back = normalised_map(text)
+    spans = [(back[m.start()], back[max(m.end() - 1, m.start())] + 1) for m in phrase_pattern(phrase).finditer(norm)]
+    if spans:
+        return spans
+    words = _lower_words(phrase.rstrip("*"))
+    content = [w for w in words if w not in FUNCTION_WORDS]
+    if not content:
+        return []
+    keys = word_keys(content[0])
+    return [(m.start(), m.end()) for m in re.finditer(r"[A-Za-z][A-Za-z'-]*", text) if word_keys(m.group(0).lower()) & keys]
+
+
+@dataclass(frozen=True)
+class Binding:
+    """An evidence item's subjects in the criterion (`bound`), every subject the criterion names (`rivals`
+    are those of them not bound to the item), and the names the criterion knows."""
+
+    bound: tuple[Subject, ...]
+    everyone: tuple[Subject, ...]
+    names: tuple[str, ...]
+    own: tuple[str, ...]
+    """The item's own subject keys (an id or a name the item is): never a subject of itself."""
+
+
+def _is_own(subject: Subject, phrases: Sequence[str]) -> bool:
+    for p in phrases:
+        value = phrase_value(p)
+        if value is not None and value.kind == "id" and subject.kind.startswith("id") and str(value.value) == subject.key:
+            return True
+        if value is None and subject.kind in ("name", "month"):
+            words = set(_lower_words(p))
+            if words and (words <= set(subject.key.split()) or set(subject.key.split()) <= words):
+                return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def binding(criterion: str, phrases: tuple[str, ...]) -> Binding | None:
+    """The subjects the criterion states an item (its phrases) of; None when the criterion does not state
+    the item or names no subject in its clause."""
+    everyone = subjects(criterion, criterion=True)
+    names = tuple(s.key for s in everyone if s.kind == "name")
+    for phrase in phrases:
+        spans = _item_spans(phrase, criterion)
+        if not spans:
+            continue
+        s, e = clause_at(criterion, spans[0][0], True)
+        bound = tuple(x for x in everyone if s <= x.start < e and not _is_own(x, phrases) and not (x.start < spans[0][1] and spans[0][0] < x.end))
+        own = tuple(x.key for x in everyone if _is_own(x, phrases))
+        return Binding(bound, tuple(everyone), names, own)
+    return None
+
+
+# ---- a reply's match ------------------------------------------------------------------------------------
+
+
+def normalised_map(text: str) -> tuple[str, list[int]]:
+    """`units.normalise(text)` and, for each of its characters, the offset in `text` it comes from."""
+    low = text.lower().replace("\u2019", "'")
+    drop = {m.start() for m in re.finditer(r"(?<=\d),(?=\d{3})", low)}
+    chars = [(c, i) for i, c in enumerate(low) if i not in drop and c != "$"]
+    out: list[tuple[str, int]] = []
+    for c, i in chars:
+        if c.isspace():
+            if out and out[-1][0] != " ":
+                out.append((" ", i))
+            continue
+        out.append((c, i))
+    while out and out[-1][0] == " ":
+        out.pop()
+    norm = "".join(c for c, _ in out)
+    back = [i for _, i in out] + [len(text)]
+    return norm, back
+
+
+def hit_offset(hit: Hit) -> int:
+    """The offset of a hit in its sentence as written (word matches are found in the normalised text)."""
+    offset = hit.position % 10_000
+    if hit.value is not None:
+        return offset
+    norm, back = normalised_map(hit.sentence)
+    return back[min(offset, len(back) - 1)]
+
+
+OTHER_FRAME = re.compile(
+    r"\bfor\s+(?:a\s+new|another|a\s+different|some\s+other|other)\s+(?:account|customer|client|profile|user|person)s?\b"
+    r"|\bsomeone\s+else's\b|\bsomebody\s+else's\b|\banother\s+(?:customer|client|person|user)'s\b"
+    r"|\b(?:we'?d|we\s+would|i'?d|i\s+would)\s+use\s+for\b|\bas\s+an\s+example\b|\bsample\s+(?:details|values|data)\b",
+    re.I,
+)
+"""A clause that frames what it states as about someone or something else than the reply's subject."""
+
+
+def _groups(text: str, found: list[Subject]) -> list[list[Subject]]:
+    """Subjects in a row joined only by list separators ("LEAD-1003 and LEAD-1007") are one group."""
+    groups: list[list[Subject]] = []
+    for x in sorted(found, key=lambda x: x.start):
+        if groups and BARE_LIST.fullmatch(text[groups[-1][-1].end : x.start]):
+            groups[-1].append(x)
+        else:
+            groups.append([x])
+    return groups
+
+
+AFTER_WORDS = 8
+"""How far after a match its object may stand ("I've credited $49.99 on INV-8014")."""
+
+
+def _comparable(b: Binding, x: Subject) -> bool:
+    """A subject that can be a rival of the item's: of a kind the item is bound to, or named by the criterion."""
+    return x.kind in {y.kind for y in b.bound} or any(x.same(c) for c in b.everyone if c.key not in b.own)
+
+
+def _clause_subjects(text: str, offset: int, b: Binding) -> tuple[list[Subject], str]:
+    s, e = clause_at(text, offset)
+    found = [x for x in subjects(text, b.names) if s <= x.start < e and x.key not in b.own and not (x.start <= offset < x.end)]
+    found = [replace(x, criterion=any(x.same(c) for c in b.everyone)) for x in found]
+    return [x for x in found if _comparable(b, x)], text[s:e]
+
+
+def _strip_leading(text: str) -> str:
+    words = [w for w in re.findall(r"[A-Za-z0-9']+", text) if w.lower() not in LEADING]
+    return " ".join(words).lower()
+
+
+def _side(text: str, offset: int, found: list[Subject]) -> list[Subject]:
+    """The subjects a match at `offset` is said of: the nearest group its clause names before it, else the
+    subjects after it (an object: "I've credited $49.99 on INV-8014"; "from ACC-1002 to ACC-1001": any of
+    them), never past a comma."""
+    s, _ = clause_at(text, offset)
+    for group in reversed(_groups(text, [x for x in found if x.end <= offset])):
+        if all(x.kind == "name" and not x.criterion for x in group) and re.search(r"[a-z0-9]", _strip_leading(text[s : group[0].start])):
+            continue  # a name the criterion does not know is a rival only as the clause's subject ("Olivia Tan is ...")
+        return group
+    return [x for x in found if x.start > offset and "," not in text[offset : x.start] and len(re.findall(r"\S+", text[offset : x.start])) <= AFTER_WORDS]
+
+
+def bound_elsewhere(hit: Hit, phrases: tuple[str, ...], criterion: str) -> tuple[bool, list[Subject]]:
+    """(whether the match is said of a rival subject, or framed as about someone else; the comparable
+    subjects of its clause)."""
+    b = binding(criterion, phrases)
+    offset = hit_offset(hit)
+    s, e = clause_at(hit.sentence, offset)
+    if OTHER_FRAME.search(hit.sentence[s:e]) and not (b and b.own) and not OTHER_FRAME.search(criterion):
+        return True, []  # a record's own id may well be someone else's ("CASE-5001 belongs to someone else")
+    if b is None or not b.bound:
+        return False, []
+    found, _ = _clause_subjects(hit.sentence, offset, b)
+    side = _side(hit.sentence, offset, found)
+    if side and not any(x.same(y) for x in side for y in b.bound):
+        return True, found
+    return False, found
+
+
+def uncovered(hits: list[Hit], phrases: tuple[str, ...], criterion: str) -> list[Hit]:
+    """The hits said of the item's own subjects (or of none). When the criterion states the item of a list
+    of subjects ("LEAD-1003 and LEAD-1007 were qualified"), each of them must be in the clause of one of
+    those hits, or one of them must name no subject of that kind ("Both are qualified"); else none counts."""
+    b = binding(criterion, phrases)
+    kept: list[tuple[Hit, list[Subject]]] = []
+    for h in hits:
+        wrong, found = bound_elsewhere(h, phrases, criterion)
+        if not wrong:
+            kept.append((h, found))
+    if b is None or not kept:
+        return [h for h, _ in kept]
+    for group in _groups(criterion, list(b.bound)):
+        members = [x for x in group if x.kind.startswith("id") or x.kind == "name"]
+        if len(members) < 2 or not re.search(r"\b(?:and|or)\b|&", criterion[group[0].end : group[-1].start], re.I):
+            continue  # "LEAD-1003 and LEAD-1007" is a list; "Sofia Marquez, Alan's manager" one person
+        for member in members:
+            if not any(not any(y.kind == member.kind for y in found) or any(member.same(y) for y in found) for _, found in kept):
+                return []
+    return [h for h, _ in kept]
+
+
+# ---- value labels --------------------------------------------------------------------------------------
+
+LABEL_BEFORE, LABEL_AFTER = 3, 2
+LABEL_STOP = FUNCTION_WORDS | UNIT_WORDS | frozenset(
+    "states state stated tells tell says say confirms confirm reports report explains explain gives give lists list "
+    "mentions mention names name notes note customer caller user reply replies amount amounts value values total "
+    "respectively both new one ones".split()
+)
+
+
+def _stems(words: list[str]) -> set[str]:
+    out: set[str] = set()
+    for w in words:
+        if w in LABEL_STOP or len(w) < 2:
+            continue
+        out |= set(word_keys(w))
+    return out
+
+
+BARE_LIST = re.compile(r"\s*(?:,|\band\b|\bor\b|/|&)\s*(?:(?:and|or)\s+)?", re.I)
+LIST_CUT = re.compile(r",|\b(?:and|or)\b", re.I)
+"""A label stands with its value, never across a list's separator ("basic, standard and flexible prices of
+$109, $169 and $239" labels no single value with "basic")."""
+
+
+def _label_words(text: str, value: Value) -> list[tuple[int, frozenset[str]]]:
+    """The label words of a value with their distance from it (1 = next to it): content words just before
+    it (up to LABEL_BEFORE) and after it (up to LABEL_AFTER) in its clause, never across another value or a
+    list's separator (an id on the way is skipped, not a stop)."""
+    s, e = clause_at(text, value.start)
+    others = [v for v in find_values(text) if v.start != value.start and v.kind != "id" and s <= v.start < e]
+    if any(BARE_LIST.fullmatch(text[min(v.end, value.end) : max(v.start, value.start)]) for v in others):
+        return []  # "prices of $109, $169 and $239": a label of the whole list labels none of its values
+    left = max([v.end for v in others if v.end <= value.start] + [m.end() for m in LIST_CUT.finditer(text, s, value.start)], default=s)
+    right = min([v.start for v in others if v.start >= value.end] + [m.start() for m in LIST_CUT.finditer(text, value.end, e)], default=e)
+    chars = list(text)
+    for v in find_values(text):
+        if v.kind == "id":
+            chars[v.start : v.end] = " " * (v.end - v.start)
+    blanked = "".join(chars)
+    tail = _lower_words(blanked[value.end : right])
+    if value.kind == "percent" and tail[:1] == ["of"]:
+        tail = []  # "31.1% of clicks converted": what follows "of" is the base of a rate, not its label
+    before = [w for w in _lower_words(blanked[left : value.start]) if w not in LABEL_STOP][-LABEL_BEFORE:]
+    after = [w for w in tail if w not in LABEL_STOP][:LABEL_AFTER]
+    out = [(i + 1, _stems([w])) for i, w in enumerate(reversed(before))] + [(i + 1, _stems([w])) for i, w in enumerate(after)]
+    return [(d, k) for d, k in out if k]
+
+
+def _label(text: str, value: Value) -> set[str]:
+    return {k for _, keys in _label_words(text, value) for k in keys}
+
+
+@lru_cache(maxsize=4096)
+def value_labels(criterion: str, items: tuple[tuple[str, ...], ...]) -> tuple[frozenset[str] | None, ...]:
+    """For each value item of a criterion (its phrases), the label stems no other value item of the
+    criterion shares (None for a word or id item, or a value the criterion does not state)."""
+    labels: list[set[str] | None] = []
+    for phrases in items:
+        found: set[str] | None = None
+        for p in phrases:
+            target = phrase_value(p)
+            if target is None or target.kind == "id":
+                continue
+            hits = [v for v in find_values(criterion) if target.same(v)]
+            if hits:
+                found = _label(criterion, hits[0])
+                break
+        labels.append(found)
+    return tuple(
+        None if lab is None else frozenset(lab - set().union(*(o for j, o in enumerate(labels) if j != i and o is not None)))
+        for i, lab in enumerate(labels)
+    )
+
+
+def mislabelled(hit: Hit, index: int, labels: tuple[frozenset[str] | None, ...]) -> bool:
+    """Whether a value match carries another value item's label and none of its own ("fare $438" for the
+    $438 hotel)."""
+    if hit.value is None or hit.value.kind == "id" or index >= len(labels) or labels[index] is None:
+        return False
+    own = labels[index]
+    others = set().union(*(lab for j, lab in enumerate(labels) if j != index and lab is not None))
+    if not others:
+        return False
+    for _, keys in sorted(_label_words(hit.sentence, hit.value), key=lambda x: x[0]):
+        if keys & own:
+            return False
+        if keys & others:
+            return True  # the nearest word that tells the values apart is another value's label
+    return False
+
+
+# ---- a criterion's negated item ------------------------------------------------------------------------
+
+PRIVATIVE = re.compile(
+    r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable|only|except|lacks?|lacking|missing|absent|fails?|failed"
+    r"|too\s+low|below|short\s+of|neither|nobody|nowhere|refused|declined|denied|rejected|blocked|expired|ineligible|unavailable"
+    r"|unqualified|invalid|insufficient|un[a-z]+able|[a-z]+n't)\b",
+    re.I,
+)
+"""Words that deny or restrict what their clause says ("not", "lacks", "without", "only", "unavailable")."""
+
+
+def attributed(hit: Hit, phrases: tuple[str, ...], criterion: str) -> bool:
+    """Whether the sentence of a match names a subject the criterion states the item of, and the match's
+    clause predicates something ("Mei Tanaka is HVAC-qualified" for "Mei Tanaka does not have the HVAC
+    skill"; a terse "Done - Mei Tanaka, HVAC." predicates nothing)."""
+    b = binding(criterion, phrases)
+    if b is None or not b.bound:
+        return False
+    s, e = clause_at(hit.sentence, hit_offset(hit))
+    if not _verbish(_lower_words(hit.sentence[s:e])):
+        return False
+    return any(x.same(y) for x in subjects(hit.sentence, b.names) for y in b.bound)
+
+
+def denied(hit: Hit) -> bool:
+    """Whether the sentence of a match denies or restricts something: an item the criterion states negated
+    ("does not have the HVAC skill", "PayPal does not help") is stated only in such a sentence ("a Basic
+    fare, which can't be changed"; never "Mei Tanaka is HVAC-qualified and free at 14:00")."""
+    return PRIVATIVE.search(hit.sentence.replace("\u2019", "'")) is not None
