@@ -98,7 +98,7 @@ def lexicon(path: Path = LEXICON_FILE) -> Lexicon:
         (re.compile(_phrase_regex(p), re.I), polarity, bool(own_negation.search(p)) or polarity is None) for p, polarity in phrases
     )
     negators = "|".join(re.escape(n).replace("'", "['\u2019]").replace(r"\ ", r"\s+") for n in sorted(data["negators"], key=len, reverse=True))
-    negator = re.compile(r"(?:" + negators + r")\s+(?:(?:is|are|was|were|be|been|currently|still|any|really|actually|quite|at|all|longer)\s+){0,2}$", re.I)
+    negator = re.compile(r"(?<![A-Za-z'\u2019])(?:" + negators + r")\s+(?:(?:is|are|was|were|be|been|currently|still|any|really|actually|quite|at|all|longer)\s+){0,2}$", re.I)
     exceptions = tuple(re.compile(_phrase_regex(p), re.I) for p in data["not_availability"])
     return Lexicon(compiled, negator, exceptions)
 
@@ -174,12 +174,23 @@ class Statement:
     keys: list[Key]
 
 
+def _depth(clause: str, at: int) -> int:
+    return clause.count("(", 0, at) - clause.count(")", 0, at)
+
+
 def _nearest(spans: list[tuple[int, int, bool]], start: int, end: int, clause: str) -> bool | None:
-    """The polarity of the phrase nearest to a slot's mention (the one after it on a tie), or None when
-    there is none or it is the customer's own availability ("you're free at 10:00")."""
+    """The polarity of the phrase that governs a slot's mention, or None (no phrase, or the customer's own
+    availability: "you're free at 10:00"): a heading phrase before a colon ("Still open: 10:00, 14:00")
+    governs what follows it up to the next phrase; else the nearest phrase at the same bracket depth (a
+    parenthesis is its own statement: "10:00 and 16:00 are open (12:00 is taken)"), the later on a tie."""
     if not spans:
         return None
-    best = min(spans, key=lambda s: (max(s[0] - end, start - s[1], 0), s[0] < start))
+    before = [s for s in spans if s[1] <= start]
+    if before and re.match(r"^[^.;:]{0,30}?:\s", clause[before[-1][1] :]) and before[-1][1] + clause[before[-1][1] :].index(":") < start:
+        best = before[-1]
+    else:
+        depth = _depth(clause, start)
+        best = min(spans, key=lambda s: (_depth(clause, s[0]) != depth, max(s[0] - end, start - s[1], 0), s[0] < start))
     if _CUSTOMER.search(clause[: best[0]]):
         return None
     return best[2]
@@ -241,6 +252,10 @@ class World:
     initial: dict[str, Any]
     facts: dict[Key, tuple[bool | None, str]] = field(default_factory=dict)
     appointments: dict[str, tuple[str, str]] = field(default_factory=dict)
+    written: set[str] = field(default_factory=set)
+    counts: dict[Key, int] = field(default_factory=dict)
+    """Seats or rooms left as last read (travel), less what the agent booked since."""
+    """Appointments a successful write of this trial booked, moved or assigned (field service)."""
 
     def set(self, key: Key, free: bool | None, call: ToolCallRecord, what: str = "") -> None:
         self.facts[key] = (free, f"{call.tool} at turn {call.turn}" + (f" ({what})" if what else ""))
@@ -276,6 +291,8 @@ def _field_service_call(world: World, call: ToolCallRecord) -> None:
                 world.appointments[apt_id] = (apt.get("date", ""), apt.get("start_time", ""))
     if refusal is None and "appointment_id" in result and "date" in result and "start_time" in result:
         world.appointments[result["appointment_id"]] = (result["date"], result["start_time"])
+    if call.succeeded and call.tool in ("book_appointment", "reschedule_appointment", "assign_technician"):
+        world.written.add(str(result.get("appointment_id") or call.arguments.get("appointment_id")))
     if call.tool == "find_available_slots" and refusal is None and "slots" in result:
         date, wo = result.get("date", ""), result.get("work_order_id", "")
         current = result.get("current_window") or {}
@@ -298,8 +315,13 @@ def _field_service_call(world: World, call: ToolCallRecord) -> None:
                 world.set(("tech", assigned, date, start), TAKEN, call, f"{date} {start}: not bookable with the assigned technician")
     elif call.tool == "get_technician_schedule" and refusal is None and "appointments" in result:
         tech, date = result.get("technician_id", ""), result.get("date", "")
-        busy = {a.get("start_time") for a in result["appointments"] if isinstance(a, dict)}
+        jobs = [a for a in result["appointments"] if isinstance(a, dict)]
+        busy = {a.get("start_time") for a in jobs}
+        own = {a.get("start_time") for a in jobs if a.get("appointment_id") in world.written}
         for start in _slot_starts():
+            if start in own:  # the appointment this trial booked, moved or assigned: the customer's own
+                world.set(("tech", tech, date, start), None, call)
+                continue
             free = not result.get("day_off") and start not in busy
             world.set(("tech", tech, date, start), free, call, f"{date}: " + ("day off" if result.get("day_off") else "a job at " + start if start in busy else "no job at " + start))
     elif call.tool in ("book_appointment", "reschedule_appointment"):
@@ -408,10 +430,12 @@ def _travel_call(world: World, call: ToolCallRecord) -> None:
             for cabin in ("economy", "business"):
                 left = f.get(f"{cabin}_seats_left")
                 if isinstance(left, int):
+                    world.counts[("cabin", f["flight_id"], cabin)] = left
                     world.set(("cabin", f["flight_id"], cabin), left > 0, call, f"{f['flight_id']}: {left} {cabin} seats left")
     elif call.tool == "get_flight" and refusal is None and "flight_id" in result:
         flight = result["flight_id"]
         for cabin, left in (result.get("seats_left") or {}).items():
+            world.counts[("cabin", flight, cabin)] = left
             world.set(("cabin", flight, cabin), left > 0, call, f"{flight}: {left} {cabin} seats left")
         free_seats = {s for seats in (result.get("free_seats") or {}).values() for s in seats}
         world.facts[("seatmap", flight)] = (None, ",".join(sorted(free_seats)))
@@ -441,9 +465,22 @@ def _travel_call(world: World, call: ToolCallRecord) -> None:
             for room, info in (h.get("room_types") or {}).items():
                 left = info.get("rooms_left") if isinstance(info, dict) else None
                 if isinstance(left, int):
+                    world.counts[("room", h["hotel_id"], room)] = left
                     world.set(("room", h["hotel_id"], room), left > 0, call, f"{h.get('name', h['hotel_id'])}: {left} {room} rooms left")
     elif call.tool == "book_hotel" and refusal is not None and "rooms" in str(refusal.get("reason", "")).lower():
         world.set(("room", call.arguments.get("hotel_id", ""), call.arguments.get("room_type", "")), TAKEN, call, f"refused: {refusal.get('reason')}")
+    if call.succeeded and refusal is None:  # a booking the agent made takes what it booked from the counts read
+        taken: list[tuple[Key, int]] = []
+        if call.tool == "book_hotel":
+            taken.append((("room", call.arguments.get("hotel_id", ""), call.arguments.get("room_type", "")), 1))
+        elif call.tool == "book_flight":
+            taken.append((("cabin", call.arguments.get("flight_id", ""), "economy"), len(call.arguments.get("passengers") or [1])))
+        elif call.tool == "change_flight" and call.arguments.get("new_flight_id"):
+            taken.append((("cabin", call.arguments["new_flight_id"], "economy"), 1))
+        for key, n in taken:
+            if key in world.counts:
+                world.counts[key] -= n
+                world.set(key, world.counts[key] > 0, call, f"{world.counts[key]} left after this booking")
     del where
 
 
