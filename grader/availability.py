@@ -78,7 +78,7 @@ def _phrase_regex(phrase: str) -> str:
         if word == "{n}":
             parts.append(r"(?P<n>\d+|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\s+")
             continue
-        text = re.escape(word).replace("'", "['\u2019]").replace(r"\$", r"\$")
+        text = re.escape(word).replace("'", "['\u2019]")
         parts.append(text + r"\s+")
     body = "".join(parts)
     body = body[: -len(r"\s+")] if body.endswith(r"\s+") else body
@@ -260,6 +260,14 @@ class World:
     def set(self, key: Key, free: bool | None, call: ToolCallRecord, what: str = "") -> None:
         self.facts[key] = (free, f"{call.tool} at turn {call.turn}" + (f" ({what})" if what else ""))
 
+    def fact(self, key: Key) -> tuple[bool | None, str] | None:
+        """What the agent saw about a slot, or None: a seat label missing from a seat map read is taken."""
+        if key in self.facts:
+            return self.facts[key]
+        if key[0] == "seat" and ("seatmap", key[1]) in self.facts:
+            return (TAKEN, f"get_flight ({key[1]}: seat {key[2]} not among the free seats)")
+        return None
+
     def today(self) -> dt.date | None:
         raw = self.initial.get("business_date") or str(self.initial.get("now", ""))[:10]
         try:
@@ -424,7 +432,6 @@ def _tech_name(world: World, tech: str) -> str:
 def _travel_call(world: World, call: ToolCallRecord) -> None:
     result = call.result if isinstance(call.result, dict) else {}
     refusal = _refusal(call)
-    where = call.tool
     if call.tool == "search_flights" and refusal is None:
         for f in result.get("flights") or []:
             for cabin in ("economy", "business"):
@@ -481,7 +488,6 @@ def _travel_call(world: World, call: ToolCallRecord) -> None:
             if key in world.counts:
                 world.counts[key] -= n
                 world.set(key, world.counts[key] > 0, call, f"{world.counts[key]} left after this booking")
-    del where
 
 
 _SEAT = re.compile(r"(?<![A-Za-z0-9-])([1-9]\d?[A-K])(?![A-Za-z0-9])")
@@ -528,13 +534,7 @@ def _travel_statements(world: World, turn: int, message: str) -> Iterator[Statem
             for m in seat_ms:
                 free = _nearest(spans, m.start(), m.end(), clause)
                 candidates = last_flights or sorted({k[1] for k in world.facts if k[0] == "seatmap"})
-                keys: list[Key] = []
-                for flight in candidates:
-                    if ("seat", flight, m.group(1)) in world.facts:
-                        keys.append(("seat", flight, m.group(1)))
-                    elif ("seatmap", flight) in world.facts:
-                        world.facts[("seat", flight, m.group(1))] = (TAKEN, f"get_flight ({flight}: not among the free seats)")
-                        keys.append(("seat", flight, m.group(1)))
+                keys: list[Key] = [("seat", flight, m.group(1)) for flight in candidates]
                 if free is not None:
                     yield Statement(turn, clause.strip(), free, f"seat {m.group(1)}", keys)
             if not seat_ms:
@@ -581,7 +581,8 @@ def read_statements(domain: str, evidence: Evidence) -> Iterator[tuple[Statement
             read_call(world, calls[i])
             i += 1
         for statement in read_message(world, message.turn, message.content):
-            yield statement, [world.facts[k] for k in statement.keys if k in world.facts], dict(world.facts)
+            known = [f for f in (world.fact(k) for k in statement.keys) if f is not None]
+            yield statement, known, {k: v for k, v in world.facts.items() if k[0] != "seatmap"}
 
 
 def turn_facts(domain: str, evidence: Evidence) -> dict[int, dict[Key, tuple[bool | None, str]]]:
@@ -598,7 +599,7 @@ def turn_facts(domain: str, evidence: Evidence) -> dict[int, dict[Key, tuple[boo
             while i < len(calls) and calls[i].turn <= message.turn:
                 reader[0](world, calls[i])
                 i += 1
-            out[message.turn] = dict(world.facts)
+            out[message.turn] = {k: v for k, v in world.facts.items() if k[0] != "seatmap"}
     return out
 
 

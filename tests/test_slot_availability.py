@@ -237,3 +237,34 @@ async def test_every_gold_dialogue_of_the_slot_domains_states_availability_right
 )
 async def test_headings_lists_and_brackets(reply: str, wrong: bool) -> None:
     assert bool(await _wrong(OWNER, 0, reply)) is wrong, reply
+
+
+async def test_a_seat_the_seat_map_does_not_list_is_taken() -> None:
+    task_id = "travel_upgrade_not_enough_miles_01"  # get_flight AU211-1214: economy 12A 12B 14A 14C 21D 21F free
+    assert await _wrong(task_id, 0, "Seat 12C on AU211 is open if you'd like it; 14A is taken.") == ["seat 12C", "seat 14A"]
+    assert await _wrong(task_id, 0, "On AU211, 21F is still free and 12C is already taken.") == []
+
+
+@pytest.mark.parametrize(
+    ("task_id", "reply", "wrong"),
+    [
+        (OWNER, "Thursday the 3rd looks good: Alex can do 10 am, 2 pm or 4 pm, as those are open. The 8 am and noon slots are already spoken for.", False),
+        (OWNER, "Thursday the 3rd: Alex can do 8 am or noon, as those are open. The 2 pm and 4 pm slots are already spoken for.", True),
+        (OWNER, "There is no availability at 8:00 or at noon on Thursday, Dec 3, but Alex has an opening at 10:00.", False),
+        (OWNER, "There is no availability at 10:00 on Thursday, Dec 3, but Alex has an opening at 12:00.", True),
+        (TECH_BUSY, "Priya can't do 10:00 on Wednesday since she's already booked then. She does have free time at 08:00, 12:00 and 16:00 on December 2.", False),
+        (TECH_BUSY, "Priya is already booked at 12:00 on Wednesday. She does have free time at 10:00 on December 2.", True),
+        (SOLD_OUT, "Bad news - the evening flight AU214 is fully booked on the 12th. Good news - the 08:00 AU210 isn't full.", False),
+        (SOLD_OUT, "Bad news - the morning flight AU210 is fully booked on the 12th. Good news - the 17:30 AU214 isn't full.", True),
+        (ROOMS, "The Riverside Inn's kings are all gone for 10-12 December, though standard rooms are available at $149.00 a night.", False),
+        (ROOMS, "The Riverside Inn's standard rooms are all gone for 10-12 December, though king rooms are available at $179.00 a night.", True),
+    ],
+)
+async def test_pairs_in_other_words(task_id: str, reply: str, wrong: bool) -> None:
+    assert bool(await _wrong(task_id, 0, reply)) is wrong, reply
+
+
+async def test_after_the_move_the_new_window_is_the_customers_and_the_old_one_unknown() -> None:
+    reply = ("All set: APT-7001 moved to Thursday 3 December, 10:00-12:00, with Alex Moreno. That 10:00 slot is now taken by "
+             "your visit, and your old Wednesday 10:00 window is free again.")
+    assert await _wrong(OWNER, 1, reply) == []
