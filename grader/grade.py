@@ -22,6 +22,7 @@ from grader.prepared import (  # noqa: F401  (re-exported: the grader's public n
     quote_spans,
     unescape_quote,
 )
+from grader.availability import availability_checks
 from grader.refs import Unresolved, resolve
 from grader.refusals import refusal_checks
 from grader.text.evidence import EvidenceJudge
@@ -133,6 +134,7 @@ def record_checks(prepared: Prepared) -> list[CheckVerdict]:
     checks = [verdict for family in PROGRAMMATIC_CHECKS for verdict in family(task.contract, evidence)]
     checks.extend(reference_verdicts(unresolved))
     checks.extend(refusal_checks(task, evidence, _environment(task.domain)))
+    checks.extend(availability_checks(task, evidence))  # what the replies say is free or taken (grader/availability.py)
     return checks
 
 

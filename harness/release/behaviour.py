@@ -232,6 +232,11 @@ def behavioural_cases(
         yield BatteryCase(case_id("behaviour", "forbidden", f"{pattern.tool}#{k}"), "behaviour", "forbidden",
                           f"attempt {pattern.tool} with {pattern.params}", append_calls(turns, [GoldCall(tool=pattern.tool, args=args)]))
 
+    # ---- availability (issue 38, item 3): a reply that calls a free slot taken, or a taken one free ----
+    from harness.release.guards import availability_cases
+
+    yield from availability_cases(task, gold)
+
 
 def _related(check: GoldCall, write: GoldCall) -> bool:
     """Whether a check is about the write's record: they share an identifying argument value (a check of

@@ -21,11 +21,13 @@ themselves state is dropped (a valid dialogue states it, so it cannot be a wrong
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from contracts.evidence import Evidence
 from contracts.schema import ReplyCriterion, Task
 from grader.values import get_path
+from harness.release.cases import BatteryCase, case_id
 from harness.release.pins import touched_records
 
 METHOD_WORDS: dict[str, list[str]] = {
@@ -118,3 +120,80 @@ def mention_guards(task: Task, gold: Evidence) -> list[ReplyCriterion]:
     replies = "\n".join(m.content for m in gold.conversation if m.role == "assistant")
     guards = [_guard(text, wrong, replies) for text, wrong in find(gold)]
     return [g for g in guards if g is not None]
+
+
+# ---- availability (issue 38, item 3): the reply battery's wrong-availability cases -------------------------
+# The family itself is applied to every trial by the grader (grader/availability.py): it compares what a
+# reply says is free or taken with the recorded tool results the agent saw. Here: the battery cases that
+# prove it, from the gold dialogue - an offered free slot called taken, a taken slot offered as free.
+
+
+def _say(key: tuple[str, ...], free: bool, state: dict[str, Any]) -> str | None:
+    """A sentence stating one slot free or taken, in the words the reader reads back (its date written out)."""
+    kind = key[0]
+    if kind == "window":
+        _, _, date, start = key
+        return f"The {start} window on {date} is open as well." if free else f"The {start} window on {date} is already taken."
+    if kind == "tech":
+        _, tech, date, start = key
+        record = (state.get("technicians") or {}).get(tech) or {}
+        name = record.get("name", tech) if isinstance(record, dict) else tech
+        return f"{name} is free at {start} on {date} too." if free else f"{name} is busy at {start} on {date}."
+    if kind == "cabin":
+        _, flight, cabin = key
+        record = (state.get("flights") or {}).get(flight) or {}
+        number, date = record.get("flight_number", flight), record.get("date", "")
+        return f"{number} on {date} still has {cabin} seats available." if free else f"{number} on {date} is sold out in {cabin}."
+    if kind == "seat":
+        _, flight, seat = key
+        record = (state.get("flights") or {}).get(flight) or {}
+        number = record.get("flight_number", flight)
+        return f"Seat {seat} on {number} is free." if free else f"Seat {seat} on {number} is already taken."
+    if kind == "room":
+        _, hotel, room = key
+        record = (state.get("hotels") or {}).get(hotel) or {}
+        name = record.get("name", hotel) if isinstance(record, dict) else hotel
+        return f"The {name} has {room} rooms available." if free else f"The {name} has no {room} rooms left."
+    return None
+
+
+def availability_cases(task: Task, gold: Evidence) -> Iterator[BatteryCase]:
+    """`reply_wrong_availability` (must fail), where the gold dialogue states a slot's availability that the
+    world confirms: the gold replies with one more sentence at that turn that calls an offered free slot
+    taken (`free_called_taken`), and one that offers a slot the world shows taken as free
+    (`taken_called_free`; a taken slot the gold replies name, else one the agent read at that turn, of the
+    same kind and date where there is one)."""
+    from grader.availability import read_statements, turn_facts
+    from harness.release.replies import gold_replies
+
+    confirmed = [
+        (statement, facts)
+        for statement, known, facts in read_statements(task.domain, gold)
+        if known and all(free is not None for free, _ in known) and any(free == statement.free for free, _ in known)
+    ]
+    if not confirmed:
+        return
+    replies = gold_replies(gold, len(task.gold))
+    for free, name in ((True, "free_called_taken"), (False, "taken_called_free")):
+        picked = next(
+            ((s.turn, k) for s, facts in confirmed if s.free == free for k in s.keys if facts.get(k, (None,))[0] == free),
+            None,
+        )
+        if picked is None:  # the gold replies name no such slot: one the agent had read when they talk about slots
+            first_turn, first = confirmed[0][0].turn, confirmed[0][0].keys[0]
+            for turn, facts in sorted(turn_facts(task.domain, gold).items()):
+                same = sorted((k for k, (f, _) in facts.items() if f == free and k[0] == first[0]), key=lambda k: (k[2:3] != first[2:3], k))
+                if turn >= first_turn and same:
+                    picked = (turn, same[0])
+                    break
+        if picked is None:
+            continue
+        turn, key = picked
+        sentence = _say(key, not free, gold.initial_state)
+        if sentence is None or turn >= len(replies):
+            continue
+        wrong = list(replies)
+        wrong[turn] = f"{wrong[turn]} {sentence}"
+        yield BatteryCase(case_id("reply", "reply_wrong_availability", name), "reply", "reply_wrong_availability",
+                          f"turn {turn}: the replies also say {sentence!r}, which the world the agent saw contradicts", [],
+                          must="fail", replies=tuple(wrong))
