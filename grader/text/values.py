@@ -524,9 +524,6 @@ def _scan_values(text: str) -> list[Value]:
                 taken.remove((m.start(), m.start() + 10))
                 add("time", int(m["hh"]) * 60 + int(m["mm"]), m.start("hh"), m.end("mm"))
                 taken.append((m.start(), m.start() + 10))
-    for m in ID_RE.finditer(text):
-        if not _overlaps(taken, m.start(), m.end()):
-            add("id", m.group(0).upper(), m.start(), m.end())
     for m in PHONE_RE.finditer(text):
         digits = m["flat"] or (m["a"] or m["a2"]) + m["b"] + m["c"]
         add("phone", digits, m.start(), m.end())
@@ -536,6 +533,9 @@ def _scan_values(text: str) -> list[Value]:
         if number in ("i", "ii", "iii", "iv", "v") and (family not in ("tier", "level") or not m["wn"].isupper()):
             continue  # a roman numeral only as "Tier II" / "Level III", never "level i"
         add("level", (_LEVEL_SCALE[family], int(number) if number.isdigit() else _LEVEL_NUMBER[number]), m.start(), m.end())
+    for m in ID_RE.finditer(text):
+        if not _overlaps(taken, m.start(), m.end()) and not re.fullmatch(r"(?:noon|midday|midnight)-\d{1,2}", m.group(0), re.I):
+            add("id", m.group(0).upper(), m.start(), m.end())  # "noon-4" is a range, not an id
     for m in US_DATE_RE.finditer(text):
         if _valid_date(int(m["m"]), int(m["d"])):
             add("date", (int(m["y"]), int(m["m"]), int(m["d"])), m.start(), m.end())
@@ -858,6 +858,11 @@ def spoken_values(text: str, expect: str) -> list[Value]:
             out.append(Value("number", value.value, value.start, value.end, value.text, money=True))
             continue
         out.append(value)
+    if expect == "date":  # "the 9th" alone answers a question about a day
+        for m in re.finditer(r"(?<![A-Za-z0-9])the\s+(?P<d>[12]?\d|3[01])(?:st|nd|rd|th)(?![A-Za-z0-9])", text, re.I):
+            if not any(v.start <= m.start() < v.end for v in out):
+                out.append(Value("day", (int(m["d"]), None), m.start(), m.end(), m.group(0)))
+        out.sort(key=lambda v: v.start)
     return out
 
 
