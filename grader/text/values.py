@@ -137,7 +137,7 @@ PHONE_RE = re.compile(
 """A North-American phone number in any common layout (dashes, dots, spaces, parentheses, a +1 or 1 prefix)."""
 _LEVEL_NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5}
 LEVEL_RE = re.compile(
-    r"(?<![A-Za-z0-9\-])(?:(?P<p>p-?|sev[\s\-]?)(?P<pn>[0-9])|(?P<w>priority|severity|tier|level)[\s\-]?(?P<wn>[0-9]|one|two|three|four|five|iii|ii|iv|v|i))"
+    r"(?<![A-Za-z0-9\-])(?:(?P<p>p-?|sev[\s\-]?)(?P<pn>[0-9])|(?P<w>priority|severity|tier|level)[\s\-]?(?P<wn>[0-9]|one|two|three|four|five|iii|ii|iv|v))"
     r"(?![A-Za-z0-9]|[.,]\d|-[A-Za-z])",
     re.I,
 )
@@ -206,8 +206,8 @@ PAST_TO_RE = re.compile(
     re.I,
 )
 """``ten past four``, ``half past 3``, ``a quarter to five``, ``20 minutes to 6``."""
-MILITARY_RE = re.compile(r"(?<![\w.:$])(?:(?P<h>[01]?\d|2[0-3])h(?P<m>[0-5]\d)|(?P<hh>[01]\d|2[0-3])(?P<mm>[0-5]\d)\s?(?:hours|hrs|h)\b)(?![\w])", re.I)
-"""``16h10``, ``08h00``, ``1600 hours``, ``0800 hrs``."""
+MILITARY_RE = re.compile(r"(?<![\w.:$])(?:(?P<h>[01]\d|2[0-3])h(?P<m>[0-5]\d)|(?P<hh>[01]\d|2[0-3])(?P<mm>[0-5]\d)\s?(?:hours|hrs|h)\b)(?![\w])", re.I)
+"""``16h10``, ``08h00``, ``1600 hours``, ``0800 hrs`` (a two-digit hour: "3h30" is a duration)."""
 _END = r"(?:(?P<named{n}>noon|midday|midnight)|(?P<h{n}>" + _H + r")(?:[:.](?P<m{n}>[0-5]\d))?(?:\s*(?P<ap{n}>[ap])\.?\s?m\b\.?)?)"
 CLOCK_RANGE_RE = re.compile(
     r"(?<![\w.:$])(?P<lead>(?:from|between)\s+)?(?P<first>" + _END.replace("{n}", "1") + r")"
@@ -530,8 +530,8 @@ def _scan_values(text: str) -> list[Value]:
     for m in LEVEL_RE.finditer(text):
         family = re.sub(r"[\s\-]", "", (m["p"] or m["w"]).lower())
         number = (m["pn"] or m["wn"]).lower()
-        if number in ("i", "ii", "iii", "iv", "v") and (family not in ("tier", "level") or not m["wn"].isupper()):
-            continue  # a roman numeral only as "Tier II" / "Level III", never "level i"
+        if number in ("ii", "iii", "iv", "v") and (family not in ("tier", "level") or not m["wn"].isupper()):
+            continue  # a roman numeral only as "Tier II" / "Level III" (never "I": the pronoun)
         add("level", (_LEVEL_SCALE[family], int(number) if number.isdigit() else _LEVEL_NUMBER[number]), m.start(), m.end())
     for m in ID_RE.finditer(text):
         if not _overlaps(taken, m.start(), m.end()) and not re.fullmatch(r"(?:noon|midday|midnight)-\d{1,2}", m.group(0), re.I):
