@@ -73,6 +73,7 @@ def minutes(hhmm: str) -> int:
         ("eleven at night", "time", minutes("23:00")),
         # dates and days
         ("due 11/30", "date", (None, 11, 30)),
+        ("due December the 4th", "date", (None, 12, 4)),
         ("due 12/09/26", "date", (2026, 12, 9)),
         ("Thursday the 3rd", "day", (3, 3)),
         ("Fri 4th", "day", (4, 4)),

@@ -96,7 +96,7 @@ US_DATE_RE = re.compile(r"(?<![\d/])(?P<m>1[0-2]|0?[1-9])/(?P<d>[0-3]?\d)/(?P<y>
 US_SHORT_DATE_RE = re.compile(r"(?<![\d/.,$\w])(?P<m>1[0-2]|0?[1-9])/(?P<d>[0-3]?\d)(?:/(?P<y>\d{2}))?(?![\d/]|\.\d|\s+of\b)")
 """A month-first date without its four-digit year (``12/2``, ``12/07``, ``12/07/26``): month first, always."""
 MDY_RE = re.compile(
-    r"(?<![a-z])" + _MONTH.format(g="mon") + r"\s+" + _DAY.format(g="day") + r"(?![\d:])(?:,?\s+(?P<year>\d{4})(?!\d))?", re.I
+    r"(?<![a-z])" + _MONTH.format(g="mon") + r"\s+(?:the\s+)?" + _DAY.format(g="day") + r"(?![\d:])(?:,?\s+(?P<year>\d{4})(?!\d))?", re.I
 )
 DMY_RE = re.compile(
     r"(?<![\d.,])" + _DAY.format(g="day") + r"(?:\s+of)?\s+" + _MONTH.format(g="mon") + r"(?![a-z])(?:,?\s+(?P<year>\d{4})(?!\d))?", re.I
