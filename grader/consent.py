@@ -168,7 +168,7 @@ ANAPHORS = frozenset({"it", "that", "this", "them", "those", "these", "one", "bo
 
 
 def _values(calls: list[GatedCall], check: ConsentCheck) -> list[Value]:
-    """The values the gated calls act on and set: ids, dates, times and amounts of their arguments (and of
+    """The values the gated calls act on and set: ids, dates, times, phones, priority/tier levels and amounts of their arguments (and of
     the check's `params`) that are the whole argument ("CASE-5012", "2026-12-03T10:00", 950.0), not values
     quoted inside a free-text argument (a note, a reason); small counts are left out (a "1" names nothing)."""
     leaves = [pair for call in calls for pair in flatten(call.arguments)] + flatten(check.params or {})
@@ -178,7 +178,7 @@ def _values(calls: list[GatedCall], check: ConsentCheck) -> list[Value]:
         if isinstance(leaf, str) and sum(len(v.text) for v in found) < 0.5 * len(leaf.strip()):
             continue  # free text
         for value in found:
-            if value.kind in ("id", "date", "time") or (value.kind == "number" and abs(value.value) >= 10):  # type: ignore[arg-type]
+            if value.kind in ("id", "date", "time", "phone", "level") or (value.kind == "number" and abs(value.value) >= 10):  # type: ignore[arg-type]
                 out.append(value)
     return out
 

@@ -43,7 +43,8 @@ def fact_problem(quote: str, criterion: ReplyCriterion) -> str | None:
 
     # values the criterion writes in digits, dates, times or ids; its number words ("the three campaigns",
     # "one step at a time") are prose, not the asked value (a quote may still state a value in words)
-    wanted = [v for v in find_values(criterion.criterion) if not v.text[:1].isalpha() or v.kind != "number"]
+    # "P3" / "tier 2" name a label, like a status word: matched as the criterion's evidence, not required here
+    wanted = [v for v in find_values(criterion.criterion) if (not v.text[:1].isalpha() or v.kind != "number") and v.kind != "level"]
     if not wanted:
         return None
     text = unescape_quote(quote)
