@@ -240,20 +240,17 @@ def test_a_wrong_value_in_words_contradicts_the_right_one_in_digits(criterion: s
     assert not verdict.passed and output.contradiction_found, verdict.explanation
 
 
-_HOOKED = conflicts.is_money(Value("number", Decimal(45), 0, 12, "forty-five", money=True))
-"""Whether the conflict rule reads a number's `money` mark (the one-line hook in grader/text/conflicts.py's
-`is_money`: ``return grader.text.values.is_money(value)``). Without it, money written with a currency WORD
-("forty dollars", "40 dollars") counts as a count there and is not compared with "$45.00"."""
+def test_the_conflict_rule_reads_money_in_words_as_money() -> None:
+    assert conflicts.is_money(Value("number", Decimal(45), 0, 12, "forty-five", money=True))
 
 
-@pytest.mark.xfail(not _HOOKED, reason="needs conflicts.is_money to defer to grader.text.values.is_money", strict=True)
 @pytest.mark.parametrize(
     "replies",
     [
         ["Your refund is forty-five dollars. The refund is $40."],
         ["Your refund is $45.00.", "To confirm, the refund is forty dollars."],
         ["Your refund is $45.00.", "To confirm, the refund is 40 bucks."],
-        ["The refund is eighty-five dollars.", "So the refund is $80.00."],
+        ["The refund is forty-five dollars.", "So the refund is $80.00."],
     ],
 )
 def test_money_in_words_and_money_in_digits_are_compared(replies: list[str]) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from grader.text.matching import contains
 from grader.text.units import _CLAUSE_BREAK, FUNCTION_WORDS, NEGATORS, UNIT_WORDS, Hit, Unit, _value_negated, negated_before, normalise, phrase_pattern
 from grader.text.values import Value, find_values, singular
+from grader.text.values import is_money as values_is_money  # conflicts' own is_money is the public name here
 
 
 # ---- wrong values --------------------------------------------------------------------------------
@@ -76,8 +77,8 @@ CONFLICT_KINDS = frozenset({"number", "percent", "date", "time"})
 
 
 def is_money(value: Value) -> bool:
-    """An amount written as money: a currency sign/word, cents or two decimals."""
-    return bool(re.search(r"[$€£\u00a2]|usd|eur|cents?\b|\.\d\d\b", value.text, re.I))
+    """An amount written as money, in any form the value reader knows ("$45", "45.00", "forty dollars")."""
+    return values_is_money(value)
 
 
 def _count_nouns(unit: str, value: Value) -> frozenset[str]:
