@@ -151,7 +151,10 @@ def action_forms(tool: str) -> list[str]:
     first, *rest = tool.split("_")
     forms = [first, *actions.get(first, []), *(form for word in rest for form in actions.get(word, []))]
     # the participle names the action too ("CHG-4006 can be set to implemented", "the case can be closed")
-    return forms + [f + ("d" if f.endswith("e") else "ed") for f in forms if " " not in f and f.isalpha() and len(f) > 3 and not f.endswith("ed")]
+    single = [f for f in forms if " " not in f and f.isalpha() and len(f) > 3 and not f.endswith("ed")]
+    return forms + [f + ("d" if f.endswith("e") else "ed") for f in single] + [
+        inflected for f in single for inflected in ((f[:-1] + "ing",) if f.endswith("e") else (f + "ing", f + f[-1] + "ing"))
+    ]  # "would you mind cancelling it?", "closing it is fine"
 
 
 @lru_cache(maxsize=256)
@@ -469,6 +472,10 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     latest = proposal is not None and bool(state.agent_said) and state.agent_said[-1] == proposal
     other = proposal is not None and _proposes_other(proposal, question)
     answers = proposal is not None and names_call(proposal, question) and not other
+    pick = _option_pick(message.content, proposal, question, reading) if proposal is not None else None
+    # "Disqualify the Northwind lead, Chen." - "There are two: ... Which one?" - "The Foods one.": a pick among
+    # the options the agent listed after the customer asked for the call answers that request
+    answers |= pick is True and asked_before
     # a refusal answers the agent's latest proposal when that puts this call's action to the customer, even
     # without its object ("Ben Carter is free then; shall I assign him?" - "Hold on, let me check first")
     refuses_this = answers or (latest and not other and _puts_action(proposal or "", question))
@@ -502,7 +509,6 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # an answer about another of the options the agent offered, or another value of the call's code
     # ("Laura's, the Logistics one" when Mark's lead is disqualified; "yes, as store credit" for a refund to
     # the card; "yes to the 2 pm one instead" for the 10:00 window) decides against this call
-    pick = _option_pick(message.content, proposal, question, reading) if proposal is not None else None
     conflict = _names_other_code(message.content, question, reading) or any(_names_other_time(reading.without_conditions(w), question) for w in reading.affirm_texts)
     if (pick is False or conflict) and not about:
         what = "another of the options offered" if pick is False else "another value than the call's"
@@ -528,7 +534,9 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     elsewhere |= not about and any(
         _found(words(w), lexicon().counter_markers) for w in reading.request_texts if not asks_for_call(words(w), question, context, w)
     )
-    by_answer = answers and not elsewhere and (reading.affirms or bool(about) or choice)
+    # an answer that is only a condition ("Only if the fee is under $100.") is a yes on that condition
+    conditional = bool(reading.conditions) and not (reading.requests or reading.statements or reading.question or reading.declines or reading.defers)
+    by_answer = answers and not elsewhere and (reading.affirms or bool(about) or choice or conditional)
     # a request is the authorisation where `upfront` (the values the call sets are the agent's to resolve);
     # where not, only when it decides everything itself: every value the call chooses (a window, a card, a
     # flight, an amount) named by then ("move it to Thursday at 10:00", "yes, $40 is fine, on my Amex")
@@ -592,17 +600,28 @@ def _options(proposal: str) -> list[tuple[tuple[Value, ...], set[str]]]:
     groups: dict[str, tuple[tuple[Value, ...], set[str]]] = {}
     for sentence in re.split(r"(?<=[.!?])\s+|\n+", proposal):
         current: str | None = None
-        for part in _OPTION_SPLIT.split(sentence):
+        pending: set[str] = set()  # the words of parts naming no value, since the last value
+        pieces = _OPTION_SPLIT.split(sentence)
+        delimiters = [""] + [m.group(0) for m in _OPTION_SPLIT.finditer(sentence)]
+        for part, before in zip(pieces, delimiters, strict=False):
             if not part or not part.strip():
                 continue
             values = tuple(v for v in spoken_values(part) if v.kind in ("id", "time", "date"))
-            if values:
-                current = f"{values[0].kind}:{values[0].value}"
-                groups.setdefault(current, (values, set()))
-                known = groups[current][0]
-                groups[current] = (known + tuple(v for v in values if not any(v.same(k) for k in known)), groups[current][1])
-            if current is not None:
-                groups[current][1].update(_content(part))
+            if not values:
+                pending |= _content(part)
+                continue
+            key = f"{values[0].kind}:{values[0].value}"
+            groups.setdefault(key, (values, set()))
+            known = groups[key][0]
+            groups[key] = (known + tuple(v for v in values if not any(v.same(k) for k in known)), groups[key][1])
+            # "Laura Chen at Northwind Logistics (LEAD-1001)": a bracketed value names the words before it;
+            # "LEAD-1001, Laura Chen at Northwind Logistics, and LEAD-1002": words follow their value
+            owner = key if "(" in before or current is None else current
+            groups[owner][1].update(pending)
+            groups[key][1].update(_content(part))
+            pending, current = set(), key
+        if current is not None:
+            groups[current][1].update(pending)
     return list(groups.values())
 
 

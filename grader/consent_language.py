@@ -297,8 +297,13 @@ _NOT_NOUNS = frozenset("and or but then dollars dollar usd bucks euros pounds to
 def _direction(clause: list[str], upper: list[str], lower: list[str]) -> str | None:
     """"max" or "min" by the longest bound phrase in the clause ("no more than" is an upper bound though
     it holds "more than")."""
-    found = [(len(_form(p)), "max") for p in upper if find(clause, p)] + [(len(_form(p)), "min") for p in lower if find(clause, p)]
-    return max(found)[1] if found else None
+    found = [(len(_form(p)), "max", at) for p in upper for at in find(clause, p)] + [(len(_form(p)), "min", at) for p in lower for at in find(clause, p)]
+    if not found:
+        return None
+    _, direction, at = max(found)
+    if negated_at(clause, at):  # "doesn't exceed $45", "not over $50"
+        return "max" if direction == "min" else "min"
+    return direction
 
 
 def _vacuous(clause: list[str]) -> bool:
@@ -317,13 +322,30 @@ def _condition_at(core: list[str]) -> tuple[int, str] | None:
     return best
 
 
+def _NO_YES() -> list[str]:
+    """Yes-forms that open with "no" or "not" ("no objection", "not a problem"): no decline."""
+    return [f for f in lexicon().yes_forms if f.split()[0] in ("no", "not")]
+
+
 def _negated(core: list[str]) -> bool:
-    """A yes-form or an action negated in its clause ("I'm not fine with that", "please never cancel it")."""
+    """A yes-form or an action negated in its clause ("I'm not fine with that", "please never cancel it");
+    not a code named in words ("not as store credit" negates the destination, not the refund)."""
     lex = lexicon()
     if not any(w in lex.negators for w in core[:5]):
         return False
     forms = list(lex.yes_forms) + [f for fs in lex.actions.values() for f in fs]
-    return any(negated_at(core, pos) for form in forms for pos in find(core, form))
+    coded = _alias_positions(core)
+    return any(negated_at(core, pos) and pos not in coded for form in forms for pos in find(core, form))
+
+
+def _alias_positions(clause: list[str]) -> set[int]:
+    out: set[int] = set()
+    for codes in lexicon().value_aliases.values():
+        for code, forms in codes.items():
+            for form in [*forms, code.replace("_", " ")]:
+                for at in find(clause, form):
+                    out |= set(range(at, at + len(_form(form))))
+    return out
 
 
 _FIRST_PERSON = frozenset({"i", "we", "me", "us", "my", "our"})
@@ -393,7 +415,7 @@ def read(text: str) -> Reading:
                 last = "refuse"
             continue
         refusals = [*lex.decline_forms, *lex.takebacks]
-        declined = None if opens_with_any(clause, lex.not_declines) else (opens_with_any(clause, refusals) or opens_with_any(core, refusals))
+        declined = None if opens_with_any(clause, [*lex.not_declines, *_NO_YES()]) else (opens_with_any(clause, refusals) or opens_with_any(core, refusals))
         if declined:
             reading.declines = True
             reading.negated_actions.append(core)
@@ -746,7 +768,7 @@ def _named_value_holds(condition: Condition, record: list[tuple[str, Any]]) -> b
 # ---- the values a customer says ------------------------------------------------------------------------------
 
 _SCALED = re.compile(
-    r"(?<![A-Za-z0-9$.,-])(?P<cur>\$\s?)?(?P<n>\d+(?:\.\d+)?|(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s])?(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety))\s+(?P<scale>hundred|thousand)(?:\s+(?:and\s+)?(?P<rest>(?:[a-z]+[-\s])?[a-z]+))?(?P<unit>\s+(?:dollars|bucks|usd|miles|points))?\b",
+    r"(?<![A-Za-z0-9$.,-])(?P<cur>\$\s?)?(?P<n>\d+(?:\.\d+)?|(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s])?(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety))\s+(?P<scale>hundred|thousand)(?:\s+(?:and\s+)?(?P<rest>(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s])?(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)))?(?P<unit>\s+(?:dollars|bucks|usd|miles|points))?\b",
     re.I,
 )
 _HOUR_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
