@@ -41,6 +41,7 @@ class ConsentLexicon(BaseModel):
     deferral_phrases: list[str]
     weak_deferrals: list[str]
     deferral_strengtheners: list[str]
+    acknowledging_yes: list[str]
     request_openers: list[str]
     request_markers: list[str]
     elliptical_openers: list[str]
@@ -261,7 +262,7 @@ def _is_request(clause: list[str]) -> bool:
 def _condition(raw: str, clause: list[str], opener: str) -> Condition:
     lex = lexicon()
     text = " ".join(clause)
-    values = [v for v in find_values(raw) if v.kind in ("number", "date")]
+    values = [v for v in spoken_values(raw) if v.kind in ("number", "date")]
     rest = clause[len(_form(opener)) :]
     negative = opener in lex.negative_condition_openers
     noun = tuple(w for w in rest[:4] if w.isalpha() and w not in {"the", "it", "is", "a", "an", "my", "that", "this", "i", "you", "we", "if", "be", "will", "would", "comes", "to", "total"})
@@ -367,7 +368,8 @@ def deferral(clause: list[str], core: list[str]) -> str | None:
     found = opening or inside
     if found is None:
         return None
-    weak = found in lex.weak_deferrals and not any(w in _form(s) for s in lex.deferral_strengtheners for w in core)
+    strengthen = {w for s in lex.deferral_strengtheners for w in _form(s)}
+    weak = found in lex.weak_deferrals and not strengthen & set(core)
     if weak and inside is None and any(find(core, p) for p in lex.deferral_phrases if p not in lex.weak_deferrals):
         weak = False
     return "weak" if weak else "strong"
@@ -395,10 +397,14 @@ def read(text: str) -> Reading:
     lex = lexicon()
     reading = Reading(text=text)
     last: str | None = None  # "grant" or "refuse": the last deciding clause so far
+    acknowledged = False  # every yes so far only acknowledges ("ok", "sure")
     for position, (raw, clause, sentence, sentence_text) in enumerate(clauses(text)):
         core = strip_fillers(clause)
         opening = position == 0 or not (reading.affirms or reading.requests or reading.statements or reading.question)
         condition = None if _vacuous(core) or raw.rstrip().endswith("?") else _condition_at(core)
+        whole = None if condition is not None or _vacuous(clause) or raw.rstrip().endswith("?") else _condition_at(clause)
+        if whole is not None and whole[0] < len(clause) - len(core):
+            core, condition = clause[whole[0] :], (0, whole[1])  # "so long as ...": the filler opened the condition
         if condition is not None:
             at, opener = condition
             reading.conditions.append(replace(_condition(raw, core[at:], opener), sentence=sentence_text))
@@ -411,7 +417,7 @@ def read(text: str) -> Reading:
             reading.defers = True
             reading.negated_actions.append(core)
             reading.opens_refusal |= opening
-            if deferred == "strong" or opening or _after_but(raw, sentence_text):
+            if deferred == "strong" or opening or _after_but(raw, sentence_text) or (acknowledged and not reading.requests):
                 last = "refuse"
             continue
         refusals = [*lex.decline_forms, *lex.takebacks]
@@ -424,6 +430,9 @@ def read(text: str) -> Reading:
                 last = "refuse"
             continue
         yes = opens_with_any(core, lex.yes_forms) or opens_with_any(clause, lex.yes_forms)
+        opener = opens_with_any(core, lex.request_openers)
+        if yes and opener and len(_form(opener)) > len(_form(yes)):
+            yes = None  # "feel free to close it" is a request
         if yes and not core and len(_form(yes)) < len(clause) - len(core) and _acknowledges(clause):
             yes = None  # "Good to know." acknowledges; it answers nothing
         if not core and not yes:
@@ -436,6 +445,7 @@ def read(text: str) -> Reading:
             reading.question = True
             continue
         if yes:
+            acknowledged = (not reading.affirms or acknowledged) and yes in lex.acknowledging_yes and len(core) <= len(_form(yes))
             reading.affirms = True
             reading.affirm_texts.append(sentence_text)
             last = "grant"
@@ -551,7 +561,7 @@ def _holds(condition: Condition, record: list[tuple[str, Any]], status: str, sta
         if condition.direction == "max":
             return all((m, d) <= key for _, m, d in found)
         return all((m, d) >= key for _, m, d in found)
-    for check in (_count_holds, _time_holds, _weekday_holds, _alias_holds, _keyed_text_holds, _named_value_holds):
+    for check in (_count_holds, _time_holds, _weekday_holds, _alias_holds, _keyed_text_holds, _text_value_holds, _named_value_holds):
         held = check(condition, record)
         if held is not None:
             return held
@@ -743,6 +753,19 @@ def _keyed_text_holds(condition: Condition, record: list[tuple[str, Any]]) -> bo
     return None
 
 
+def _text_value_holds(condition: Condition, record: list[tuple[str, Any]]) -> bool | None:
+    """"as long as it's growth", "provided it's not business": a short text argument of the call named in the
+    condition (met; negated: broken)."""
+    cw = words(condition.raw)
+    for _, leaf in record:
+        if not isinstance(leaf, str) or find_values(leaf) or not 2 < len(leaf) <= 40:
+            continue
+        at = find(cw, leaf.lower().replace("_", " "))
+        if at:
+            return not negated_at(cw, at[0], 4)
+    return None
+
+
 _STOPWORDS = frozenset("the a an my our your it is this that be to of for on in at and or its their new same".split())
 
 
@@ -774,7 +797,7 @@ _SCALED = re.compile(
 _HOUR_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 _SPOKEN_HOUR = re.compile(
     r"(?:(?P<half>half|quarter)\s+(?P<rel>past|to)\s+)?(?<![A-Za-z0-9:$.-])(?P<h>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|1[0-2]|[1-9])"
-    r"(?:[\s-](?P<min>fifteen|thirty|forty[\s-]five|o'?clock|oclock|sharp))?(?![A-Za-z0-9:-])(?!\s*(?:am|pm|a\.m|p\.m|%|\$))",
+    r"(?:[\s-](?P<min>fifteen|thirty|forty[\s-]five|o'?clock|oclock|sharp))?(?:\s*(?P<ap>am|pm|a\.m\.?|p\.m\.?)(?![A-Za-z]))?(?![A-Za-z0-9:-])(?!\s*(?:%|\$))",
     re.I,
 )
 _HOUR_BEFORE = frozenset("at for around about by from the til till until before after between".split())
@@ -803,16 +826,24 @@ def _spoken(text: str) -> tuple[Value, ...]:
             rest = _small_number(m["rest"])
             total += rest or 0
         extra.append(Value("number", Decimal(total), m.start(), m.end(), m.group(0)))
+    for m in re.finditer(r"(?<![A-Za-z0-9.,$])\$?(?P<n>\d+(?:\.\d+)?)\s?(?P<k>k|grand)\b", text, re.I):
+        extra.append(Value("number", Decimal(m["n"]) * 1000, m.start(), m.end(), m.group(0)))
     taken = [(v.start, v.end) for v in found if v.kind == "time"]
     for m in _SPOKEN_HOUR.finditer(text):
         if any(a < m.end() and m.start() < b for a, b in taken):
             continue
         before = re.findall(r"[a-z']+", text[: m.start()].lower()[-20:])
         after = re.match(r"\s*([a-z']+)", text[m.end() :].lower())
-        said_as_time = m["min"] is not None or m["half"] is not None or (before and before[-1] in _HOUR_BEFORE and (after is None or after.group(1) in _HOUR_AFTER))
+        alone = not before or before[-1] in _HOUR_BEFORE
+        said_as_time = m["min"] is not None or m["half"] is not None or m["ap"] is not None or (alone and (after is None or after.group(1) in _HOUR_AFTER))
         if not said_as_time:
             continue
         hour = int(m["h"]) if m["h"].isdigit() else _HOUR_WORDS[m["h"].lower()]
+        if m["ap"] is not None:
+            half = 12 if m["ap"].lower().startswith("p") else 0
+            minute = 0
+            extra.append(Value("time", (hour % 12 + half) * 60, m.start(), m.end(), m.group(0)))
+            continue
         minute = {"fifteen": 15, "thirty": 30}.get((m["min"] or "").lower(), 45 if (m["min"] or "").lower().startswith("forty") else 0)
         if m["half"]:
             minute = 30 if m["half"].lower() == "half" else 15

@@ -225,6 +225,47 @@ CASES: list[tuple[str, ConsentQuestion, bool]] = (
 )
 
 
+MORE: list[tuple[ConsentQuestion, bool]] = [
+ # yes forms
+ (cancel("yeah ok"), True), (cancel("Yes, that's what I want."), True), (cancel("ok ok, cancel it"), True),
+ (cancel("Sure, bin it."), True), (cancel("Kill it, I'm not flying."), True), (cancel("Yes pls"), True), (cancel("yep 👍"), True),
+ (cancel("Alright alright, go ahead"), True), (cancel("Yes, I understand I get nothing back - cancel it."), True),
+ (cancel("Definitely, get rid of it."), True), (cancel("Please, go ahead and cancel."), True), (cancel("Just cancel it already."), True),
+ (cancel("That's fine. Thank you!"), True), (cancel("Perfect 👌"), True), (cancel("Ok, understood, cancel it"), True),
+ (cancel("I'm happy for you to cancel it."), True), (cancel("Fine, whatever, cancel it."), True), (cancel("ya go ahead"), True),
+ (cancel("Yes. Thanks for checking."), True), (cancel("Correct, please cancel."), True), (cancel("I confirm the cancellation."), True),
+ # refusals
+ (cancel("Let me check with my husband and come back to you."), False), (cancel("Hmm, I'm not sure now."), False),
+ (cancel("I'd rather hold on to it for now."), False), (cancel("Not today, thanks."), False), (cancel("Give me till Friday to decide."), False),
+ (cancel("Let me discuss it with my team."), False), (cancel("No no, keep it."), False), (cancel("Ugh, no. Leave it."), False),
+ (cancel("Maybe. Let me think."), False), (cancel("Yes... actually wait, I need to check something first."), False),
+ (cancel("Ok, I'll get back to you tomorrow."), False), (cancel("I want to ask my boss first."), False),
+ (cancel("I'd prefer to keep it, thanks."), False), (cancel("No, I've decided to keep it."), False),
+ (cancel("I need to think this through."), False), (cancel("Hold your horses."), False), (cancel("Let me sleep on that one."), False),
+ (cancel("Don't cancel anything yet please"), False), (cancel("Can you give me a few minutes?"), False),
+ (cancel("Could I check with my partner first?"), False), (cancel("What if I just change the date instead?"), False),
+ (cancel("Is the refund really zero?"), False), (cancel("How about a voucher?"), False),
+ # choices
+ (reschedule("ten am is good"), True), (reschedule("Actually the afternoon one."), False), (reschedule("14:00 suits me better."), False),
+ (reschedule("2pm"), False), (reschedule("Yes, the 10:00 works."), True),
+ (lead("Mark Chen's lead."), True), (lead("The logistics one, Laura."), False), (lead("LEAD-1002 please"), True), (lead("LEAD-1001"), False),
+ # conditions
+ (change("Yeah go ahead if it's forty dollars or under"), True), (change("Yes if the difference isn't more than $50"), True),
+ (change("ok as long as it's not above 30 dollars"), False), (change("Sure, provided the extra cost stays under $100."), True),
+ (change("Go ahead as long as you don't charge me more than $20."), False),
+ (change("Fine if my boss approves."), False), (change("Yes, if it's refundable."), False),
+ (bags("Fine, as long as it's just one bag.", 1), True), (bags("Go ahead if it's two bags at most.", 3), False),
+ (refund("Yes, provided it goes back to my Visa.", "original_payment"), True), (refund("Ok, as long as it's store credit.", "store_credit"), True),
+ (refund("Ok, as long as it's store credit.", "original_payment"), False), (refund("Sure, put it back on my card.", "store_credit"), False),
+ (transfer("Fine, send $150 then, but only if I keep at least $50."), True), (transfer("Then send one fifty, provided I still have $150 after."), False),
+ # upfront
+ (close("Please go ahead and shut CASE-5006, it's resolved."), True), (close("CASE-5006 should be closed now - everything works."), True),
+ (close("You can close CASE-5006, thanks."), True), (close("Feel free to close CASE-5006."), True), (close("Mark CASE-5006 as solved please."), True),
+ (close("Is CASE-5006 still open? Nothing's broken anymore."), False), (close("Please don't close CASE-5006."), False),
+]
+CASES += [(f"more:{'yes' if granted else 'no'}:{q.conversation[-1].content}", q, granted) for q, granted in MORE]
+
+
 @pytest.mark.parametrize(("name", "question", "granted"), CASES, ids=[c[0] for c in CASES])
 def test_rule(name: str, question: ConsentQuestion, granted: bool) -> None:
     judgement = decide(question)
