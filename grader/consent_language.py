@@ -407,8 +407,9 @@ def read(text: str) -> Reading:
             core, condition = clause[whole[0] :], (0, whole[1])  # "so long as ...": the filler opened the condition
         if condition is not None:
             at, opener = condition
-            reading.conditions.append(replace(_condition(raw, core[at:], opener), sentence=sentence_text))
-            reading.condition_texts.append(raw)
+            said = _from_opener(raw, opener)
+            reading.conditions.append(replace(_condition(said, core[at:], opener), sentence=sentence_text))
+            reading.condition_texts.append(said)
             core = core[:at]
             if not core:
                 continue
@@ -467,6 +468,14 @@ def read(text: str) -> Reading:
         reading.statement_texts.append(raw)
     reading.closes_refusal = last == "refuse" and not reading.opens_refusal
     return reading
+
+
+def _from_opener(raw: str, opener: str) -> str:
+    """The written condition from its opener on ("I'll let you know if I have questions" -> "if I have
+    questions"); the whole clause when the opener is not found as written."""
+    pattern = r"\b" + r"\W+".join(re.escape(w) for w in opener.split()) + r"\b"
+    m = re.search(pattern, raw, re.I)
+    return raw[m.start() :] if m else raw
 
 
 def _acknowledges(clause: list[str]) -> bool:
@@ -800,7 +809,7 @@ _SPOKEN_HOUR = re.compile(
     r"(?:[\s-](?P<min>fifteen|thirty|forty[\s-]five|o'?clock|oclock|sharp))?(?:\s*(?P<ap>am|pm|a\.m\.?|p\.m\.?)(?![A-Za-z]))?(?![A-Za-z0-9:-])(?!\s*(?:%|\$))",
     re.I,
 )
-_HOUR_BEFORE = frozenset("at for around about by from the til till until before after between".split())
+_HOUR_BEFORE = frozenset("at for around about by from the til till until before after between but and or then so yes yeah ok okay sure make".split())
 _HOUR_AFTER = frozenset("o'clock oclock sharp one slot window appointment start then please thanks works is would will in on".split())
 
 

@@ -263,6 +263,37 @@ MORE: list[tuple[ConsentQuestion, bool]] = [
  (close("You can close CASE-5006, thanks."), True), (close("Feel free to close CASE-5006."), True), (close("Mark CASE-5006 as solved please."), True),
  (close("Is CASE-5006 still open? Nothing's broken anymore."), False), (close("Please don't close CASE-5006."), False),
 ]
+# remarks after a yes that are no deferral, extra requests, and choices beside remarks
+MORE += [
+
+ (cancel("Yes please, and could you also email me the confirmation?"), True),
+ (cancel("Yes, go ahead. I'll let you know if I have questions."), True),
+ (cancel("Sure, cancel it - I'll check my email for the confirmation."), True),
+ (cancel("Yes. Let me know when it's done."), True),
+ (cancel("Yes please, I'll wait for the email."), True),
+ (cancel("Great, thanks! Go ahead."), True),
+ (cancel("ok thanks, please do"), True),
+ (cancel("Yes, I'll talk to the airline about the hotel myself."), True),
+ (cancel("Go ahead; I'll sort out the hotel later."), True),
+ (reschedule("Yes please, 10:00 on Thursday it is."), True),
+ (reschedule("Yes, Thursday at 10 works."), True),
+ (reschedule("Sure, I'll be home at 2pm anyway but 10 is fine."), True),
+ (reschedule("I'd prefer 2pm, thanks."), False),
+ (reschedule("Yes, I'd prefer 2pm."), False),
+ (reschedule("Sure, I'll be home from 9 anyway.", offer="Shall I book the 10:00 window on Thursday?"), True),
+ (lead("Yes, the second one (Mark)."), True),
+ (change("Yes, $40 is fine."), True),
+ (refund("Yes, to my card please", "original_payment"), True),
+ (refund("Yes, back to the card I paid with.", "original_payment"), True),
+ (close("Please close CASE-5006.", ("assistant", "Done? Anything else I can help with?"), ("user", "No, that's all, thanks.")), True),
+ (close("Please close CASE-5006.", ("assistant", "Sure. Would you also like a satisfaction survey?"), ("user", "What's in the survey?")), True),
+ (cancel("Hmm, ok. Go ahead."), True),
+ (cancel("Honestly? Yes."), True),
+ (cancel("Yeah... fine. Do it."), True),
+ (cancel("yes, no need to refund anything"), True),
+ (cancel("Yes, no refund needed."), True),
+ (cancel("Why not. Cancel it."), True),
+]
 CASES += [(f"more:{'yes' if granted else 'no'}:{q.conversation[-1].content}", q, granted) for q, granted in MORE]
 
 
