@@ -515,8 +515,11 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # an answer about another of the options the agent offered, or another value of the call's code
     # ("Laura's, the Logistics one" when Mark's lead is disqualified; "yes, as store credit" for a refund to
     # the card; "yes to the 2 pm one instead" for the 10:00 window) decides against this call
-    conflict = _names_other_code(message.content, question, reading) or any(_names_other_time(reading.without_conditions(w), question) for w in reading.affirm_texts)
-    if (pick is False or conflict) and not about:
+    conflict = _names_other_code(message.content, question, reading) or any(
+        _names_other_time(reading.without_conditions(w), question) or _names_other_text(reading.without_conditions(w), question)
+        for w in reading.affirm_texts
+    )
+    if (pick is False and not about) or conflict:
         what = "another of the options offered" if pick is False else "another value than the call's"
         state.verdict = ConsentJudgement(granted=False, explanation=f"the customer's latest answer chose {what}", **cite)
         return state
@@ -699,9 +702,15 @@ def _names_other_code(text: str, question: ConsentQuestion, reading: Reading) ->
     ("not to my card")."""
     codes = {str(leaf).lower() for call in question.calls for _, leaf in flatten(call.arguments) if isinstance(leaf, str)}
     plain = " ".join(reading.without_conditions(sentence) for sentence in [text])
-    for group, code, negated in aliases_named(plain):
+    named = aliases_named(plain)
+    for group in {g for g, _, _ in named}:
         present = codes & set(lexicon().value_aliases[group])
-        if present and ((code not in present) != negated):
+        if not present:
+            continue
+        mine = [negated for g, code, negated in named if g == group and code in present]
+        others = [negated for g, code, negated in named if g == group and code not in present]
+        # "$600 from the balance and $75 on the card" names the call's code too: no conflict
+        if (mine and all(mine)) or (not mine and others and not all(others)):
             return True
     return False
 
@@ -724,6 +733,19 @@ def _names_other_time(text: str, question: ConsentQuestion) -> bool:
             if any(s.kind == kind for s in spoken_values(raw)) and (_chooses(clause) or not _SUBJECTS & set(clause)):
                 return True
     return False
+
+
+def _names_other_text(text: str, question: ConsentQuestion) -> bool:
+    """A yes whose sentence names a text argument by its key with another value ("yes, but make it the
+    enterprise plan" for a change to growth), another weekday than the one the call's date falls on ("yes,
+    but on Friday" for Thursday the 3rd), or another count of what the call counts ("yes, one bag" for two)."""
+    from grader.consent_language import Condition
+
+    record = [pair for call in question.calls for pair in flatten(call.arguments)]
+    plain = Condition(text=text, raw=text)
+    from grader.consent_language import _count_holds, _keyed_text_holds, _weekday_holds
+
+    return any(check(plain, record) is False for check in (_keyed_text_holds, _weekday_holds, _count_holds))
 
 
 def _chooses(clause: list[str]) -> bool:

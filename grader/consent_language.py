@@ -750,12 +750,13 @@ def _keyed_text_holds(condition: Condition, record: list[tuple[str, Any]]) -> bo
     argument's key ("plan") with the value before it, compared with the argument's value."""
     cw = words(condition.raw)
     texts = [(k.rsplit(".", 1)[-1].lower(), str(leaf).lower().replace("_", " ")) for k, leaf in record if isinstance(leaf, str) and not find_values(leaf)]
+    plain = {x for f in [*lexicon().fillers, *lexicon().yes_forms] for x in words(f)}
     for i, w in enumerate(cw):
-        keyed = [v for k, v in texts if w.rstrip("s") == k.rstrip("s") or (len(w) > 3 and w.rstrip("s") in k.split("_"))]
+        keyed = [v for k, v in texts if w.rstrip("s") == k.rstrip("s") or (len(w) > 3 and w.rstrip("s") == k.split("_")[-1].rstrip("s"))]
         if not keyed or i == 0:
             continue
         named = cw[i - 1]
-        if named in _STOPWORDS or named in lexicon().negators:
+        if named in _STOPWORDS or named in lexicon().negators or named in plain or not named.isalpha():
             continue
         same = any(named in v.split() or v.startswith(named) for v in keyed)
         return same != negated_at(cw, i - 1, 4)

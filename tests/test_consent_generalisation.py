@@ -294,6 +294,25 @@ MORE += [
  (cancel("Yes, no refund needed."), True),
  (cancel("Why not. Cancel it."), True),
 ]
+# another record, weekday, plan, count or code in the yes; negated requests
+MORE += [
+ (cancel("Yes, cancel PNR-K7Q2MA."), False),
+ (reschedule("Yes, but on Friday instead."), False),
+ (reschedule("Yes, Thursday is good."), True),
+ (refund("Yes, refund it to the original card, not store credit", "store_credit"), False),
+ (plan("Yes, but make it the enterprise plan.", "growth"), False),
+ (plan("Yes, the growth plan is fine.", "growth"), True),
+ (plan("Yes please, growth it is.", "growth"), True),
+ (change("Yes, if it's not more than $50 - and put it on my other card."), True),
+ (bags("Two bags, yes.", 2), True),
+ (cancel("I don't want to cancel after all."), False),
+ (cancel("Not cancel, no."), False),
+ (cancel("I never said cancel it."), False),
+ (cancel("Please don't, I'll keep it."), False),
+ (cancel("Yes - no wait. Don't."), False),
+ (lead("Neither - leave both for now."), False),
+ (bags("Yes, one bag please.", 2), False),
+]
 CASES += [(f"more:{'yes' if granted else 'no'}:{q.conversation[-1].content}", q, granted) for q, granted in MORE]
 
 
