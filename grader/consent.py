@@ -52,7 +52,26 @@ from pydantic import BaseModel, Field, PrivateAttr
 
 from contracts.evidence import Evidence, Message, ToolCallRecord
 from contracts.schema import ConsentCheck, Contract, EvidencePhrase, Task
-from grader.consent_language import Reading, aliases_named, clauses, condition_holds, find, flatten, leaf_values, lexicon, negated_at, read, spoken_values, words
+from grader.consent_language import (
+    Condition,
+    Reading,
+    aliases_named,
+    clauses,
+    condition_holds,
+    count_holds,
+    find,
+    flatten,
+    keyed_text_holds,
+    leaf_values,
+    lexicon,
+    negated_at,
+    opens_with_any,
+    read,
+    spoken_values,
+    strip_fillers,
+    weekday_holds,
+    words,
+)
 from grader.text.units import normalise, phrase_pattern
 from grader.prepared import JudgeFailure, Prepared, prepare, quote_problem
 from grader.settle import settle
@@ -739,13 +758,9 @@ def _names_other_text(text: str, question: ConsentQuestion) -> bool:
     """A yes whose sentence names a text argument by its key with another value ("yes, but make it the
     enterprise plan" for a change to growth), another weekday than the one the call's date falls on ("yes,
     but on Friday" for Thursday the 3rd), or another count of what the call counts ("yes, one bag" for two)."""
-    from grader.consent_language import Condition
-
     record = [pair for call in question.calls for pair in flatten(call.arguments)]
     plain = Condition(text=text, raw=text)
-    from grader.consent_language import _count_holds, _keyed_text_holds, _weekday_holds
-
-    return any(check(plain, record) is False for check in (_keyed_text_holds, _weekday_holds, _count_holds))
+    return any(check(plain, record) is False for check in (keyed_text_holds, weekday_holds, count_holds))
 
 
 def _chooses(clause: list[str]) -> bool:
@@ -753,8 +768,6 @@ def _chooses(clause: list[str]) -> bool:
 
 
 def _opens_request(clause: list[str]) -> str | None:
-    from grader.consent_language import opens_with_any, strip_fillers
-
     core = strip_fillers(clause)
     for start in range(min(3, len(core))):
         found = opens_with_any(core[start:], lexicon().request_openers)

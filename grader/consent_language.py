@@ -876,3 +876,9 @@ def _small_number(text: str) -> int | None:
         return int(float(text)) if float(text).is_integer() else None
     values = [v for v in find_values(text) if v.kind == "number"]
     return int(values[0].value) if len(values) == 1 and values[0].end - values[0].start >= len(text) - 1 else None  # type: ignore[arg-type]
+
+
+# the checks a yes's own words are read with too ("yes, but make it the enterprise plan", "yes, one bag")
+keyed_text_holds = _keyed_text_holds
+weekday_holds = _weekday_holds
+count_holds = _count_holds
