@@ -11,9 +11,9 @@ the call that follows. So a consent case has its own schema (`ConsentCase`), in
 the customer's answer), the later call's arguments, and whether a careful reviewer says the customer
 granted the decision.
 
-The current `ConsentQuestion` carries no call arguments, so today's judges decide conditional answers
-without them; issue 37 asks the rewritten consent rule to check a condition against the call, and the
-measurement passes `call` once the question has a field for it (see `question_for`).
+The case's `call` reaches the judge as the question's gated call (`question_for`), exactly as a graded
+trial's record does: a condition ("yes if it's under $250", "as long as it's not the enterprise plan") is
+checked on the call's arguments by both judges, in calibration and in real grading alike.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from contracts.evidence import Message
 from contracts.schema import ConsentCheck
 from grader.calibration import CALIBRATION_DIR, CalibrationError, CheckReport, Outcome, agreement, checked_ids, domain_cases
-from grader.consent import ConsentJudge, ConsentQuestion
+from grader.consent import ConsentJudge, ConsentQuestion, GatedCall
 from grader.values import args_match
 
 CONSENT_SPLIT = "heldout_consent"
@@ -97,12 +97,14 @@ def load_consent(checks: Mapping[str, Sequence[ConsentCheck]], directory: Path =
 
 def question_for(resolved: ResolvedConsentCase) -> ConsentQuestion:
     """The question a consent judge is asked for the case's gated call: every customer message opens a
-    turn, the agent's reply shares it, and the call comes right after the last customer message."""
+    turn, the agent's reply shares it, and the call (its arguments, as the case gives them) comes right
+    after the last customer message."""
     messages, turn = [], -1
     for entry in resolved.case.conversation:
         turn += entry.role == "user"
         messages.append(Message(role=entry.role, content=entry.text, turn=max(turn, 0)))
-    return ConsentQuestion(check=resolved.check, tool=resolved.check.tool, turn=max(turn, 0), conversation=messages)
+    calls = [] if resolved.case.call is None else [GatedCall(arguments=resolved.case.call)]
+    return ConsentQuestion(check=resolved.check, tool=resolved.check.tool, turn=max(turn, 0), conversation=messages, calls=calls)
 
 
 async def measure_consent(judge: ConsentJudge, cases: list[ResolvedConsentCase], *, prompt: str | None, set_sha: str) -> CheckReport:

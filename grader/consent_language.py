@@ -31,16 +31,23 @@ class ConsentLexicon(BaseModel):
     """The lexicon file's shape (validated: a typo in a key fails loudly, not silently)."""
 
     contractions: dict[str, str]
+    emoji: dict[str, str]
     yes_forms: list[str] = Field(min_length=1)
     negators: list[str]
     decline_forms: list[str]
+    takebacks: list[str]
     not_declines: list[str]
     deferral_forms: list[str]
+    deferral_phrases: list[str]
+    weak_deferrals: list[str]
+    deferral_strengtheners: list[str]
+    acknowledging_yes: list[str]
     request_openers: list[str]
     request_markers: list[str]
     elliptical_openers: list[str]
     fillers: list[str]
     condition_openers: list[str]
+    negative_condition_openers: list[str]
     vacuous_conditions: list[str]
     feasibility_conditions: list[str]
     upper_bounds: list[str]
@@ -52,6 +59,12 @@ class ConsentLexicon(BaseModel):
     objects: dict[str, list[str]]
     generic_actions: list[str]
     counter_markers: list[str]
+    remainder_words: list[str]
+    after_markers: list[str]
+    cost_words: list[str]
+    exact_counts: list[str]
+    times_of_day: dict[str, tuple[int, int]]
+    value_aliases: dict[str, dict[str, list[str]]]
 
 
 @lru_cache(maxsize=1)
@@ -67,9 +80,23 @@ def words(text: str) -> list[str]:
     return list(_words(text))
 
 
+_MODIFIERS = re.compile("[\U0001F3FB-\U0001F3FF\uFE0E\uFE0F]")
+_ELONGATED = re.compile(r"([a-z])\1{2,}")
+
+
+def spelled_out(text: str) -> str:
+    """The text with emoji read as words ("\U0001F44D" -> "yes") and letters stretched for emphasis squeezed
+    ("yesss", "okkk", "sooo"): what the rule's word matching reads."""
+    emoji = lexicon().emoji
+    text = _MODIFIERS.sub("", text)
+    if any(ord(c) > 0x2000 for c in text):
+        text = "".join(f" {emoji[c]} " if c in emoji else c for c in text)
+    return _ELONGATED.sub(r"\1", text.lower())
+
+
 @lru_cache(maxsize=16384)
 def _words(text: str) -> tuple[str, ...]:
-    text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    text = spelled_out(text).replace("\u2019", "'").replace("\u2018", "'")
     out: list[str] = []
     for word in _WORDS.findall(text):
         expanded = lexicon().contractions.get(word)
@@ -148,7 +175,8 @@ def opens_with_any(clause: list[str], phrases: list[str]) -> str | None:
 @dataclass(frozen=True)
 class Condition:
     """A condition the customer put on their answer: its text, and the bound it sets when it is one the
-    record can check (`kind`: "amount" or "date"; `direction`: "max" or "min")."""
+    record can check (`kind`: "amount", "remainder" or "date", with `direction` "max" or "min"; "feasible";
+    None: read on the call's other values when checked - a count, a time, a day, a code, a text argument)."""
 
     text: str
     kind: str | None = None
@@ -157,6 +185,10 @@ class Condition:
     noun: tuple[str, ...] = ()
     sentence: str = ""
     """The sentence the condition stands in: it gates the decision of that sentence."""
+    raw: str = ""
+    """The condition as written (its values keep their form)."""
+    negative: bool = False
+    """Opened by "unless": the answer grants only when the condition does NOT hold."""
 
 
 @dataclass
@@ -175,17 +207,30 @@ class Reading:
     question: bool = False
     opens_refusal: bool = False
     """The answer opens with a decline or a deferral ("no, ...", "not yet ...")."""
+    closes_refusal: bool = False
+    """The answer's last deciding clause puts off or takes back a yes given before it in the same answer
+    ("OK, let me think about it", "Yes, but I need to check with my wife first", "Sure. Actually, no.")."""
     conditions: list[Condition] = field(default_factory=list)
     request_texts: list[str] = field(default_factory=list)
+    """The sentences of `requests`, as written (their values keep their form: "$1,000", "14:00")."""
     affirm_texts: list[str] = field(default_factory=list)
     """The sentences of the yes-forms."""
-    """The sentences of `requests`, as written (their values keep their form: "$1,000", "14:00")."""
     statements: list[list[str]] = field(default_factory=list)
     """Clauses that are neither questions nor requests (a choice: "the Visa, PM-5550")."""
+    statement_texts: list[str] = field(default_factory=list)
+    """`statements` as written."""
+    condition_texts: list[str] = field(default_factory=list)
+    """The written clauses holding a condition (a value in them is the condition's, not a choice)."""
 
     @property
     def decides(self) -> bool:
         return self.affirms or bool(self.requests) or bool(self.statements)
+
+    def without_conditions(self, sentence: str) -> str:
+        """`sentence` with its condition clauses left out ("Yes, if it's before 14:00" -> "Yes, ")."""
+        for raw in self.condition_texts:
+            sentence = sentence.replace(raw, " ")
+        return sentence
 
 
 def _is_question(raw: str, clause: list[str]) -> bool:
@@ -193,11 +238,15 @@ def _is_question(raw: str, clause: list[str]) -> bool:
 
 
 MODALS = frozenset({"can", "could", "would", "will"})
+_PASSIVE_MODALS = ("can be", "could be", "should be", "may be", "must be", "needs to be", "need to be", "has to be", "have to be",
+                   "can now be", "should now be", "is to be", "are to be", "is ready to be", "are ready to be", "can go", "is good to go",
+                   "are good to go", "can be marked", "is ok to", "is okay to", "is fine to", "are ok to", "are okay to", "are fine to")
 
 
 def _is_request(clause: list[str]) -> bool:
-    """A clause asking the agent to act: a request opener, an action word first (imperative), or a modal
-    question about someone other than the speaker ("could Ben do it?"; "can I ...?" asks for information)."""
+    """A clause asking the agent to act: a request opener, an action word first (imperative), a modal
+    question about someone other than the speaker ("could Ben do it?"; "can I ...?" asks for information),
+    or a passive request ("CHG-4006 can be set to implemented", "the case should be closed")."""
     core = strip_fillers(clause)
     if opens_with_any(core, lexicon().request_openers):
         return True
@@ -205,35 +254,57 @@ def _is_request(clause: list[str]) -> bool:
         return True
     if len(core) > 1 and core[0] in MODALS and core[1] not in {"i", "it", "that", "this", "there"}:
         return True
+    if core and core[0] not in MODALS and core[0] not in {"i", "we", "you"} and any(find(core, p) for p in _PASSIVE_MODALS) and not any(w in lexicon().negators for w in core):
+        return True
     return bool(core) and any(starts_with(core, form) for forms in lexicon().actions.values() for form in forms)
 
 
 def _condition(raw: str, clause: list[str], opener: str) -> Condition:
     lex = lexicon()
     text = " ".join(clause)
-    values = [v for v in find_values(raw) if v.kind in ("number", "date")]
+    values = [v for v in spoken_values(raw) if v.kind in ("number", "date")]
     rest = clause[len(_form(opener)) :]
+    negative = opener in lex.negative_condition_openers
     noun = tuple(w for w in rest[:4] if w.isalpha() and w not in {"the", "it", "is", "a", "an", "my", "that", "this", "i", "you", "we", "if", "be", "will", "would", "comes", "to", "total"})
     if any(find(rest, form) for form in lex.feasibility_conditions) and not any(v.kind == "number" for v in values if "$" in raw):
-        return Condition(text, "feasible", None, None, noun)
+        return Condition(text, "feasible", None, None, noun, raw=raw, negative=negative)
     noun = tuple(w for w in noun if not any(w in _form(b) for b in lex.upper_bounds + lex.lower_bounds + lex.date_before + lex.date_after))
+    numbers = [v for v in values if v.kind == "number"]
+    if numbers and any(find(rest, w) for w in lex.remainder_words):
+        # "as long as I keep at least 4,000", "only if that leaves me $50": a bound on what is left
+        direction = _direction(clause, lex.upper_bounds, lex.lower_bounds) or "min"
+        return Condition(text, "remainder", direction, max(v.value for v in numbers), noun, raw=raw, negative=negative)  # type: ignore[type-var]
     for value in values:
         if value.kind == "number" and ("$" in raw or any(find(clause, b) for b in lex.upper_bounds + lex.lower_bounds)):
             direction = _direction(clause, lex.upper_bounds, lex.lower_bounds)
-            if direction:
-                return Condition(text, "amount", direction, value.value, noun)
+            if direction and not _counted(raw, value):
+                return Condition(text, "amount", direction, value.value, noun, raw=raw, negative=negative)
         if value.kind == "date":
             direction = _direction(clause, lex.date_before, lex.date_after)
             if direction:
-                return Condition(text, "date", direction, value.value, noun)
-    return Condition(text)
+                return Condition(text, "date", direction, value.value, noun, raw=raw, negative=negative)
+    return Condition(text, None, None, None, noun, raw=raw, negative=negative)
+
+
+def _counted(raw: str, value: Value) -> bool:
+    """The number counts something named right after it ("no more than 2 bags"), not an amount."""
+    after = re.match(r"\s+([a-z]+)", raw[value.end :].lower())
+    return "$" not in raw[max(0, value.start - 2) : value.end] and after is not None and after.group(1) not in _NOT_NOUNS and len(after.group(1)) > 2
+
+
+_NOT_NOUNS = frozenset("and or but then dollars dollar usd bucks euros pounds total in on at for to of the a an is it that this please thanks".split())
 
 
 def _direction(clause: list[str], upper: list[str], lower: list[str]) -> str | None:
     """"max" or "min" by the longest bound phrase in the clause ("no more than" is an upper bound though
     it holds "more than")."""
-    found = [(len(_form(p)), "max") for p in upper if find(clause, p)] + [(len(_form(p)), "min") for p in lower if find(clause, p)]
-    return max(found)[1] if found else None
+    found = [(len(_form(p)), "max", at) for p in upper for at in find(clause, p)] + [(len(_form(p)), "min", at) for p in lower for at in find(clause, p)]
+    if not found:
+        return None
+    _, direction, at = max(found)
+    if negated_at(clause, at):  # "doesn't exceed $45", "not over $50"
+        return "max" if direction == "min" else "min"
+    return direction
 
 
 def _vacuous(clause: list[str]) -> bool:
@@ -252,43 +323,119 @@ def _condition_at(core: list[str]) -> tuple[int, str] | None:
     return best
 
 
+def _NO_YES() -> list[str]:
+    """Yes-forms that open with "no" or "not" ("no objection", "not a problem"): no decline."""
+    return [f for f in lexicon().yes_forms if f.split()[0] in ("no", "not")]
+
+
 def _negated(core: list[str]) -> bool:
-    """A yes-form or an action negated in its clause ("I'm not fine with that", "please never cancel it")."""
+    """A yes-form or an action negated in its clause ("I'm not fine with that", "please never cancel it");
+    not a code named in words ("not as store credit" negates the destination, not the refund)."""
     lex = lexicon()
     if not any(w in lex.negators for w in core[:5]):
         return False
     forms = list(lex.yes_forms) + [f for fs in lex.actions.values() for f in fs]
-    return any(negated_at(core, pos) for form in forms for pos in find(core, form))
+    coded = _alias_positions(core)
+    return any(negated_at(core, pos) and pos not in coded for form in forms for pos in find(core, form))
+
+
+def _alias_positions(clause: list[str]) -> set[int]:
+    out: set[int] = set()
+    for codes in lexicon().value_aliases.values():
+        for code, forms in codes.items():
+            for form in [*forms, code.replace("_", " ")]:
+                for at in find(clause, form):
+                    out |= set(range(at, at + len(_form(form))))
+    return out
+
+
+_FIRST_PERSON = frozenset({"i", "we", "me", "us", "my", "our"})
+_ADDRESSED = ("hold", "not", "wait", "before")
+"""Deferral phrases that put the decision off whoever the clause is about ("can you hold off until Friday?")."""
+
+
+def deferral(clause: list[str], core: list[str]) -> str | None:
+    """How the clause puts the decision off: "strong" (it puts off a yes given before it in the answer:
+    "let me think about it", "hold off", "I'll need to run it by my manager", "can I sleep on it?"), "weak"
+    (only when nothing else in the answer decides: "I'll let you know"), or None. A deferral opens the
+    clause (`deferral_forms`), or stands anywhere in a clause about the speaker (`deferral_phrases`)."""
+    lex = lexicon()
+    opening = opens_with_any(clause, lex.deferral_forms) or opens_with_any(core, lex.deferral_forms)
+    inside = None
+    if opening is None:
+        person = bool(_FIRST_PERSON & set(core))
+        inside = next((p for p in sorted(lex.deferral_phrases, key=lambda p: -len(_form(p))) if (person or p.startswith(_ADDRESSED)) and find(core, p)), None)
+    found = opening or inside
+    if found is None:
+        return None
+    strengthen = {w for s in lex.deferral_strengtheners for w in _form(s)}
+    weak = found in lex.weak_deferrals and not strengthen & set(core)
+    if weak and inside is None and any(find(core, p) for p in lex.deferral_phrases if p not in lex.weak_deferrals):
+        weak = False
+    return "weak" if weak else "strong"
+
+
+_BARE_DECLINE_TAIL = frozenset({"thanks", "thank", "you", "sorry", "actually", "wait", "then", "please", "not", "do", "leave", "keep", "forget", "scratch", "i", "way"})
+
+
+def _late_decline(clause: list[str], core: list[str], form: str) -> bool:
+    """A decline that takes back a yes given before it in the same answer ("Sure. Actually, no."): a whole
+    clause ("Yes. No."), a take-back ("on second thought", "forget it"), or "no" followed by a refusal
+    ("no, leave it")."""
+    if opens_with_any(clause, lexicon().takebacks) or opens_with_any(core, lexicon().takebacks):
+        return True
+    rest = core[len(_form(form)) :] if starts_with(core, form) else None
+    return rest is not None and (not rest or (form in ("no", "nope", "nah") and rest[0] in _BARE_DECLINE_TAIL))
 
 
 @lru_cache(maxsize=8192)
 def read(text: str) -> Reading:
     """Read one customer message, clause by clause, in this order: a condition (kept apart, the rest of
     the clause read on); a deferral; a decline; a negated yes-form or action; a question (not a request);
-    a yes-form; a request; else a statement (see the module docstring)."""
+    a yes-form; a request; else a statement (see the module docstring). The answer's last deciding clause
+    may put off or take back a yes given before it (`closes_refusal`)."""
     lex = lexicon()
     reading = Reading(text=text)
+    last: str | None = None  # "grant" or "refuse": the last deciding clause so far
+    acknowledged = False  # every yes so far only acknowledges ("ok", "sure")
     for position, (raw, clause, sentence, sentence_text) in enumerate(clauses(text)):
         core = strip_fillers(clause)
         opening = position == 0 or not (reading.affirms or reading.requests or reading.statements or reading.question)
         condition = None if _vacuous(core) or raw.rstrip().endswith("?") else _condition_at(core)
+        whole = None if condition is not None or _vacuous(clause) or raw.rstrip().endswith("?") else _condition_at(clause)
+        if whole is not None and whole[0] < len(clause) - len(core):
+            core, condition = clause[whole[0] :], (0, whole[1])  # "so long as ...": the filler opened the condition
         if condition is not None:
             at, opener = condition
-            reading.conditions.append(replace(_condition(raw, core[at:], opener), sentence=sentence_text))
+            said = _from_opener(raw, opener)
+            reading.conditions.append(replace(_condition(said, core[at:], opener), sentence=sentence_text))
+            reading.condition_texts.append(said)
             core = core[:at]
             if not core:
                 continue
-        if opens_with_any(clause, lex.deferral_forms) or opens_with_any(core, lex.deferral_forms):
+        deferred = deferral(clause, core)
+        if deferred is not None:
             reading.defers = True
             reading.negated_actions.append(core)
             reading.opens_refusal |= opening
+            if deferred == "strong" or opening or _after_but(raw, sentence_text) or (acknowledged and not reading.requests):
+                last = "refuse"
             continue
-        if not opens_with_any(clause, lex.not_declines) and (opens_with_any(clause, lex.decline_forms) or opens_with_any(core, lex.decline_forms)):
+        refusals = [*lex.decline_forms, *lex.takebacks]
+        declined = None if opens_with_any(clause, [*lex.not_declines, *_NO_YES()]) else (opens_with_any(clause, refusals) or opens_with_any(core, refusals))
+        if declined:
             reading.declines = True
             reading.negated_actions.append(core)
             reading.opens_refusal |= opening
+            if opening or _late_decline(clause, core, declined):
+                last = "refuse"
             continue
         yes = opens_with_any(core, lex.yes_forms) or opens_with_any(clause, lex.yes_forms)
+        opener = opens_with_any(core, lex.request_openers)
+        if yes and opener and len(_form(opener)) > len(_form(yes)):
+            yes = None  # "feel free to close it" is a request
+        if yes and not core and len(_form(yes)) < len(clause) - len(core) and _acknowledges(clause):
+            yes = None  # "Good to know." acknowledges; it answers nothing
         if not core and not yes:
             continue  # only fillers ("oh", "sorry")
         if _negated(core):
@@ -299,8 +446,10 @@ def read(text: str) -> Reading:
             reading.question = True
             continue
         if yes:
+            acknowledged = (not reading.affirms or acknowledged) and yes in lex.acknowledging_yes and len(core) <= len(_form(yes))
             reading.affirms = True
             reading.affirm_texts.append(sentence_text)
+            last = "grant"
             rest = core[len(_form(yes)) :] if starts_with(core, yes) else []
             if rest and _is_request(rest):
                 reading.requests.append(sentence)
@@ -309,13 +458,37 @@ def read(text: str) -> Reading:
         if _is_request(clause) or opens_with_any(clause, lex.elliptical_openers):
             reading.requests.append(sentence)
             reading.request_texts.append(sentence_text)
+            last = "grant"
             opener = opens_with_any(core, lex.request_openers)
             if opener and opens_with_any(core[len(_form(opener)) :], lex.yes_forms):
                 reading.affirms = True  # "could you go ahead?" asks for what was proposed
                 reading.affirm_texts.append(sentence_text)
             continue
         reading.statements.append(core)
+        reading.statement_texts.append(raw)
+    reading.closes_refusal = last == "refuse" and not reading.opens_refusal
     return reading
+
+
+def _from_opener(raw: str, opener: str) -> str:
+    """The written condition from its opener on ("I'll let you know if I have questions" -> "if I have
+    questions"); the whole clause when the opener is not found as written."""
+    pattern = r"\b" + r"\W+".join(re.escape(w) for w in opener.split()) + r"\b"
+    m = re.search(pattern, raw, re.I)
+    return raw[m.start() :] if m else raw
+
+
+def _acknowledges(clause: list[str]) -> bool:
+    """The clause opens with a filler of several words that is no yes-form ("good to know", "i see")."""
+    lex = lexicon()
+    filler = opens_with_any(clause, lex.fillers)
+    return filler is not None and len(_form(filler)) > 1 and not opens_with_any(clause, [f for f in lex.yes_forms if len(_form(f)) >= len(_form(filler))])
+
+
+def _after_but(raw: str, sentence: str) -> bool:
+    """The clause follows "but" ("Yes, but I'll let you know"): it qualifies what came before."""
+    head = sentence[: sentence.find(raw)].rstrip(" ,").lower() if raw in sentence else ""
+    return head.endswith(("but", "though", "however"))
 
 
 # ---- values of a call --------------------------------------------------------------------------------
@@ -357,18 +530,37 @@ def dates(record: list[tuple[str, Any]]) -> list[tuple[int | None, int, int]]:
     return [v.value for k, leaf in record for v in leaf_values(k, leaf) if v.kind == "date"]  # type: ignore[misc]
 
 
-def condition_holds(condition: Condition, record: list[tuple[str, Any]], status: str = "executed") -> bool | None:
-    """Whether the record meets the condition: True, False, or None when the record cannot tell (no bound
-    read from the condition, or no value of its kind in the call's arguments and result). A condition on
-    whether the action can be done ("if he's free") is met when the call was carried out (`status`)."""
+def condition_holds(condition: Condition, record: list[tuple[str, Any]], status: str = "executed", stated: tuple[str, ...] | list[str] = ()) -> bool | None:
+    """Whether the call meets the condition: True, False, or None when nothing can tell (no bound read from
+    the condition, or no value of its kind in the call's arguments and result, nor in what the agent stated:
+    `stated`, the agent's messages before the answer, latest last). Read, in order:
+    - feasibility ("if he's free"): met when the call was carried out (`status`);
+    - a bound on what is left ("as long as I keep at least 4,000"): on the remaining value the agent stated
+      ("you would have 5,000 left"), or a balance it stated less the amounts the call moves;
+    - a bound on an amount ("if it's under $250"): on the amounts the call moves, else on the amounts of the
+      agent's latest sentence about a cost ("cancelling now costs one night: $149.00");
+    - a bound on a date; a count ("if it's just the one bag": the call's argument named by the noun); a part
+      of the day or a time ("as long as it's the morning slot", "only if it's after 2 pm"); a weekday; a code
+      the customer names in words ("provided the refund goes to my card"); a text argument named by its key
+      ("as long as it's not the enterprise plan"); an id, time or date named outright (equal or not).
+    An "unless" condition is met when the condition is NOT."""
+    held = _holds(condition, record, status, list(stated))
+    if held is None or not condition.negative:
+        return held
+    return not held
+
+
+def _holds(condition: Condition, record: list[tuple[str, Any]], status: str, stated: list[str]) -> bool | None:
     if condition.kind == "feasible":
         return status == "executed"
+    if condition.kind == "remainder":
+        left = _remaining(record, stated)
+        return None if left is None else _within(left, condition)
     if condition.kind == "amount":
-        found = amounts(record, condition.noun)
+        found = amounts(record, condition.noun) or _stated_costs(stated, "$" in condition.raw)
         if not found:
             return None
-        bound = Decimal(str(condition.bound))
-        return all(v <= bound for v in found) if condition.direction == "max" else all(v >= bound for v in found)
+        return all(_within(v, condition) for v in found)
     if condition.kind == "date":
         found = dates(record)
         if not found:
@@ -378,4 +570,315 @@ def condition_holds(condition: Condition, record: list[tuple[str, Any]], status:
         if condition.direction == "max":
             return all((m, d) <= key for _, m, d in found)
         return all((m, d) >= key for _, m, d in found)
+    for check in (_count_holds, _time_holds, _weekday_holds, _alias_holds, _keyed_text_holds, _text_value_holds, _named_value_holds):
+        held = check(condition, record)
+        if held is not None:
+            return held
     return None
+
+
+def _within(value: Decimal, condition: Condition) -> bool:
+    bound = Decimal(str(condition.bound))
+    return value <= bound if condition.direction == "max" else value >= bound
+
+
+def _numbers(text: str) -> list[Decimal]:
+    return [v.value for v in spoken_values(text) if v.kind == "number"]  # type: ignore[misc]
+
+
+def _remaining(record: list[tuple[str, Any]], stated: list[str]) -> Decimal | None:
+    """What the customer keeps after the call: a value the agent stated as left after it ("so you would
+    have 5,000 left"), else a balance it stated ("you have $227.85 left") less the amounts the call moves."""
+    lex = lexicon()
+    for message in reversed(stated):
+        parts = [(raw, w) for raw, w, _, _ in clauses(message)]
+        after = [_numbers(raw) for raw, w in parts if any(find(w, r) for r in lex.remainder_words) and any(find(w, m) for m in lex.after_markers)]
+        after = [n for n in after if n]
+        if after:
+            return after[-1][-1]
+        now = [_numbers(raw) for raw, w in parts if any(find(w, r) for r in [*lex.remainder_words, "have", "available"])]
+        now = [n for n in now if n]
+        moved = amounts(record, ())
+        if now and moved:
+            return now[-1][-1] - sum(moved)
+    return None
+
+
+def _stated_costs(stated: list[str], money: bool) -> list[Decimal]:
+    """The amounts of the agent's latest sentence about a cost ("cancelling now costs one night: $149.00";
+    with `money`, only amounts written as money)."""
+    cost = [w for w in lexicon().cost_words if w != "it"]
+    for message in reversed(stated):
+        for sentence in reversed(_SENTENCE_SPLIT.split(message)):
+            if not any(find(words(sentence), w) for w in cost):
+                continue
+            found = [v for v in find_values(sentence) if v.kind == "number" and (not money or "$" in sentence[max(0, v.start - 2) : v.start + 1])]
+            if found:
+                return [v.value for v in found]  # type: ignore[misc]
+    return []
+
+
+def _int_leaves(record: list[tuple[str, Any]]) -> list[tuple[str, int]]:
+    return [(k.rsplit(".", 1)[-1].lower(), leaf) for k, leaf in record if isinstance(leaf, int) and not isinstance(leaf, bool)]
+
+
+def _count_holds(condition: Condition, record: list[tuple[str, Any]]) -> bool | None:
+    """"if it's just the one bag", "no more than 2 nights": a count followed by a noun naming an integer
+    argument of the call (`bags`, `nights`, `passengers`)."""
+    lex = lexicon()
+    text = condition.raw.lower()
+    leaves = _int_leaves(record)
+    if not leaves:
+        return None
+    tokens = re.findall(r"[a-z0-9]+", text)
+    skip = {"more", "extra", "additional", "checked", "other", "carry", "single"}
+    for i, token in enumerate(tokens):
+        count = int(token) if token.isdigit() else _COUNT_WORDS.get(token)
+        if count is None:
+            continue
+        j = i + 1
+        while j < len(tokens) and tokens[j] in skip:
+            j += 1
+        if j >= len(tokens) or len(tokens[j]) < 3:
+            continue
+        noun = tokens[j].rstrip("s")
+        matching = [n for k, n in leaves if noun in k or k.rstrip("s") in noun]
+        if not matching:
+            continue
+        direction = _direction(words(text), lex.upper_bounds, lex.lower_bounds)
+        if direction == "max":
+            return all(n <= count for n in matching)
+        if direction == "min":
+            return all(n >= count for n in matching)
+        return all(n == count for n in matching)
+    return None
+
+
+_COUNT_WORDS = {"one": 1, "a": 1, "an": 1, "single": 1, "two": 2, "both": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
+
+
+def _times(record: list[tuple[str, Any]]) -> list[int]:
+    return [v.value for k, leaf in record for v in leaf_values(k, leaf) if v.kind == "time"]  # type: ignore[misc]
+
+
+def _time_holds(condition: Condition, record: list[tuple[str, Any]]) -> bool | None:
+    """A part of the day ("as long as it's the morning slot") or a time, bounded ("only if it's after
+    2 pm", "before noon") or not ("as long as it's the 10 o'clock one"), on the times the call sets."""
+    lex = lexicon()
+    cw = words(condition.raw)
+    times = _times(record)
+    if not times:
+        return None
+    parts = [lex.times_of_day[w] for w in cw if w in lex.times_of_day and not (w in ("am", "pm") and any(v.kind == "time" for v in spoken_values(condition.raw)))]
+    said = [v for v in spoken_values(condition.raw) if v.kind == "time"]
+    if said:
+        direction = _direction(cw, lex.date_before, lex.date_after)
+        if direction == "max":
+            return all(t < min(s.value for s in said) for t in times)  # type: ignore[type-var]
+        if direction == "min":
+            return all(t >= max(s.value for s in said) for t in times)  # type: ignore[type-var]
+        return all(any(t == s.value for s in said) for t in times)
+    if parts:
+        return all(any(lo <= t < hi for lo, hi in parts) for t in times)
+    return None
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _weekday_holds(condition: Condition, record: list[tuple[str, Any]]) -> bool | None:
+    """"as long as it's on a Thursday": the weekday of every dated value of the call (a date with its year)."""
+    import datetime
+
+    named = {i for i, d in enumerate(_WEEKDAYS) if d in words(condition.raw) or d[:3] in words(condition.raw)}
+    if not named:
+        return None
+    days = [datetime.date(y, m, d).weekday() for y, m, d in dates(record) if y]
+    if not days:
+        return None
+    return all(d in named for d in days)
+
+
+def _aliases(text: str) -> list[tuple[str, str, bool]]:
+    """(group, code, negated) for every code the text names in words ("my card" -> refund_destination /
+    original_payment), longest spoken form first, each span read once."""
+    w = list(words(text))
+    taken: set[int] = set()
+    out: list[tuple[str, str, bool]] = []
+    forms = sorted(((form, group, code) for group, codes in lexicon().value_aliases.items() for code, fs in codes.items() for form in [*fs, code.replace("_", " ")]),
+                   key=lambda f: -len(_form(f[0])))
+    for form, group, code in forms:
+        for at in find(w, form):
+            span = set(range(at, at + len(_form(form))))
+            if span & taken:
+                if any(g == group and c == code for g, c, _ in out):
+                    continue
+                if all(i in taken for i in span):
+                    out.append((group, code, negated_at(w, at, 4)))  # the same words name a code of another group
+                continue
+            taken |= span
+            out.append((group, code, negated_at(w, at, 4)))
+    return out
+
+
+def aliases_named(text: str) -> list[tuple[str, str, bool]]:
+    """(group, code, negated) for every code `text` names in words (`value_aliases`: "my card" names the
+    refund destination `original_payment`; "not to my card" names it negated)."""
+    return _aliases(text)
+
+
+def _codes(record: list[tuple[str, Any]]) -> set[str]:
+    return {str(leaf).lower() for _, leaf in record if isinstance(leaf, str)}
+
+
+def _alias_holds(condition: Condition, record: list[tuple[str, Any]]) -> bool | None:
+    """"provided the refund goes to my card", "as long as it's not on my balance": a code named in words,
+    checked on the call's argument holding a code of the same group."""
+    codes = _codes(record)
+    verdicts = []
+    for group, code, negated in _aliases(condition.raw):
+        group_codes = set(lexicon().value_aliases[group])
+        present = codes & group_codes
+        if not present:
+            continue
+        verdicts.append((code in present) != negated)
+    return None if not verdicts else all(verdicts)
+
+
+def _keyed_text_holds(condition: Condition, record: list[tuple[str, Any]]) -> bool | None:
+    """"as long as it's not the enterprise plan", "only if it's the growth plan": a word naming a text
+    argument's key ("plan") with the value before it, compared with the argument's value."""
+    cw = words(condition.raw)
+    texts = [(k.rsplit(".", 1)[-1].lower(), str(leaf).lower().replace("_", " ")) for k, leaf in record if isinstance(leaf, str) and not find_values(leaf)]
+    plain = {x for f in [*lexicon().fillers, *lexicon().yes_forms] for x in words(f)}
+    for i, w in enumerate(cw):
+        keyed = [v for k, v in texts if w.rstrip("s") == k.rstrip("s") or (len(w) > 3 and w.rstrip("s") == k.split("_")[-1].rstrip("s"))]
+        if not keyed or i == 0:
+            continue
+        named = cw[i - 1]
+        if named in _STOPWORDS or named in lexicon().negators or named in plain or not named.isalpha():
+            continue
+        same = any(named in v.split() or v.startswith(named) for v in keyed)
+        return same != negated_at(cw, i - 1, 4)
+    return None
+
+
+def _text_value_holds(condition: Condition, record: list[tuple[str, Any]]) -> bool | None:
+    """"as long as it's growth", "provided it's not business": a short text argument of the call named in the
+    condition (met; negated: broken)."""
+    cw = words(condition.raw)
+    for _, leaf in record:
+        if not isinstance(leaf, str) or find_values(leaf) or not 2 < len(leaf) <= 40:
+            continue
+        at = find(cw, leaf.lower().replace("_", " "))
+        if at:
+            return not negated_at(cw, at[0], 4)
+    return None
+
+
+_STOPWORDS = frozenset("the a an my our your it is this that be to of for on in at and or its their new same".split())
+
+
+def _named_value_holds(condition: Condition, record: list[tuple[str, Any]]) -> bool | None:
+    """A condition naming an id, a time, a date or an amount outright, with no bound ("as long as it's on
+    PM-8842", "provided it's the 12th"): met when the call has that value among those of its kind."""
+    said = [v for v in spoken_values(condition.raw) if v.kind in ("id", "time", "date", "number")]
+    if not said:
+        return None
+    values = [v for k, leaf in record for v in leaf_values(k, leaf)]
+    cw = words(condition.raw)
+    verdicts = []
+    for s in said:
+        kin = [v for v in values if v.kind == s.kind and (s.kind != "id" or str(v.value).split("-")[0] == str(s.value).split("-")[0])]
+        if not kin:
+            continue
+        hit = any(v.same(s) or s.same(v) for v in kin)
+        neg = any(negated_at(cw, i, 4) for i, w in enumerate(cw) if w == s.text.lower())
+        verdicts.append(hit != neg)
+    return None if not verdicts else all(verdicts)
+
+
+# ---- the values a customer says ------------------------------------------------------------------------------
+
+_SCALED = re.compile(
+    r"(?<![A-Za-z0-9$.,-])(?P<cur>\$\s?)?(?P<n>\d+(?:\.\d+)?|(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s])?(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety))\s+(?P<scale>hundred|thousand)(?:\s+(?:and\s+)?(?P<rest>(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s])?(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)))?(?P<unit>\s+(?:dollars|bucks|usd|miles|points))?\b",
+    re.I,
+)
+_HOUR_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+_SPOKEN_HOUR = re.compile(
+    r"(?:(?P<half>half|quarter)\s+(?P<rel>past|to)\s+)?(?<![A-Za-z0-9:$.-])(?P<h>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|1[0-2]|[1-9])"
+    r"(?:[\s-](?P<min>fifteen|thirty|forty[\s-]five|o'?clock|oclock|sharp))?(?:\s*(?P<ap>am|pm|a\.m\.?|p\.m\.?)(?![A-Za-z]))?(?![A-Za-z0-9:-])(?!\s*(?:%|\$))",
+    re.I,
+)
+_HOUR_BEFORE = frozenset("at for around about by from the til till until before after between but and or then so yes yeah ok okay sure make".split())
+_HOUR_AFTER = frozenset("o'clock oclock sharp one slot window appointment start then please thanks works is would will in on".split())
+
+
+def spoken_values(text: str) -> list[Value]:
+    """The values a customer says: `grader.text.values.find_values`, plus what the consent rule reads on top
+    of it - amounts with a scale word ("two hundred dollars", "5 thousand") and a clock time said as an hour
+    ("put me down for ten", "the ten o'clock", "half past two"; an hour under 12 is read as both its morning
+    and its afternoon time). The seam to the shared value reader: when it reads these forms, this function
+    returns `find_values` alone."""
+    return list(_spoken(text))
+
+
+@lru_cache(maxsize=8192)
+def _spoken(text: str) -> tuple[Value, ...]:
+    found = list(find_values(text))
+    extra: list[Value] = []
+    for m in _SCALED.finditer(text):
+        base = _small_number(m["n"])
+        if base is None:
+            continue
+        total = base * (100 if m["scale"].lower() == "hundred" else 1000)
+        if m["rest"] is not None:
+            rest = _small_number(m["rest"])
+            total += rest or 0
+        extra.append(Value("number", Decimal(total), m.start(), m.end(), m.group(0)))
+    for m in re.finditer(r"(?<![A-Za-z0-9.,$])\$?(?P<n>\d+(?:\.\d+)?)\s?(?P<k>k|grand)\b", text, re.I):
+        extra.append(Value("number", Decimal(m["n"]) * 1000, m.start(), m.end(), m.group(0)))
+    taken = [(v.start, v.end) for v in found if v.kind == "time"]
+    for m in _SPOKEN_HOUR.finditer(text):
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        before = re.findall(r"[a-z']+", text[: m.start()].lower()[-20:])
+        after = re.match(r"\s*([a-z']+)", text[m.end() :].lower())
+        alone = not before or before[-1] in _HOUR_BEFORE
+        said_as_time = m["min"] is not None or m["half"] is not None or m["ap"] is not None or (alone and (after is None or after.group(1) in _HOUR_AFTER))
+        if not said_as_time:
+            continue
+        hour = int(m["h"]) if m["h"].isdigit() else _HOUR_WORDS[m["h"].lower()]
+        if m["ap"] is not None:
+            half = 12 if m["ap"].lower().startswith("p") else 0
+            minute = 0
+            extra.append(Value("time", (hour % 12 + half) * 60, m.start(), m.end(), m.group(0)))
+            continue
+        minute = {"fifteen": 15, "thirty": 30}.get((m["min"] or "").lower(), 45 if (m["min"] or "").lower().startswith("forty") else 0)
+        if m["half"]:
+            minute = 30 if m["half"].lower() == "half" else 15
+            if m["rel"].lower() == "to":
+                hour, minute = hour - 1, 60 - minute
+        for h in {hour % 12, hour % 12 + 12}:
+            extra.append(Value("time", h * 60 + minute, m.start(), m.end(), m.group(0)))
+    if not extra:
+        return tuple(found)
+    spans = [(v.start, v.end) for v in extra]
+    kept = [v for v in found if not any(a <= v.start and v.end <= b for a, b in spans) or v.kind != "number"]
+    return tuple(sorted(kept + extra, key=lambda v: v.start))
+
+
+def _small_number(text: str) -> int | None:
+    text = text.strip().lower()
+    if text == "a":
+        return 1
+    if text.replace(".", "", 1).isdigit():
+        return int(float(text)) if float(text).is_integer() else None
+    values = [v for v in find_values(text) if v.kind == "number"]
+    return int(values[0].value) if len(values) == 1 and values[0].end - values[0].start >= len(text) - 1 else None  # type: ignore[arg-type]
+
+
+# the checks a yes's own words are read with too ("yes, but make it the enterprise plan", "yes, one bag")
+keyed_text_holds = _keyed_text_holds
+weekday_holds = _weekday_holds
+count_holds = _count_holds

@@ -138,8 +138,9 @@ def test_the_request_carries_every_input_of_the_rule() -> None:
 
 
 def test_a_model_that_misses_an_input_answers_otherwise() -> None:
-    """The test above is not vacuous: without the call's result, the kept condition cannot be checked."""
-    [(_, question)] = questions(TASK.contract, dialogue("If the difference is under $50, yes."))
+    """The test above is not vacuous: without the call's result, the kept condition cannot be checked (the
+    agent's proposal states no amount here, so nothing else can check it either)."""
+    [(_, question)] = questions(TASK.contract, dialogue("If the difference is under $50, yes.", proposal="Shall I move PNR-K7Q2MA to AU210 on December 12th?"))
     blind = question.model_copy(update={"calls": [GatedCall(arguments={}, status="executed", result=None)]})
     assert decide(question).granted and not decide(blind).granted
 
