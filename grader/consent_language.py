@@ -800,10 +800,6 @@ def _named_value_holds(condition: Condition, record: list[tuple[str, Any]]) -> b
 
 # ---- the values a customer says ------------------------------------------------------------------------------
 
-_SCALED = re.compile(
-    r"(?<![A-Za-z0-9$.,-])(?P<cur>\$\s?)?(?P<n>\d+(?:\.\d+)?|(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s])?(?:a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety))\s+(?P<scale>hundred|thousand)(?:\s+(?:and\s+)?(?P<rest>(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s])?(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)))?(?P<unit>\s+(?:dollars|bucks|usd|miles|points))?\b",
-    re.I,
-)
 _HOUR_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 _SPOKEN_HOUR = re.compile(
     r"(?:(?P<half>half|quarter)\s+(?P<rel>past|to)\s+)?(?<![A-Za-z0-9:$.-])(?P<h>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|1[0-2]|[1-9])"
@@ -815,29 +811,19 @@ _HOUR_AFTER = frozenset("o'clock oclock sharp one slot window appointment start 
 
 
 def spoken_values(text: str) -> list[Value]:
-    """The values a customer says: `grader.text.values.find_values`, plus what the consent rule reads on top
-    of it - amounts with a scale word ("two hundred dollars", "5 thousand") and a clock time said as an hour
-    ("put me down for ten", "the ten o'clock", "half past two"; an hour under 12 is read as both its morning
-    and its afternoon time). The seam to the shared value reader: when it reads these forms, this function
-    returns `find_values` alone."""
+    """The values a customer says: `grader.text.values.find_values` (which reads amounts in words and with a
+    scale word), plus a clock time said as a bare hour where the words around it make it a time ("put me
+    down for ten", "the ten o'clock", "half past two"; an hour under 12 is read as both its morning and its
+    afternoon time). Stricter than `grader.text.values.spoken_values(text, "time")`, which reads any bare
+    hour as a time because its caller knows a time is being decided: a consent answer may also give counts
+    ("yes, 2 bags"), so the hour needs a word before or after it that makes it one."""
     return list(_spoken(text))
 
 
 @lru_cache(maxsize=8192)
 def _spoken(text: str) -> tuple[Value, ...]:
-    found = list(find_values(text))
+    found = list(find_values(text))  # amounts with a scale word ("two hundred dollars", "4k") included
     extra: list[Value] = []
-    for m in _SCALED.finditer(text):
-        base = _small_number(m["n"])
-        if base is None:
-            continue
-        total = base * (100 if m["scale"].lower() == "hundred" else 1000)
-        if m["rest"] is not None:
-            rest = _small_number(m["rest"])
-            total += rest or 0
-        extra.append(Value("number", Decimal(total), m.start(), m.end(), m.group(0)))
-    for m in re.finditer(r"(?<![A-Za-z0-9.,$])\$?(?P<n>\d+(?:\.\d+)?)\s?(?P<k>k|grand)\b", text, re.I):
-        extra.append(Value("number", Decimal(m["n"]) * 1000, m.start(), m.end(), m.group(0)))
     taken = [(v.start, v.end) for v in found if v.kind == "time"]
     for m in _SPOKEN_HOUR.finditer(text):
         if any(a < m.end() and m.start() < b for a, b in taken):
@@ -866,16 +852,6 @@ def _spoken(text: str) -> tuple[Value, ...]:
     spans = [(v.start, v.end) for v in extra]
     kept = [v for v in found if not any(a <= v.start and v.end <= b for a, b in spans) or v.kind != "number"]
     return tuple(sorted(kept + extra, key=lambda v: v.start))
-
-
-def _small_number(text: str) -> int | None:
-    text = text.strip().lower()
-    if text == "a":
-        return 1
-    if text.replace(".", "", 1).isdigit():
-        return int(float(text)) if float(text).is_integer() else None
-    values = [v for v in find_values(text) if v.kind == "number"]
-    return int(values[0].value) if len(values) == 1 and values[0].end - values[0].start >= len(text) - 1 else None  # type: ignore[arg-type]
 
 
 # the checks a yes's own words are read with too ("yes, but make it the enterprise plan", "yes, one bag")
