@@ -204,7 +204,8 @@ def test_a_wrong_or_unrealised_status_in_other_words_fails(evidence: list[str], 
 @pytest.mark.parametrize(
     ("a", "b"),
     [("dialled", "dialed"), ("counsellor", "counselor"), ("judgement", "judgment"), ("travelled", "traveled"),
-     ("fuelled", "fueled"), ("authorised", "authorized"), ("catalogue", "catalog"), ("centre", "center")],
+     ("fuelled", "fueled"), ("authorised", "authorized"), ("catalogue", "catalog"), ("centre", "center"),
+     ("practise", "practice"), ("instalment", "installment"), ("jewellery", "jewelry"), ("enrol", "enrolled")],
 )
 def test_british_and_american_spellings_meet(a: str, b: str) -> None:
     assert word_keys(a) & word_keys(b), (a, b)
