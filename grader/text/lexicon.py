@@ -25,15 +25,28 @@ from grader.text.stemmer import stem
 
 log = logging.getLogger(__name__)
 LEXICON_FILE = Path(__file__).with_name("lexicon.yaml")
-MAX_FORMS = 24
-"""At most this many forms of one phrase (the groups of a long phrase could multiply)."""
+MAX_FORMS = 96
+"""At most this many forms of one phrase (the groups of a long phrase could multiply). Forms are made
+breadth first: every single substitution of every group before any combination of two."""
+PARTICLES = frozenset("in on out up off down over back away under through".split())
+"""Particles of phrasal verbs and compounds ("opted out" / "opted-out" / "optedout", "on hold" / "On-Hold",
+"log in" / "login"): a word joined to a particle is the same words written apart."""
+_NEGATIVE = frozenset("not never no nothing none neither nor cannot unable without nobody".split())
+"""Negators of a form (and any word ending in n't): a negative member is never put into a negative phrase
+("not removed" is never "not no longer has access")."""
 
 
 class LexiconFile(BaseModel):
     """The file's schema (validated at load: a malformed lexicon is an error, never an empty one)."""
 
+    model_config = {"extra": "forbid"}
     spellings: dict[str, str] = Field(default_factory=dict)
     groups: list[list[str]] = Field(default_factory=list)
+    families: dict[str, list[str]] = Field(default_factory=dict)
+    """Concept -> the ways agents say it: a group under a name (the name is a member), reviewed per concept."""
+    not_yet_before: list[str] = Field(default_factory=list)
+    """Words after which a noun or verb of a done word's stem is a thing still to come ("awaiting approval",
+    "eligible for a refund"), not the done thing ("approved", "refunded")."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +56,15 @@ class Lexicon:
     """A one-word form's stem (spelling-normalised; "=form": the exact form) -> the groups it belongs to."""
     phrase_groups: tuple[tuple[str, ...], ...]
     """Groups with a form of several words (spelling-normalised), for whole-phrase variants."""
+    not_yet_before: frozenset[str] = frozenset()
+
+
+def _hyphen_variants(form: str) -> list[str]:
+    """A member written with a hyphen stands for its words apart and closed up ("go-ahead": "go ahead",
+    "goahead"; replies' hyphenated words are read closed up)."""
+    if not re.search(r"[a-z]-[a-z]", form.lower()):
+        return [form]
+    return [form.replace("-", " "), re.sub(r"(?<=[a-zA-Z])-(?=[a-zA-Z])", "", form)]
 
 
 def _words(text: str) -> list[str]:
@@ -55,16 +77,18 @@ def lexicon(path: Path = LEXICON_FILE) -> Lexicon:
     spellings = {k.lower(): v.lower() for k, v in data.spellings.items()}
     word_groups: dict[str, set[int]] = {}
     phrase_groups: list[tuple[str, ...]] = []
-    for gid, group in enumerate(data.groups):
+    families = [[name, *(f for f in forms if f.lower() != name.lower())] for name, forms in data.families.items()]
+    for gid, raw in enumerate([*data.groups, *families]):
+        group = [v for form in raw for v in _hyphen_variants(form)]
         exact = [form.startswith("=") for form in group]
         forms = tuple(" ".join(spelling(w, spellings) for w in _words(form.lstrip("="))) for form in group)
         for form, only in zip(forms, exact, strict=True):
             if " " not in form:
                 word_groups.setdefault("=" + form if only else stem(form), set()).add(gid)
-        if any(" " in form for form in forms):  # an exact-only form is matched in replies, never put in a phrase
-            phrase_groups.append(tuple(form for form, only in zip(forms, exact, strict=True) if not only))
-    log.debug("lexicon: %d spellings, %d groups", len(spellings), len(data.groups))
-    return Lexicon(spellings, {k: frozenset(v) for k, v in word_groups.items()}, tuple(phrase_groups))
+        if any(" " in form for form in forms):  # an exact form goes into a phrase marked "#": that form only
+            phrase_groups.append(tuple(dict.fromkeys(form + "#" if only else form for form, only in zip(forms, exact, strict=True))))
+    log.debug("lexicon: %d spellings, %d groups, %d families", len(spellings), len(data.groups), len(families))
+    return Lexicon(spellings, {k: frozenset(v) for k, v in word_groups.items()}, tuple(phrase_groups), frozenset(w.lower() for w in data.not_yet_before))
 
 
 _BRITISH = (
@@ -73,10 +97,14 @@ _BRITISH = (
     (re.compile(r"^(.{2,}[^aeiou])our(s|ed|ing|ite|ites|able)?$"), r"\1or\2"),
     (re.compile(r"^(.{2,})(t|b)re(s|d)?$"), r"\1\2er\3"),
     (re.compile(r"^(.{3,})ogue(s)?$"), r"\1og\2"),
+    (re.compile(r"^(.*[aeiou][^aeiou]*[aeiou])ll(ed|ing|er|ers|or|ors)$"), r"\1l\2"),
+    (re.compile(r"^(.{2,}dg)ement(s)?$"), r"\1ment\2"),
 )
-"""General British -> American spelling rules (-ise/-ize, -yse/-yze, -our/-or, -tre/-ter, -ogue/-og). Both
-sides of a comparison are normalised alike, so a word the rule changes that has no other spelling
-("promise" -> "promize") still equals itself."""
+"""General British -> American spelling rules (-ise/-ize, -yse/-yze, -our/-or, -tre/-ter, -ogue/-og, a
+doubled l after an unstressed vowel: "dialled"/"dialed", "counsellor"/"counselor", "judgement"/"judgment").
+Both sides of a comparison are normalised alike, so a word the rule changes that has no other spelling
+("promise" -> "promize", "installed" -> "instaled") still equals itself; the -ll- rule needs two vowels
+before it, so "filled" never becomes "filed"."""
 
 
 def spelling(word: str, spellings: dict[str, str] | None = None) -> str:
@@ -91,30 +119,120 @@ def spelling(word: str, spellings: dict[str, str] | None = None) -> str:
     return word
 
 
+def _compound(word: str) -> str | None:
+    """A word written closed or hyphenated from a word and a particle ("optedout", "inprogress", "onhold",
+    "login"): the key of its two parts by stem, so "opted-out" and "opt-out" meet."""
+    for particle in PARTICLES:
+        if word.endswith(particle) and len(word) - len(particle) >= 2:
+            return f"c:{stem(spelling(word[: -len(particle)]))}+{particle}"
+        if word.startswith(particle) and len(word) - len(particle) >= 3:
+            return f"c:{particle}+{stem(spelling(word[len(particle) :]))}"
+    return None
+
+
 @lru_cache(maxsize=65536)
 def word_keys(word: str) -> frozenset[str]:
     """What a word is compared by: its stem and its lexicon groups, by stem (a group's "refunded" takes in
-    "refunds") or, for a form written "=holds", that exact form only (two words state the same thing when
-    their keys meet)."""
+    "refunds") or, for a form written "=holds", that exact form only, and for a word joined to a particle
+    its parts (two words state the same thing when their keys meet)."""
+    if word.endswith("#"):  # an exact form of the lexicon put into a phrase: that form only
+        return frozenset({"x:" + spelling(word[:-1])})
     form = spelling(word)
     groups = lexicon().word_groups
-    keys = {"s:" + stem(form)}
+    keys = {"s:" + stem(form), "x:" + form}
     keys |= {f"g:{g}" for g in groups.get(stem(form), ())} | {f"g:{g}" for g in groups.get("=" + form, ())}
+    if (joined := _compound(form)) is not None:
+        keys.add(joined)
     return frozenset(keys)
+
+
+def not_yet_before() -> frozenset[str]:
+    """Words after which a word of a done word's stem states a thing still to come (`lexicon.yaml`)."""
+    return lexicon().not_yet_before
+
+
+def _negative(words: list[str]) -> bool:
+    return any(w in _NEGATIVE or w.endswith("n't") for w in words)
+
+
+_NOT_JOINED = frozenset("of the a an to your our my his her their its it with for and or is are was were be been you we at by as from".split())
+"""Words never closed up with a particle ("out of" is never "outof")."""
+
+
+def _compound_forms(form: str) -> list[str]:
+    """A form's other writings of its compounds: a particle joined to the word before or after it ("in
+    progress" -> "inprogress", "opted out" -> "optedout"), any two-word form closed up ("time zone" ->
+    "timezone"), and a closed word split at its particle ("optout" -> "opt out")."""
+    words = form.split()
+    out = []
+    for i in range(len(words) - 1):
+        a, b = words[i], words[i + 1]
+        if (a in PARTICLES or b in PARTICLES or len(words) == 2) and a.isalpha() and b.isalpha() and not _negative([a, b]) and not {a, b} & _NOT_JOINED:
+            out.append(" ".join([*words[:i], a + b, *words[i + 2 :]]))
+    for i, w in enumerate(words):
+        for particle in PARTICLES:
+            if w != particle and w.endswith(particle) and len(w) - len(particle) >= 2 and w.isalpha():
+                out.append(" ".join([*words[:i], w[: -len(particle)], particle, *words[i + 1 :]]))
+    return out
+
+
+@cache
+def _group_index() -> tuple[tuple[tuple[str, ...], tuple[str, ...], frozenset[str]], ...]:
+    """Each phrase group with its members longest first and their first words (to skip a group fast)."""
+    return tuple((g, tuple(sorted(g, key=len, reverse=True)), frozenset(m.split()[0] for m in g if m)) for g in lexicon().phrase_groups)
+
+
+def _substitutions(form: str, kept: tuple[int, int] = (0, 0)) -> list[tuple[str, tuple[int, int]]]:
+    """Every form made by putting another member of one group in place of the member the form holds (the
+    longest one a group has in it), with the span of what was put in. A one-word member is not replaced by
+    a one-word member (their keys already meet), a member of particles only ("off") only when it is the
+    whole form, a negative member never goes into a form that is negative already (no double negation),
+    and a member overlapping the `kept` span (what an earlier substitution put in) is left alone."""
+    out: list[tuple[str, tuple[int, int]]] = []
+    padded = f" {form} "
+    present = set(form.split())
+    for group, longest_first, first_words in _group_index():
+        if not first_words & present:
+            continue
+        found = None
+        for member in longest_first:
+            if all(w in PARTICLES for w in member.split()) and member != form:
+                continue
+            at = padded.find(f" {member} ")  # whole words: forms are words joined by single spaces
+            while at != -1 and not (at + len(member) <= kept[0] or at >= kept[1]):
+                at = padded.find(f" {member} ", at + 1)
+            if at != -1:
+                found = (member, at)
+                break
+        if found is None:
+            continue
+        member, start = found
+        end = start + len(member)
+        rest = (form[:start] + " " + form[end:]).split()
+        for other in group:
+            if other == member or (" " not in other and " " not in member):
+                continue
+            if _negative(other.split()) and _negative(rest):
+                continue
+            new = (form[:start] + other + form[end:]).strip()
+            out.append((new, (start, start + len(other))))
+    return out
 
 
 @lru_cache(maxsize=8192)
 def phrase_forms(phrase: str) -> tuple[str, ...]:
     """The phrase and its variants by the lexicon's groups of several words ("out of stock" -> "sold
-    out", "no stock", ...), spelling-normalised, the phrase itself first."""
+    out", "no stock", ...) and by the writings of its compounds ("on hold" -> "onhold"), spelling-normalised,
+    the phrase itself first; breadth first (a second group only outside what the first one put in), at most
+    MAX_FORMS."""
     base = " ".join(spelling(w) for w in _words(phrase))
-    forms = [base]
-    for group in lexicon().phrase_groups:
-        for member in group:
-            pattern = re.compile(r"(?<![a-z0-9'])" + re.escape(member) + r"(?![a-z0-9'])")
-            for form in list(forms):
-                if pattern.search(form):
-                    forms.extend(pattern.sub(other, form) for other in group if other != member)
-            if len(forms) >= MAX_FORMS:
-                break
+    forms = [base, *_compound_forms(base)]
+    level: list[tuple[str, tuple[int, int]]] = []
+    for seed in list(forms):
+        level.extend(_substitutions(seed))
+    forms.extend(f for f, _ in level)
+    for form, span in level:
+        if len(forms) >= 4 * MAX_FORMS:
+            break
+        forms.extend(f for f, _ in _substitutions(form, span))
     return tuple(dict.fromkeys(forms))[:MAX_FORMS]

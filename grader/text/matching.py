@@ -9,7 +9,7 @@ import re
 from decimal import Decimal
 from functools import lru_cache
 
-from grader.text.lexicon import phrase_forms, word_keys
+from grader.text.lexicon import not_yet_before, phrase_forms, word_keys
 from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Hit, Unit, _sentences, _starts_negated, _value_negated, hypothetical_before, negated_after, negated_before, normalise, phrase_pattern
 from grader.text.values import NUMBER_WORDS, Value, find_values, phrase_count, phrase_value, singular
 
@@ -107,7 +107,7 @@ MAX_GAP = 2
 stated by "a stage at a time", "not listed" by "is not on our list")."""
 ONE_WORDS = frozenset({"a", "an", "one", "single", "1"})
 """Words that state the count one ("a stage at a time" for "one stage at a time")."""
-STEMMABLE = re.compile(r"[A-Za-z][A-Za-z' \-]*\*?")
+STEMMABLE = re.compile(r"[A-Za-z][A-Za-z' _\-]*\*?")
 """Phrases matched by their forms and stems: words only (a phrase with a value or an id prefix, "tier
 2", "CASE-", matches as written: its stems would name other things)."""
 _TOKEN = re.compile(r"[a-z0-9#]+(?:['.][a-z0-9]+)*")
@@ -127,7 +127,21 @@ def _joined(text: str) -> str:
 
 
 def _done_form(word: str) -> bool:
+    word = word.rstrip("#")
     return bool(re.search(r"[a-z]{2}ed$", word)) or word in IRREGULAR_PARTICIPLES
+
+
+SAME_FORM = frozenset("put set cut hit shut let cost spread split read quit".split())
+"""Verbs whose base form is their participle: after a modal they are the base ("I can put a freeze on it")."""
+
+
+def _to_come(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], k: int) -> bool:
+    """Whether the done word at k is still to come: a participle after "be" after a modal or "to" ("will be
+    delivered", "should then be dropped off", "needs to be approved")."""
+    for b in range(k - 1, max(-1, k - 3), -1):
+        if tokens[b][3] == "be":
+            return any(t[3] in MODAL_BEFORE or t[3].endswith("'ll") for t in tokens[max(0, b - 2) : b])
+    return False
 
 
 def _is_negator(word: str) -> bool:
@@ -152,17 +166,21 @@ def _tokens(text: str) -> tuple[tuple[int, frozenset[str], bool, str], ...]:
 
 
 @lru_cache(maxsize=8192)
-def _form_specs(phrase: str) -> tuple[tuple[tuple[frozenset[str], ...], bool, tuple[bool, ...]], ...]:
+def _form_specs(phrase: str) -> tuple[tuple[tuple[frozenset[str], ...], bool, tuple[bool, ...], bool], ...]:
     """Each form of the phrase as (the keys of its content words in order, whether the form is negative,
-    whether each content word states a thing done: "granted", "cancelled")."""
+    whether each content word states a thing done: "granted", "cancelled" - not one the form itself puts
+    after "be": "yet to be approved" -, whether the form's negator comes last: "cost you nothing")."""
     if not STEMMABLE.fullmatch(phrase.strip()) or phrase.strip().endswith("-"):
         return ()
     specs = []
     for form in phrase_forms(_joined(phrase.rstrip("*").lower())):
         words = _TOKEN.findall(_joined(form))
-        content = [w for w in words if (w not in FUNCTION_WORDS or w in KEPT_FUNCTION_WORDS) and not _is_negator(w) or w == "one"]
+        at = [i for i, w in enumerate(words) if (w not in FUNCTION_WORDS or w in KEPT_FUNCTION_WORDS) and not _is_negator(w) or w == "one"]
+        content = [words[i] for i in at]
         if content:
-            specs.append((tuple(_keys(w) for w in content), any(_is_negator(w) for w in words), tuple(_done_form(w) for w in content)))
+            done = tuple(_done_form(words[i]) and not (i > 0 and words[i - 1] == "be") for i in at)
+            trailing = bool(words) and _is_negator(words[-1]) and not any(_is_negator(w) for w in words[:-1])
+            specs.append((tuple(_keys(w) for w in content), any(_is_negator(w) for w in words), done, trailing))
     return tuple(specs)
 
 
@@ -176,9 +194,21 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
     def fits(k: int, want: frozenset[str], done: bool) -> bool:
         """Token k states the phrase word: same stem or group, and a word stating a thing done is not
         matched by the same verb after a modal ("I can grant it" is no "granted")."""
-        return bool(tokens[k][1] & want) and not (done and k > 0 and tokens[k - 1][3] in MODAL_BEFORE and not _done_form(tokens[k][3]))
+        if not tokens[k][1] & want:
+            return False
+        if done and k > 0:
+            # a thing offered or still to come: "I can grant it", "I can put a freeze on it", "it will be
+            # delivered"; "awaiting approval" is no "approved"
+            word = tokens[k][3]
+            if tokens[k - 1][3] in MODAL_BEFORE and (not _done_form(word) or word in SAME_FORM):
+                return False
+            if not _done_form(word) and any(t[3] in not_yet_before() for t in tokens[max(0, k - 3) : k]):
+                return False
+            if _done_form(word) and _to_come(tokens, k):
+                return False
+        return True
 
-    for content, negative, done in _form_specs(phrase):
+    for content, negative, done, trailing in _form_specs(phrase):
         for i, (start, _, _, _) in enumerate(tokens):
             if not fits(i, content[0], done[0]):
                 continue
@@ -196,6 +226,8 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
                 while k >= 0 and i - k - 1 <= MAX_GAP and not tokens[k][2] and tokens[k][3] in FUNCTION_WORDS:
                     k -= 1
                 polarity = (k >= 0 and tokens[k][2] and i - k - 1 <= MAX_GAP) or any(t[2] for t in tokens[i : j + 1])
+                if trailing and not polarity:  # "it cost you nothing": the negator after the words, within the gap
+                    polarity = any(t[2] for t in tokens[j + 1 : j + 2 + MAX_GAP])
             else:
                 polarity = negated_before(text[:start]) or any(t[2] for t in tokens[i : j + 1])
             if not negation or polarity == negative:
