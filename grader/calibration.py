@@ -1,8 +1,13 @@
 """Judge calibration: a labelled set of (criterion, visible replies, expected verdict) items written from
 the catalog's real criteria, and the agreement of a judge with it (agreement, Cohen's kappa, confusion
-matrix per domain and per item kind), in two splits: `dev` (`contracts/judge_calibration/<domain>.yaml`,
-the rules were written with it in view) and `heldout_paraphrase` (`contracts/judge_calibration/heldout/`,
-written before issue 37's rules change and kept from the rule authors: its figure is the held-out one).
+matrix per domain and per item kind), in five splits (`SPLITS`). Three are dev — the rules were written
+with them in view: `dev` (`contracts/judge_calibration/<domain>.yaml`), and the first held-out set,
+retired to dev once its figure was reported (`dev_paraphrase`, `paraphrase_v1/`; `dev_consent`,
+`consent_v1/`). Two are held out — written blind to the rules by writers who saw only the tasks'
+instructions, gold dialogues, criterion statements and the policies, and never shown to rule authors:
+`heldout_paraphrase` (`heldout/`) and `heldout_consent` (`heldout_consent/`); their figures are the
+judges' held-out ones. A held-out set whose cases a rule author reads is retired to dev the same way and a
+new one is written (docs/judges.md).
 
 `crmbench judge-check` measures a judge on the set and stores the figure in a small result file keyed by
 judge name and prompt version (`contracts/judge_calibration/results.json`); a run's manifest records the
@@ -28,21 +33,30 @@ from grader.judge import Judge
 log = logging.getLogger(__name__)
 CALIBRATION_DIR = Path(__file__).resolve().parents[1] / "contracts" / "judge_calibration"
 HELDOUT_DIRNAME = "heldout"
-SPLIT_DIRS = (HELDOUT_DIRNAME, "heldout_consent")
-"""The held-out splits' subdirectories (the consent part's schema is `grader.consent_calibration`)."""
+CONSENT_HELDOUT_DIRNAME = "heldout_consent"
+PARAPHRASE_V1_DIRNAME = "paraphrase_v1"
+CONSENT_V1_DIRNAME = "consent_v1"
+SPLIT_DIRS = (PARAPHRASE_V1_DIRNAME, CONSENT_V1_DIRNAME, HELDOUT_DIRNAME, CONSENT_HELDOUT_DIRNAME)
+"""The subdirectories of the splits read by statement (the consent parts' schema is `grader.consent_calibration`)."""
 RESULTS_FILE = CALIBRATION_DIR / "results.json"
 DOMAINS = ("retail", "customer_support", "field_service", "itsm", "payments", "travel", "onboarding", "sales", "marketing")
 DEV = "dev"
+DEV_PARAPHRASE = "dev_paraphrase"
+DEV_CONSENT = "dev_consent"
 HELDOUT = "heldout_paraphrase"
 CONSENT = "heldout_consent"
-SPLITS = (DEV, HELDOUT, CONSENT)
+SPLITS = (DEV, DEV_PARAPHRASE, DEV_CONSENT, HELDOUT, CONSENT)
 """`dev`: the original set (`<domain>.yaml`), which the evidence judge's rules were written with in view.
-`heldout_paraphrase`: reply paraphrases written before issue 37's rules change and kept from its rule
-authors (`heldout/<domain>.yaml`); its figure is the reply judge's held-out one. `heldout_consent`: customer
-answers to an agent's proposal, written and kept the same way (`heldout_consent/<domain>.yaml`, schema in
-`grader.consent_calibration`), answered by the consent judge that goes with the reply judge."""
+`dev_paraphrase` / `dev_consent`: the first held-out set (`paraphrase_v1/`, `consent_v1/`), written before
+issue 37's rules and measured held out (replies 63.9%, consent 79.3%), then retired to dev when the next
+round's rule authors read its disagreements. `heldout_paraphrase` (`heldout/`) and `heldout_consent`
+(`heldout_consent/`): the held-out v2 set, written blind to the rules; their figures are the reply and
+consent judges' held-out ones. The consent splits (schema in `grader.consent_calibration`) are answered by
+the consent judge that goes with the reply judge."""
 HELDOUT_SPLITS = (HELDOUT, CONSENT)
-Split = Literal["dev", "heldout_paraphrase", "heldout_consent"]
+CONSENT_SPLITS = {DEV_CONSENT: CONSENT_V1_DIRNAME, CONSENT: CONSENT_HELDOUT_DIRNAME}
+"""Consent split → its subdirectory."""
+Split = Literal["dev", "dev_paraphrase", "dev_consent", "heldout_paraphrase", "heldout_consent"]
 DevKind = Literal[
     "correct_plain", "paraphrase", "other_format", "split_over_messages", "correction", "refused_then_succeeded",
     "wrong_value", "negation", "keyword_list", "partial_answer", "absent_stated", "no_answer",
@@ -187,17 +201,19 @@ def load_heldout(criteria: Mapping[str, Sequence[ReplyCriterion]], directory: Pa
 
 def load_split(split: Split, criteria: Mapping[str, Sequence[ReplyCriterion]], directory: Path = CALIBRATION_DIR,
                domains: list[str] | None = None) -> list[tuple[str, CalibrationItem]]:
-    """The items of one reply split (`criteria` is needed by the held-out split only; the consent split has
-    its own loader, `grader.consent_calibration.load_consent`)."""
+    """The items of one reply split (`criteria` is needed by the splits read by statement only; the consent
+    splits have their own loader, `grader.consent_calibration.load_consent`)."""
     if split == DEV:
         return load_set(directory, domains)
+    if split == DEV_PARAPHRASE:
+        return load_heldout(criteria, directory / PARAPHRASE_V1_DIRNAME, domains)
     if split == HELDOUT:
         return load_heldout(criteria, directory / HELDOUT_DIRNAME, domains)
     raise CalibrationError(f"{split} is not a reply split")
 
 
 def set_hash(directory: Path = CALIBRATION_DIR) -> str:
-    """The fingerprint of both splits' files (a stored figure is valid only for the files it was measured on)."""
+    """The fingerprint of every split's files (a stored figure is valid only for the files it was measured on)."""
     digest = hashlib.sha256()
     for path in [*sorted(directory.glob("*.yaml")), *(p for sub in SPLIT_DIRS for p in sorted((directory / sub).glob("*.yaml")))]:
         digest.update(path.relative_to(directory).as_posix().encode() + b"\0" + path.read_bytes())

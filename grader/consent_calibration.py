@@ -107,7 +107,8 @@ def question_for(resolved: ResolvedConsentCase) -> ConsentQuestion:
     return ConsentQuestion(check=resolved.check, tool=resolved.check.tool, turn=max(turn, 0), conversation=messages, calls=calls)
 
 
-async def measure_consent(judge: ConsentJudge, cases: list[ResolvedConsentCase], *, prompt: str | None, set_sha: str) -> CheckReport:
+async def measure_consent(judge: ConsentJudge, cases: list[ResolvedConsentCase], *, prompt: str | None, set_sha: str,
+                          split: str = CONSENT_SPLIT) -> CheckReport:
     """Ask the consent judge every case and compare `granted` with the labels; a judge failure (invalid
     output after retries) counts as a disagreement, never as agreement."""
     from grader.consent import validate_consent
@@ -128,5 +129,5 @@ async def measure_consent(judge: ConsentJudge, cases: list[ResolvedConsentCase],
 
     def groups(key: str) -> dict:
         return {k: agreement([o for o in outcomes if getattr(o, key) == k]) for k in sorted({getattr(o, key) for o in outcomes})}
-    return CheckReport(judge=judge.name, prompt=prompt, set_sha256=set_sha, split=CONSENT_SPLIT, overall=agreement(outcomes),
+    return CheckReport(judge=judge.name, prompt=prompt, set_sha256=set_sha, split=split, overall=agreement(outcomes),
                        by_domain=groups("domain"), by_kind=groups("kind"), disagreements=[o for o in outcomes if o.got is not o.expected])

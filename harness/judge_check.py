@@ -1,6 +1,7 @@
 """`crmbench judge-check`: measure a reply judge (and the consent judge that goes with it) on the
-labelled calibration set (`contracts/judge_calibration/`), in all its splits — `dev`, the held-out
-`heldout_paraphrase` and the held-out `heldout_consent` — or some (`--split`): agreement, Cohen's kappa
+labelled calibration set (`contracts/judge_calibration/`), in all its splits — `dev`, `dev_paraphrase` and
+`dev_consent` (the rules were written with them in view), and the held-out `heldout_paraphrase` and
+`heldout_consent` — or some (`--split`): agreement, Cohen's kappa
 and the confusion matrix, per domain and per case kind, as Rich tables (and `--json FILE`). A measurement
 over every domain is stored per split as the judges' calibration figures, which run manifests then record.
 
@@ -21,6 +22,7 @@ from contracts.schema import ConsentCheck, ReplyCriterion
 from grader.calibration import (
     CALIBRATION_DIR,
     CONSENT,
+    CONSENT_SPLITS,
     HELDOUT,
     HELDOUT_SPLITS,
     RESULTS_FILE,
@@ -36,7 +38,7 @@ from grader.calibration import (
 )
 from grader.consent import ConsentJudge
 from grader.consent_judges import consent_judge_for
-from grader.consent_calibration import CONSENT_DIRNAME, load_consent, measure_consent
+from grader.consent_calibration import load_consent, measure_consent
 from grader.judge import Judge
 from grader.text.evidence import EvidenceJudge
 from harness.runner.loop import run_blocking
@@ -49,7 +51,7 @@ class JudgeCheckConfig(BaseModel):
     judge: Literal["evidence", "llm"] = Field(default="evidence", description="the judge to measure")
     judge_model: str | None = Field(default=None, description="provider:model for --judge llm")
     domain: list[str] = Field(default_factory=list, description="only these domains (the figure is then not stored)")
-    split: list[Split] = Field(default_factory=list, description="only these splits (dev, heldout_paraphrase, heldout_consent); default all")
+    split: list[Split] = Field(default_factory=list, description="only these splits (dev, dev_paraphrase, dev_consent, heldout_paraphrase, heldout_consent); default all")
     json_: Path | None = Field(default=None, alias="json", description="also write the full report as JSON here")
     show: int = Field(default=10, ge=0, description="list this many disagreements of the dev split")
     show_heldout: bool = Field(default=False, description="also list the held-out splits' disagreements (reviewers only)")
@@ -106,13 +108,16 @@ def check(config: JudgeCheckConfig, judge: Judge | None = None, prompt: str | No
     sha = set_hash(directory)
     domains = config.domain or None
     # every file is validated before any judging
-    loaded = {split: load_split(split, criteria, directory, domains) for split in splits if split != CONSENT}
-    consent_cases = load_consent(consent_checks(), directory / CONSENT_DIRNAME, domains) if CONSENT in splits else None
+    loaded = {split: load_split(split, criteria, directory, domains) for split in splits if split not in CONSENT_SPLITS}
+    checks = consent_checks() if set(CONSENT_SPLITS) & set(splits) else {}
+    consent_cases = {split: load_consent(checks, directory / CONSENT_SPLITS[split], domains) for split in splits if split in CONSENT_SPLITS}
     measured = {split: run_blocking(lambda items=items, split=split: measure(judge, items, instructions, prompt=prompt, set_sha=sha, split=split))
                 for split, items in loaded.items()}
-    if consent_cases is not None:
+    if consent_cases:
         consent_judge = consent_judge_for(judge)
-        measured[CONSENT] = run_blocking(lambda: measure_consent(consent_judge, consent_cases, prompt=consent_prompt(consent_judge), set_sha=sha))
+        for split, cases in consent_cases.items():
+            measured[split] = run_blocking(lambda cases=cases, split=split: measure_consent(
+                consent_judge, cases, prompt=consent_prompt(consent_judge), set_sha=sha, split=split))
     report = SplitsReport(judge=judge.name, prompt=prompt, set_sha256=sha, splits={s: measured[s] for s in splits})
     render(report, console, config.show, show_heldout=config.show_heldout)
     store_result(report, results, full_set=not config.domain)
@@ -140,7 +145,7 @@ def _row(table: Table, name: str, a: Agreement) -> None:
 
 def _label(split: str) -> str:
     if split in HELDOUT_SPLITS:
-        return f"{split} (HELD OUT: written before the rules change; never tune rules on it)"
+        return f"{split} (HELD OUT: written blind to the rules; never tune rules on it)"
     return f"{split} (the rules were written with it in view)"
 
 

@@ -13,13 +13,15 @@ import pytest
 import yaml
 
 from contracts.catalog import load_catalog
-from grader.calibration import CALIBRATION_DIR, CONSENT, DOMAINS, RESULTS_FILE, CalibrationError, set_hash
+from grader.calibration import CALIBRATION_DIR, CONSENT, CONSENT_V1_DIRNAME, DOMAINS, RESULTS_FILE, CalibrationError, set_hash
 from grader.consent import ConsentJudgement, ConsentQuestion, RuleConsentJudge
 from grader.consent_calibration import CONSENT_DIRNAME, ResolvedConsentCase, load_consent, measure_consent, question_for
 from grader.grade import JudgeFailure
 from harness.judge_check import consent_checks
 
 CONSENT_DIR = CALIBRATION_DIR / CONSENT_DIRNAME
+SETS = {"v2": (CONSENT_DIR, ".v2c."), "v1": (CALIBRATION_DIR / CONSENT_V1_DIRNAME, ".c.")}
+"""The held-out v2 consent set and the v1 set retired to dev (split `dev_consent`): directory, id infix."""
 GRANTED_KINDS = {"yes_form", "repeats_request", "conditional_kept", "upfront_request"}
 
 
@@ -33,19 +35,27 @@ def cases(checks: dict) -> list[ResolvedConsentCase]:
     return load_consent(checks)
 
 
-def test_the_consent_part_covers_every_domain_with_real_checks(cases: list[ResolvedConsentCase]) -> None:
+@pytest.fixture(scope="module", params=sorted(SETS))
+def consent_set(request: pytest.FixtureRequest, checks: dict) -> tuple[str, list[ResolvedConsentCase]]:
+    return request.param, load_consent(checks, SETS[request.param][0])
+
+
+def test_the_consent_part_covers_every_domain_with_real_checks(consent_set: tuple[str, list[ResolvedConsentCase]]) -> None:
+    name, cases = consent_set
+    infix = SETS[name][1]
     per_domain = Counter(r.domain for r in cases)
     assert set(per_domain) == set(DOMAINS) and min(per_domain.values()) >= 4 and len(cases) >= 50
     catalog = load_catalog()
     for r in cases:
         task = catalog[r.case.task]
         assert task.domain == r.domain and r.check in (task.contract.consent or []), r.case.id
-        assert r.case.id.startswith(f"{r.case.task}.c.") and r.case.id.split(".c.")[1].rstrip("0123456789") == r.case.kind, r.case.id
+        assert r.case.id.startswith(f"{r.case.task}{infix}"), r.case.id
         # every customer answer was written for this split: none is a line of the task's gold dialogue
         assert r.case.conversation[-1].text not in {turn.user for turn in task.gold}, r.case.id
 
 
-def test_the_consent_part_covers_the_answer_classes_with_labels_fixed_by_them(cases: list[ResolvedConsentCase]) -> None:
+def test_the_consent_part_covers_the_answer_classes_with_labels_fixed_by_them(consent_set: tuple[str, list[ResolvedConsentCase]]) -> None:
+    _, cases = consent_set
     kinds = Counter(r.case.kind for r in cases)
     for kind in ("yes_form", "repeats_request", "decline", "deferral", "conditional_kept", "conditional_broken", "question_back"):
         assert kinds[kind] >= 3, (kind, kinds[kind])
@@ -57,7 +67,8 @@ def test_the_consent_part_covers_the_answer_classes_with_labels_fixed_by_them(ca
     assert min(labels.values()) / len(cases) >= 0.35, labels
 
 
-def test_a_case_becomes_the_question_a_grader_asks(cases: list[ResolvedConsentCase]) -> None:
+def test_a_case_becomes_the_question_a_grader_asks(checks: dict) -> None:
+    cases = [r for directory, _ in SETS.values() for r in load_consent(checks, directory)]
     case = next(r for r in cases if len(r.case.conversation) == 3)
     question = question_for(case)
     assert [m.turn for m in question.conversation] == [0, 0, 1] and question.turn == 1
@@ -91,7 +102,8 @@ def test_a_bad_case_is_an_error_naming_the_file_and_the_case(tmp_path: Path, che
     with pytest.raises(CalibrationError) as exc:
         load_consent(checks, directory)
     text = str(exc.value)
-    assert str(directory / "payments.yaml") in text and "payments_checkout_insufficient_then_card_01.c.yes_form" in text and message in text, text
+    first = yaml.safe_load((CONSENT_DIR / "payments.yaml").read_text(encoding="utf-8"))["items"][0]["id"]
+    assert str(directory / "payments.yaml") in text and first in text and message in text, text
 
 
 class _Fails:

@@ -14,7 +14,20 @@ import pytest
 from rich.console import Console
 
 from contracts.catalog import load_catalog
-from grader.calibration import CALIBRATION_DIR, DOMAINS, Outcome, agreement, load_set, manifest_entry, measure, set_hash, store_result
+from grader.calibration import (
+    CALIBRATION_DIR,
+    CONSENT_SPLITS,
+    DOMAINS,
+    SPLIT_DIRS,
+    SPLITS,
+    Outcome,
+    agreement,
+    load_set,
+    manifest_entry,
+    measure,
+    set_hash,
+    store_result,
+)
 from grader.text.evidence import EvidenceJudge
 from grader.llm_judge import PROMPT, LLMJudge
 from harness.cli import main
@@ -61,13 +74,13 @@ def test_agreement_kappa_and_confusion_are_computed_right() -> None:
 
 
 def _small_set(tmp_path: Path) -> Path:
-    """Both splits of one domain (payments), in a directory of their own."""
+    """Every split of one domain (payments), in a directory of their own."""
     directory = tmp_path / "cal"
-    (directory / "heldout").mkdir(parents=True)
+    directory.mkdir()
     shutil.copy(CALIBRATION_DIR / "payments.yaml", directory / "payments.yaml")
-    shutil.copy(CALIBRATION_DIR / "heldout" / "payments.yaml", directory / "heldout" / "payments.yaml")
-    (directory / "heldout_consent").mkdir()
-    shutil.copy(CALIBRATION_DIR / "heldout_consent" / "payments.yaml", directory / "heldout_consent" / "payments.yaml")
+    for sub in SPLIT_DIRS:
+        (directory / sub).mkdir()
+        shutil.copy(CALIBRATION_DIR / sub / "payments.yaml", directory / sub / "payments.yaml")
     return directory
 
 
@@ -86,7 +99,7 @@ def test_the_llm_judge_is_measured_with_a_scripted_model_and_its_figure_recorded
 
     judge = LLMJudge(Model(ScriptedModel(yes, model="yes"), role="judge"), retries=0)
     report = check(JudgeCheckConfig(judge="llm", judge_model="mock:yes"), judge, PROMPT.fingerprint, directory=directory, results=results, console=QUIET)
-    assert set(report.splits) == {"dev", "heldout_paraphrase", "heldout_consent"}  # the model judges are measured on every split
+    assert set(report.splits) == set(SPLITS)  # the model judges are measured on every split
     items = load_set(directory)
     o = report.splits["dev"].overall
     assert o.n == len(items) and o.true_pass + o.false_pass + o.judge_failed == o.n and o.true_fail == o.false_fail == 0
@@ -117,8 +130,9 @@ def test_a_domain_check_is_not_stored_as_the_judge_figure(tmp_path: Path) -> Non
     assert all(set(r.by_domain) == {"payments"} for r in report.splits.values()) and not results.exists()
     store_result(report, results)
     stored = json.loads(results.read_text())
-    assert {k: v["items"] for k, v in stored["evidence"]["splits"].items()} == {k: r.overall.n for k, r in report.splits.items() if k != "heldout_consent"}
-    assert stored["consent-rule"]["splits"]["heldout_consent"]["items"] == report.splits["heldout_consent"].overall.n
+    assert {k: v["items"] for k, v in stored["evidence"]["splits"].items()} == {k: r.overall.n for k, r in report.splits.items() if k not in CONSENT_SPLITS}
+    for split in CONSENT_SPLITS:
+        assert stored["consent-rule"]["splits"][split]["items"] == report.splits[split].overall.n
 
 
 def test_the_cli_reports_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -126,7 +140,7 @@ def test_the_cli_reports_and_writes_json(tmp_path: Path, capsys: pytest.CaptureF
     main(["judge-check", "--domain", "sales", "--json", str(out), "--show", "0"])
     data = json.loads(out.read_text())
     assert data["judge"] == "evidence" and data["heldout"] == ["heldout_paraphrase", "heldout_consent"]
-    assert set(data["splits"]) == {"dev", "heldout_paraphrase", "heldout_consent"}
+    assert set(data["splits"]) == set(SPLITS)
     assert all(set(s["by_domain"]) == {"sales"} and "by_kind" in s for s in data["splits"].values())
     assert "agreement" in capsys.readouterr().out
     with pytest.raises(SystemExit) as exc:

@@ -1,4 +1,5 @@
-"""The held-out paraphrase split of the judge calibration set (issue 37): its data (real tasks and
+"""The paraphrase splits of the judge calibration set (issue 37): the held-out v2 set (`heldout/`) and the
+first held-out set retired to dev (`paraphrase_v1/`, split `dev_paraphrase`) — their data (real tasks and
 criteria, every domain, both labels, every class the issue names, written apart from the gold wording),
 its loader and schema errors, the split selection of `crmbench judge-check`, its printing (the held-out
 figure named, its cases not shown to rule authors) and the committed record of its figures."""
@@ -21,6 +22,8 @@ from grader.calibration import (
     CALIBRATION_DIR,
     DOMAINS,
     CONSENT,
+    DEV_CONSENT,
+    DEV_PARAPHRASE,
     HELDOUT,
     RESULTS_FILE,
     CalibrationError,
@@ -37,6 +40,9 @@ from harness.judge_check import JudgeCheckConfig, catalog_views, check
 
 QUIET = Console(file=io.StringIO(), force_terminal=False)
 HELDOUT_DIR = CALIBRATION_DIR / "heldout"
+V1_DIR = CALIBRATION_DIR / "paraphrase_v1"
+SETS = {"v2": (HELDOUT_DIR, ".v2.", "blind to the judges' rules"), "v1": (V1_DIR, ".h.", "before issue 37")}
+"""Each paraphrase set: its directory, the infix of its case ids and the words its files are dated with."""
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +61,14 @@ def heldout(criteria: dict) -> list:
     return load_heldout(criteria)
 
 
-def test_the_heldout_split_covers_every_domain_with_real_tasks(heldout: list) -> None:
+@pytest.fixture(scope="module", params=sorted(SETS))
+def paraphrase_set(request: pytest.FixtureRequest, criteria: dict) -> tuple[str, list]:
+    """(set name, its items): the held-out v2 set and the v1 set retired to dev are held to the same rules."""
+    return request.param, load_heldout(criteria, SETS[request.param][0])
+
+
+def test_each_paraphrase_set_covers_every_domain_with_real_tasks(paraphrase_set: tuple[str, list]) -> None:
+    name, heldout = paraphrase_set
     per_domain = Counter(domain for domain, _ in heldout)
     assert set(per_domain) == set(DOMAINS) and min(per_domain.values()) >= 40 and len(heldout) >= 400
     catalog = load_catalog()
@@ -63,10 +76,11 @@ def test_the_heldout_split_covers_every_domain_with_real_tasks(heldout: list) ->
         task = catalog[item.task]
         assert task.domain == domain, item.id
         assert item.criterion in (task.contract.reply_criteria or []), item.id
-        assert item.id.startswith(f"{item.task}.h."), item.id
+        assert item.id.startswith(f"{item.task}{SETS[name][1]}"), item.id
 
 
-def test_the_heldout_split_is_balanced_and_covers_the_classes_of_issue_37(heldout: list) -> None:
+def test_each_paraphrase_set_is_balanced_and_covers_the_classes_of_issue_37(paraphrase_set: tuple[str, list]) -> None:
+    _, heldout = paraphrase_set
     labels = Counter(item.expected for _, item in heldout)
     assert min(labels.values()) / len(heldout) >= 0.35, labels  # roughly balanced pass / fail
     kinds = Counter(item.kind for _, item in heldout)
@@ -78,22 +92,27 @@ def test_the_heldout_split_is_balanced_and_covers_the_classes_of_issue_37(heldou
         assert item.expected is passing, item.id
 
 
-def test_the_heldout_split_is_written_apart_from_the_gold_replies_and_the_dev_split(heldout: list) -> None:
-    """Held out from the rules' sources: no case replays a task's gold replies, none repeats a dev case."""
+def test_the_heldout_split_is_written_apart_from_the_gold_replies_and_the_dev_splits(heldout: list, criteria: dict) -> None:
+    """Held out from the rules' sources: no case replays a task's gold replies, none repeats a case of a
+    dev split (the original set, or the v1 paraphrases retired to dev)."""
     catalog = load_catalog()
-    dev = load_set()
+    dev = [*load_set(), *load_heldout(criteria, V1_DIR)]
     dev_messages = {tuple(item.messages) for _, item in dev}
     assert not {item.id for _, item in heldout} & {item.id for _, item in dev}
     for _, item in heldout:
         gold = [turn.reply for turn in catalog[item.task].gold]
-        assert item.messages != gold and not set(item.messages) & set(gold), item.id
+        # earlier messages may be the dialogue's history (a correction follows the gold's first reply); the
+        # message that carries the judged statement last is the writer's own
+        assert item.messages != gold and item.messages[-1] not in gold, item.id
         assert tuple(item.messages) not in dev_messages, item.id
 
 
-def test_the_split_files_are_marked_and_dated() -> None:
-    for path in sorted(HELDOUT_DIR.glob("*.yaml")):
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_the_split_files_are_marked_and_dated(name: str) -> None:
+    directory, _, marker = SETS[name]
+    for path in sorted(directory.glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        assert data["domain"] == path.stem and "before issue 37" in data["written"], path
+        assert data["domain"] == path.stem and marker in data["written"], path
 
 
 # ---- the loader's errors ---------------------------------------------------------------------------
@@ -131,7 +150,8 @@ def test_a_bad_case_is_an_error_naming_the_file_and_the_case(tmp_path: Path, cri
     with pytest.raises(CalibrationError) as exc:
         load_heldout(criteria, directory)
     text = str(exc.value)
-    assert str(directory / "sales.yaml") in text and "sales_disqualify_lookalike_01.h.terse_correct" in text and message in text, text
+    first = yaml.safe_load((HELDOUT_DIR / "sales.yaml").read_text(encoding="utf-8"))["items"][0]["id"]
+    assert str(directory / "sales.yaml") in text and first in text and message in text, text
 
 
 def test_a_case_without_an_id_is_named_by_its_position(tmp_path: Path, criteria: dict) -> None:
@@ -178,7 +198,9 @@ def test_split_selection(tmp_path: Path, criteria: dict) -> None:
     dev = check(JudgeCheckConfig(split=["dev"], domain=["sales"]), results=results, console=QUIET)
     assert set(dev.splits) == {"dev"} and dev.splits["dev"].overall.n == len(load_set(domains=["sales"]))
     every = check(JudgeCheckConfig(domain=["sales"]), results=results, console=QUIET)
-    assert set(every.splits) == {"dev", HELDOUT, CONSENT} and every.splits[CONSENT].judge == "consent-rule"
+    assert set(every.splits) == {"dev", DEV_PARAPHRASE, DEV_CONSENT, HELDOUT, CONSENT}
+    assert every.splits[CONSENT].judge == every.splits[DEV_CONSENT].judge == "consent-rule"
+    assert every.splits[DEV_PARAPHRASE].overall.n == len(load_split(DEV_PARAPHRASE, criteria, domains=["sales"]))
 
 
 def test_the_printout_names_the_heldout_figure_and_hides_its_cases(tmp_path: Path) -> None:
@@ -201,7 +223,7 @@ def test_the_json_carries_both_splits_with_heldout_explanations_redacted(tmp_pat
     path = tmp_path / "check.json"
     report = check(JudgeCheckConfig(domain=["retail"], json=path), results=tmp_path / "r.json", console=QUIET)
     data = json.loads(path.read_text())
-    assert data["heldout"] == [HELDOUT, CONSENT] and set(data["splits"]) == {"dev", HELDOUT, CONSENT}
+    assert data["heldout"] == [HELDOUT, CONSENT] and set(data["splits"]) == {"dev", DEV_PARAPHRASE, DEV_CONSENT, HELDOUT, CONSENT}
     assert data["splits"][HELDOUT]["overall"]["n"] == report.splits[HELDOUT].overall.n
     held = data["splits"][HELDOUT]["disagreements"]
     assert held and all(d["explanation"] == "(held out)" and d["id"] for d in held)
@@ -239,7 +261,7 @@ def test_the_committed_figures_are_those_of_the_current_set_and_judge(views: tup
     evidence judge changes (`uv run crmbench judge-check`)."""
     entry = json.loads(RESULTS_FILE.read_text(encoding="utf-8"))["evidence"]
     assert entry["set_sha256"] == set_hash() and entry["heldout"] == [HELDOUT]
-    for split in ("dev", HELDOUT):
+    for split in ("dev", DEV_PARAPHRASE, HELDOUT):
         items = load_split(split, views[1])
         report = anyio.run(lambda items=items, split=split: measure(EvidenceJudge(), items, views[0], prompt=None, set_sha=set_hash(), split=split))
         assert entry["splits"][split] == {"items": report.overall.n, "agreement": round(report.overall.agreement, 4),
