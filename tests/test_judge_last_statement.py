@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from tests.scripts import load_script
 
-CAUGHT = 16
+CAUGHT = 15
 """Caught on catalog 1.2.0 after this round's rules (7 of the same 38 before them): 17 of 38, then 16 of 37
 once issue 38.5's audit removed a criterion for a fact the customer never asked for (the balance left after
-a refused transfer, payments_balance_then_two_transfers_01) - a case gone, not a case missed."""
+a refused transfer, payments_balance_then_two_transfers_01) - a case gone, not a case missed; then 15 of 36
+once phone numbers became values of their own (`grader.text.values`): the script shifted "206" inside
+"206-555-0199" as if it were an amount, a case that is no longer made (customer_support_auth_change_mind_phone_01)."""
 
 
 def test_the_last_statement_battery_catches_at_least_what_it_did() -> None:
