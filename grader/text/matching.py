@@ -184,6 +184,63 @@ def _form_specs(phrase: str) -> tuple[tuple[tuple[frozenset[str], ...], bool, tu
     return tuple(specs)
 
 
+GAP_FREE = frozenset("a an the your our my his her their its this that these those to of for with from me you him them us it".split())
+"""Words that do not count toward MAX_GAP between two words of a phrase: determiners, pronouns and the
+prepositions of an object ("in the Cold intro sequence" states "in the sequence", "added to the list")."""
+MAX_SPAN = MAX_GAP + 3
+"""At most this many words between two words of a phrase, whatever they are."""
+PARTICLE_SPAN = 5
+"""A phrasal verb split by its object: the particle may follow the verb after at most this many words in
+the same sentence ("took the admin role away", "taking one of your users off")."""
+PARTICLE_WORDS = frozenset({"in", "out", "up", "off", "away", "back", "down", "over", "on", "into", "onto"})
+LIGHT_BEFORE = frozenset(
+    "be been being get got go going able possible allowed permitted really currently actually also even yet still just "
+    "then now ever always at all marked set made put moved switched".split()
+)
+"""Words a negator may stand before a negative form's words with, besides function words: "not able to
+reserve", "can't be marked implemented", "won't be able to cancel" (at most NEGATOR_SPAN words)."""
+NEGATOR_SPAN = MAX_GAP + 3
+
+
+def _particle_only(want: frozenset[str]) -> bool:
+    return any(k[2:] in PARTICLE_WORDS for k in want if k.startswith("x:"))
+
+
+def _next_positions(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], j: int, *, particle: bool = False) -> list[int]:
+    """The positions where the next word of a phrase may stand after position j: within MAX_GAP words that
+    count (GAP_FREE words do not) and MAX_SPAN words in all; a phrase's last word that is a particle up to
+    PARTICLE_SPAN words on (a phrasal verb split by its object)."""
+    out, counted = [], 0
+    span = max(MAX_SPAN, PARTICLE_SPAN) if particle else MAX_SPAN
+    for k in range(j + 1, min(j + 2 + span, len(tokens))):
+        out.append(k)
+        if tokens[k][3] not in GAP_FREE:
+            counted += 1
+            if counted > (span if particle else MAX_GAP):
+                break
+    return out
+
+
+def _negator_before(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], i: int) -> bool:
+    """Whether a negator stands before position i with only function words and LIGHT_BEFORE words
+    between ("not able to reserve", "can't be marked implemented"), or "too late" ("too late for me to
+    cancel it" states "can't cancel"), or a negated verb with "any"/"a" before the word ("won't give you any
+    refund" states "no refund")."""
+    for k in range(i - 1, max(-1, i - 2 - NEGATOR_SPAN), -1):
+        word = tokens[k][3]
+        if tokens[k][2]:
+            return True
+        if word == "late" and k > 0 and tokens[k - 1][3] == "too":
+            return True
+        if word in FUNCTION_WORDS or word in LIGHT_BEFORE:
+            continue
+        # one verb between a negator and "any"/"a" + the word: "won't give you any refund", "didn't get a refund"
+        if any(tokens[m][3] in ("any", "a", "an") for m in range(k + 1, i)):
+            return any(tokens[m][2] for m in range(max(0, k - 2), k))
+        return False
+    return False
+
+
 def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
     """Offsets in a normalised text where a form of `phrase` is stated: its content words in order, each
     by stem or lexicon group, at most MAX_GAP words apart, with the form's own polarity (a negative form
@@ -213,8 +270,9 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
             if not fits(i, content[0], done[0]):
                 continue
             j, ok = i, True
-            for want, was_done in zip(content[1:], done[1:], strict=True):
-                nxt = next((k for k in range(j + 1, min(j + 2 + MAX_GAP, len(tokens))) if fits(k, want, was_done)), None)
+            last = len(content) - 2
+            for n, (want, was_done) in enumerate(zip(content[1:], done[1:], strict=True)):
+                nxt = next((k for k in _next_positions(tokens, j, particle=n == last and _particle_only(want)) if fits(k, want, was_done)), None)
                 if nxt is None:
                     ok = False
                     break
@@ -222,10 +280,7 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
             if not ok:
                 continue
             if negative:  # its negator stands with it: "is not in stock", never "is not out of stock"
-                k = i - 1
-                while k >= 0 and i - k - 1 <= MAX_GAP and not tokens[k][2] and tokens[k][3] in FUNCTION_WORDS:
-                    k -= 1
-                polarity = (k >= 0 and tokens[k][2] and i - k - 1 <= MAX_GAP) or any(t[2] for t in tokens[i : j + 1])
+                polarity = _negator_before(tokens, i) or any(t[2] for t in tokens[i : j + 1])
                 if trailing and not polarity:  # "it cost you nothing": the negator after the words, within the gap
                     polarity = any(t[2] for t in tokens[j + 1 : j + 2 + MAX_GAP])
             else:
