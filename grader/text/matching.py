@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from grader.text.lexicon import not_yet_before, phrase_forms, word_keys
 from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Hit, Unit, _sentences, _starts_negated, _value_negated, hypothetical_before, negated_after, negated_before, normalise, phrase_pattern
-from grader.text.values import NUMBER_WORDS, Value, find_values, phrase_count, phrase_value, singular
+from grader.text.values import NUMBER_WORDS, Value, find_values, id_mentions, phrase_count, phrase_value, singular
 
 
 def contains(phrase: str, text: str) -> bool:
@@ -81,6 +81,11 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
                 if target.same(value) and (target.kind != "id" or value.value == target.value):
                     if not negation or value.kind == "id" or not _value_negated(unit.text, value):
                         hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value))
+            if target.kind == "id":  # "incident 2004", "INC 2004", "request #5003" for INC-2004 / REQ-5003
+                ids = [v for v in find_values(unit.text) if v.kind == "id"]
+                for value in id_mentions(str(target.value), unit.text):
+                    if not any(v.start < value.end and value.start < v.end for v in ids):
+                        hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value))
             continue
         text = normalise(unit.text)
         seen: set[int] = set()
@@ -91,6 +96,12 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
             if not negation or _starts_negated(phrase) or not negated_before(text[: match.start()]):
                 seen.add(match.start())
                 hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + match.start()))
+        for start in _other_writings(phrase, unit.text) if forms else ():
+            before = normalise(unit.text[:start])
+            if negation and (hypothetical_before(before) or negated_before(before)):
+                continue
+            hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
+            seen.add(-1 - start)
         for start in stem_matches(phrase, text, negation=negation) if forms else ():
             if negation and hypothetical_before(text[:start]):
                 continue
@@ -98,6 +109,39 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
                 seen.add(start)
                 hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
     return hits
+
+
+# ---- other writings: codes and acronyms ------------------------------------------------------------
+
+_CODE = re.compile(r"(?P<a>\d{1,4})(?P<b>[A-Za-z]{1,2})|(?P<c>[A-Za-z]{1,2})(?P<d>\d{1,4})")
+_ACRONYM = re.compile(r"[A-Z]{2,5}")
+_INITIAL_SKIP = frozenset("of and for the & to".split())
+
+
+@lru_cache(maxsize=4096)
+def _writing_patterns(phrase: str) -> tuple[re.Pattern[str], ...]:
+    """Other writings of a code or an acronym phrase: a seat or unit code with a hyphen at its
+    letter/digit boundary ("12A" / "12-A", "B7" / "B-7"); an acronym as the capitalised words its letters
+    begin ("CAB" / "Change Advisory Board", "CTR" / "Click-Through Rate", "of"/"and" skipped); a phrase of
+    three to five words (no negator) as its acronym in capitals ("service level agreement" / "SLA")."""
+    p = phrase.strip()
+    out = []
+    if (m := _CODE.fullmatch(p)) is not None:
+        x, y = (m["a"], m["b"]) if m["a"] else (m["c"], m["d"])
+        out.append(re.compile(rf"(?<![A-Za-z0-9-]){re.escape(x)}[-\u2011]{re.escape(y)}(?![A-Za-z0-9]|-[A-Za-z0-9])", re.I))
+    if _ACRONYM.fullmatch(p) and len(set(p)) > 1:
+        skip = r"(?:(?:of|and|for|the|&)\s+)?"
+        parts = [rf"{c}[a-z]+" for c in p]
+        out.append(re.compile(r"(?<![A-Za-z])" + (r"(?:[\s\-]+" + skip + ")").join(parts) + r"(?![A-Za-z])"))
+    words = [w for w in re.findall(r"[A-Za-z]+", p) if w.lower() not in _INITIAL_SKIP]
+    if 3 <= len(words) <= 5 and re.fullmatch(r"[A-Za-z \-]+", p) and not any(_is_negator(w.lower()) for w in words):
+        out.append(re.compile(r"(?<![A-Za-z0-9])" + "".join(w[0].upper() for w in words) + r"s?(?![A-Za-z0-9])"))
+    return tuple(out)
+
+
+def _other_writings(phrase: str, text: str) -> list[int]:
+    """Offsets (in the unit's own text) of the phrase's other writings (`_writing_patterns`)."""
+    return sorted({m.start() for pattern in _writing_patterns(phrase) for m in pattern.finditer(text)})
 
 
 # ---- forms: the lexicon and the stems of content words ---------------------------------------------
