@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from grader.text.lexicon import not_yet_before, phrase_forms, word_keys
 from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Hit, Unit, _sentences, _starts_negated, _value_negated, hypothetical_before, negated_after, negated_before, normalise, phrase_pattern
-from grader.text.values import NUMBER_WORDS, Value, find_values, id_mentions, phrase_count, phrase_value, singular
+from grader.text.values import NUMBER_WORDS, Value, durations, find_values, id_mentions, phrase_count, phrase_value, singular, unit_seconds
 
 
 def contains(phrase: str, text: str) -> bool:
@@ -71,6 +71,12 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
                 for value in find_values(unit.text)
                 if count[0].same(value) and counted_words_follow(unit.text, value, count[1]) and (not negation or not _value_negated(unit.text, value))
             ]
+            if not found and len(count[1]) == 1 and (seconds := unit_seconds(singular(count[1][0]))) is not None:
+                # a span of time in another unit or in words: "half a minute" states "30 seconds"
+                want = Decimal(str(count[0].value)) * seconds
+                for amount, start, _ in durations(unit.text):
+                    if amount == want and not (negation and negated_before(normalise(unit.text[:start]))):
+                        found.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
             hits += found
             if found or not STEMMABLE_COUNT.fullmatch(phrase.strip()):
                 continue
@@ -87,6 +93,10 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
                     if not any(v.start < value.end and value.start < v.end for v in ids):
                         hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value))
             continue
+        if (listed := _value_list(phrase)) is not None:
+            if (at := _states_list(listed, unit.text)) is not None and (not negation or not _value_negated(unit.text, at)):
+                hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + at.start, at))
+                continue
         text = normalise(unit.text)
         seen: set[int] = set()
         for match in phrase_pattern(phrase).finditer(text):
@@ -109,6 +119,46 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
                 seen.add(start)
                 hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
     return hits
+
+
+# ---- a list of values ------------------------------------------------------------------------------
+
+LIST_GAP = 16
+"""At most this many characters between two values of a list ("priority 1 or 2", "P1 / P2", "6% and 4%")."""
+
+
+@lru_cache(maxsize=4096)
+def _value_list(phrase: str) -> tuple[Value, ...] | None:
+    """The values of a phrase that is only values joined by "or", "and", "/", "&" or commas ("P1 or P2",
+    "P1/P2"), else None."""
+    values = find_values(phrase)
+    if len(values) < 2:
+        return None
+    rest = phrase
+    for v in reversed(values):
+        rest = rest[: v.start] + " " + rest[v.end :]
+    if re.sub(r"\b(?:or|and)\b|[/,&\s]", "", rest, flags=re.I):
+        return None
+    return tuple(values)
+
+
+def _states_list(listed: tuple[Value, ...], text: str) -> Value | None:
+    """The first value of the list's values stated in `text` in any written form, in order, each within
+    LIST_GAP characters of the one before ("priority 1 or 2" for "P1 or P2"); None if not."""
+    found = find_values(text)
+    for i, first in enumerate(found):
+        if not listed[0].same(first):
+            continue
+        at, ok = i, True
+        for want in listed[1:]:
+            nxt = next((k for k in range(at + 1, len(found)) if want.same(found[k]) and found[k].start - found[at].end <= LIST_GAP), None)
+            if nxt is None:
+                ok = False
+                break
+            at = nxt
+        if ok:
+            return first
+    return None
 
 
 # ---- other writings: codes and acronyms ------------------------------------------------------------
@@ -157,7 +207,7 @@ STEMMABLE = re.compile(r"[A-Za-z][A-Za-z' _\-]*\*?")
 _TOKEN = re.compile(r"[a-z0-9#]+(?:['.][a-z0-9]+)*")
 STEMMABLE_COUNT = re.compile(r"(?:one|a|an|single)\s+[A-Za-z][A-Za-z' \-]*", re.I)
 """A count phrase whose count is one in words: also matched by its words ("a stage at a time")."""
-KEPT_FUNCTION_WORDS = frozenset("all only each every both any some still already yet just once twice more less in out on off up down over under".split())
+KEPT_FUNCTION_WORDS = frozenset("all only each every both any some still already yet just once twice more less in out on off up down over under into onto".split())
 """Function words that carry a phrase's meaning ("all three", "only once", "already awarded", "in stock"
 against "out of stock"): kept as words to match, never skipped."""
 MODAL_BEFORE = frozenset("can could will would shall should may might must to cannot can't won't wouldn't couldn't 'll".split())
@@ -228,9 +278,14 @@ def _form_specs(phrase: str) -> tuple[tuple[tuple[frozenset[str], ...], bool, tu
     return tuple(specs)
 
 
-GAP_FREE = frozenset("a an the your our my his her their its this that these those to of for with from me you him them us it".split())
-"""Words that do not count toward MAX_GAP between two words of a phrase: determiners, pronouns and the
-prepositions of an object ("in the Cold intro sequence" states "in the sequence", "added to the list")."""
+GAP_FREE = frozenset(
+    "a an the your our my his her their its this that these those to of for with from me you him them us it "
+    "be been being is are was were has have had can could will would cannot can't won't isn't aren't wasn't hasn't haven't".split()
+)
+"""Words that do not count toward MAX_GAP between two words of a phrase: determiners, pronouns, the
+prepositions of an object and auxiliaries ("in the Cold intro sequence" states "in the sequence", "names on
+a ticket can't be amended" states "names cannot be changed"; a negator between is still read for the
+form's polarity)."""
 MAX_SPAN = MAX_GAP + 3
 """At most this many words between two words of a phrase, whatever they are."""
 PARTICLE_SPAN = 5

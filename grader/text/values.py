@@ -145,6 +145,9 @@ LEVEL_RE = re.compile(
     re.I,
 )
 """A priority/severity/tier/level code: ``P1``, ``P-2``, ``sev 1``, ``priority one``, ``Tier II``, ``level 3``."""
+LEVEL_MORE_RE = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b|\bto\b|-|\u2013)\s*(?P<n>[1-5]|one|two|three|four|five)(?![A-Za-z0-9]|[.,:]\d|\s*(?:%|percent|am|pm|a\.m|p\.m|[A-Za-z]))", re.I)
+"""A list or range after a level that names more of its scale: ``priority 1 or 2``, ``P1/2``, ``tier 1 and 2``
+(the bare numbers are levels too; a number followed by a word is not: ``priority 1 and 2 agents``)."""
 _LEVEL_SCALE = {"p": "priority", "priority": "priority", "sev": "severity", "severity": "severity", "tier": "tier", "level": "level"}
 
 _ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
@@ -536,6 +539,11 @@ def _scan_values(text: str) -> list[Value]:
         if number in ("ii", "iii", "iv", "v") and (family not in ("tier", "level") or not m["wn"].isupper()):
             continue  # a roman numeral only as "Tier II" / "Level III" (never "I": the pronoun)
         add("level", (_LEVEL_SCALE[family], int(number) if number.isdigit() else _LEVEL_NUMBER[number]), m.start(), m.end())
+        at = m.end()
+        while (more := LEVEL_MORE_RE.match(text, at)) is not None:  # "priority 1 or 2": both are priorities
+            n = more["n"].lower()
+            add("level", (_LEVEL_SCALE[family], int(n) if n.isdigit() else _LEVEL_NUMBER[n]), more.start("n"), more.end())
+            at = more.end()
     for m in ID_RE.finditer(text):
         if not _overlaps(taken, m.start(), m.end()) and not re.fullmatch(r"(?:noon|midday|midnight)-\d{1,2}", m.group(0), re.I):
             add("id", m.group(0).upper(), m.start(), m.end())  # "noon-4" is a range, not an id
@@ -945,3 +953,51 @@ def id_mentions(target: str, text: str) -> list[Value]:
                 out.append(Value("id", target.upper(), start, hit.end(), text[start : hit.end()]))
                 break
     return out
+
+
+# ---- durations (round 2) ---------------------------------------------------------------------------------------
+
+DURATION_UNITS = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 3600, "day": 86400, "week": 604800}
+"""Time units a duration is counted in, in seconds (a count phrase of one of these matches the same span of
+time in another unit or in fraction words: "30 seconds" = "half a minute", "90 minutes" = "an hour and a half")."""
+_UNIT = r"(?P<u>seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?)\b"
+_FRACTION_DURATIONS = (
+    (re.compile(r"\bhalf\s+(?:an?\s+)?" + _UNIT, re.I), Decimal("0.5")),
+    (re.compile(r"\b(?:an?|one)\s+" + _UNIT + r"\s+and\s+a\s+half\b", re.I), Decimal("1.5")),
+    (re.compile(r"\b(?:a\s+)?quarter(?:\s+of)?\s+(?:an?\s+)?" + _UNIT, re.I), Decimal("0.25")),
+    (re.compile(r"\bthree[\s-]quarters\s+of\s+(?:an?\s+)?" + _UNIT, re.I), Decimal("0.75")),
+    (re.compile(r"(?<![A-Za-z])(?:an?)\s+" + _UNIT + r"(?!\s+and\s+a\s+half)", re.I), Decimal(1)),
+)
+
+
+def unit_seconds(word: str) -> int | None:
+    """Seconds in a time unit word ("minutes" -> 60), None for another word."""
+    word = word.lower().rstrip("s") if word.lower() not in ("s",) else word
+    return DURATION_UNITS.get(word)
+
+
+def durations(text: str) -> list[tuple[Decimal, int, int]]:
+    """Spans of time stated in `text` as (seconds, start, end): a number and a time unit ("30 seconds",
+    "thirty-second", "2.5 hours", "5 and a half minutes") and fraction words ("half a minute", "an hour and a
+    half", "a quarter of an hour", "an hour")."""
+    out: list[tuple[Decimal, int, int]] = []
+    taken: list[tuple[int, int]] = []
+    for value in find_values(text):
+        if value.kind != "number":
+            continue
+        m = re.match(r"(?P<half>\s+and\s+a\s+half)?[\s-]+" + _UNIT + r"(?P<half2>\s+and\s+a\s+half)?", text[value.end :], re.I)
+        if m is None:
+            continue
+        seconds = unit_seconds(m["u"])
+        if seconds is None:
+            continue
+        amount = Decimal(str(value.value)) + (Decimal("0.5") if m["half"] or m["half2"] else 0)
+        out.append((amount * seconds, value.start, value.end + m.end()))
+        taken.append((value.start, value.end + m.end()))
+    for regex, amount in _FRACTION_DURATIONS:
+        for m in regex.finditer(text):
+            seconds = unit_seconds(m["u"])
+            if seconds is not None and not _overlaps(taken, m.start(), m.end()):
+                out.append((amount * seconds, m.start(), m.end()))
+                taken.append((m.start(), m.end()))
+    return sorted(out, key=lambda d: d[1])
