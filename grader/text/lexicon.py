@@ -77,7 +77,9 @@ def _hyphen_variants(form: str) -> list[str]:
 
 
 def _words(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9#]+(?:['.][a-z0-9]+)*", text.lower().replace("\u2019", "'"))
+    """The words of a text or a member; a member's "+has" (a function word kept as a word to match: "+has the
+    role") keeps its mark."""
+    return re.findall(r"\+?[a-z0-9#]+(?:['.][a-z0-9]+)*", text.lower().replace("\u2019", "'"))
 
 
 @cache
@@ -194,6 +196,20 @@ def _compound_forms(form: str) -> list[str]:
     return out
 
 
+ALREADY_AFTER = ("earlier", "previously", "before", "beforehand")
+"""Words that state "already" after the verb ("credited earlier" for "already credited")."""
+
+
+def _already_forms(form: str) -> list[str]:
+    """A form that says "already X" in the other common order: "X earlier", "X previously", "previously X"
+    ("was credited earlier", "previously awarded" for "already credited" / "already awarded")."""
+    words = form.split()
+    if "already" not in words or len(words) < 2 or words[-1] == "already":
+        return []
+    rest = [w for w in words if w != "already"]
+    return [" ".join([*rest, after]) for after in ALREADY_AFTER] + [" ".join(w if w != "already" else "previously" for w in words)]
+
+
 @cache
 def _group_index() -> tuple[tuple[tuple[str, ...], tuple[str, ...], frozenset[str]], ...]:
     """Each phrase group with its members longest first and their first words (to skip a group fast)."""
@@ -244,7 +260,7 @@ def phrase_forms(phrase: str) -> tuple[str, ...]:
     the phrase itself first; breadth first (a second group only outside what the first one put in), at most
     MAX_FORMS."""
     base = " ".join(spelling(w) for w in _words(phrase))
-    forms = [base, *_compound_forms(base)]
+    forms = [base, *_compound_forms(base), *_already_forms(base)]
     level: list[tuple[str, tuple[int, int]]] = []
     for seed in list(forms):
         level.extend(_substitutions(seed))

@@ -205,6 +205,8 @@ STEMMABLE = re.compile(r"[A-Za-z][A-Za-z' _\-]*\*?")
 """Phrases matched by their forms and stems: words only (a phrase with a value or an id prefix, "tier
 2", "CASE-", matches as written: its stems would name other things)."""
 _TOKEN = re.compile(r"[a-z0-9#]+(?:['.][a-z0-9]+)*")
+_FORM_TOKEN = re.compile(r"\+?[a-z0-9#]+(?:['.][a-z0-9]+)*")
+"""A form's words: a lexicon member's "+has" is a function word kept as a word to match."""
 STEMMABLE_COUNT = re.compile(r"(?:one|a|an|single)\s+[A-Za-z][A-Za-z' \-]*", re.I)
 """A count phrase whose count is one in words: also matched by its words ("a stage at a time")."""
 KEPT_FUNCTION_WORDS = frozenset("all only each every both any some still already yet just once twice more less in out on off up down over under into onto".split())
@@ -268,11 +270,12 @@ def _form_specs(phrase: str) -> tuple[tuple[tuple[frozenset[str], ...], bool, tu
         return ()
     specs = []
     for form in phrase_forms(_joined(phrase.rstrip("*").lower())):
-        words = _TOKEN.findall(_joined(form))
-        at = [i for i, w in enumerate(words) if (w not in FUNCTION_WORDS or w in KEPT_FUNCTION_WORDS) and not _is_negator(w) or w == "one"]
-        content = [words[i] for i in at]
+        words = _FORM_TOKEN.findall(_joined(form))
+        at = [i for i, w in enumerate(words) if (w not in FUNCTION_WORDS or w in KEPT_FUNCTION_WORDS or w.startswith("+")) and not _is_negator(w) or w == "one"]
+        content = [words[i].lstrip("+") for i in at]
         if content:
-            done = tuple(_done_form(words[i]) and not (i > 0 and words[i - 1] == "be") for i in at)
+            # a kept function word ("+has the role") is read like a done word: not after a modal ("will have")
+            done = tuple(words[i].startswith("+") or (_done_form(words[i]) and not (i > 0 and words[i - 1] == "be")) for i in at)
             trailing = bool(words) and _is_negator(words[-1]) and not any(_is_negator(w) for w in words[:-1])
             specs.append((tuple(_keys(w) for w in content), any(_is_negator(w) for w in words), done, trailing))
     return tuple(specs)
@@ -294,7 +297,7 @@ the same sentence ("took the admin role away", "taking one of your users off")."
 PARTICLE_WORDS = frozenset({"in", "out", "up", "off", "away", "back", "down", "over", "on", "into", "onto"})
 LIGHT_BEFORE = frozenset(
     "be been being get got go going able possible allowed permitted really currently actually also even yet still just "
-    "then now ever always at all marked set made put moved switched".split()
+    "then now ever always at all marked set made put moved switched move mark switch turn turned".split()
 )
 """Words a negator may stand before a negative form's words with, besides function words: "not able to
 reserve", "can't be marked implemented", "won't be able to cancel" (at most NEGATOR_SPAN words)."""
@@ -356,7 +359,7 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
             # a thing offered or still to come: "I can grant it", "I can put a freeze on it", "it will be
             # delivered"; "awaiting approval" is no "approved"
             word = tokens[k][3]
-            if tokens[k - 1][3] in MODAL_BEFORE and (not _done_form(word) or word in SAME_FORM):
+            if (tokens[k - 1][3] in MODAL_BEFORE or tokens[k - 1][3].endswith("'ll")) and (not _done_form(word) or word in SAME_FORM):
                 return False
             if not _done_form(word) and any(t[3] in not_yet_before() for t in tokens[max(0, k - 3) : k]):
                 return False
