@@ -333,7 +333,7 @@ def _negator_before(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], i
         if tokens[k][2]:
             return True
         if word == "late" and k > 0 and tokens[k - 1][3] == "too":
-            return True
+            return not (k > 1 and tokens[k - 2][2])  # "it's not too late to cancel" states no refusal
         if word in FUNCTION_WORDS or word in LIGHT_BEFORE:
             continue
         # one verb between a negator and "any"/"a" + the word: "won't give you any refund", "didn't get a refund"

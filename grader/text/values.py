@@ -145,9 +145,9 @@ LEVEL_RE = re.compile(
     re.I,
 )
 """A priority/severity/tier/level code: ``P1``, ``P-2``, ``sev 1``, ``priority one``, ``Tier II``, ``level 3``."""
-LEVEL_MORE_RE = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b|\bto\b|-|\u2013)\s*(?P<n>[1-5]|one|two|three|four|five)(?![A-Za-z0-9]|[.,:]\d|\s*(?:%|percent|am|pm|a\.m|p\.m|[A-Za-z]))", re.I)
+LEVEL_MORE_RE = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b|\bto\b|-|\u2013)\s*(?P<n>[1-5]|one|two|three|four|five)(?![A-Za-z0-9]|[.,:]\d|\s*(?:%|percent|am\b|pm\b|a\.m|p\.m|o'clock|(?:dollars?|hours?|minutes?|days?|weeks?|months?|years?|people|users?|seats?)\b))", re.I)
 """A list or range after a level that names more of its scale: ``priority 1 or 2``, ``P1/2``, ``tier 1 and 2``
-(the bare numbers are levels too; a number followed by a word is not: ``priority 1 and 2 agents``)."""
+(the bare numbers are levels too: ``priority 1 or 2 cases``; not before a unit or a time: ``priority 1 for 2 hours``)."""
 _LEVEL_SCALE = {"p": "priority", "priority": "priority", "sev": "severity", "severity": "severity", "tier": "tier", "level": "level"}
 
 _ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
