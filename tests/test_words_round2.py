@@ -151,3 +151,8 @@ def test_durations_in_other_units_and_words() -> None:
     assert stated(["2 hours"], "Allow 120 minutes.")
     assert not stated(["30 seconds"], "Hold the button for a minute.")
     assert not stated(["30 seconds"], "Don't hold it for half a minute.")
+
+
+def test_a_phrasal_verb_split_by_its_object_stays_in_one_clause() -> None:
+    assert stated(["taken off"], "I've taken Dana Whitfield (USR-9) off the account.")
+    assert not stated(["signed off"], "Robert signed the form, and then sent it off to the board.")

@@ -308,13 +308,18 @@ def _particle_only(want: frozenset[str]) -> bool:
     return any(k[2:] in PARTICLE_WORDS for k in want if k.startswith("x:"))
 
 
-def _next_positions(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], j: int, *, particle: bool = False) -> list[int]:
+_CLAUSE_WORDS = frozenset("and or but then so because while when".split())
+
+
+def _next_positions(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], j: int, *, particle: bool = False, text: str = "") -> list[int]:
     """The positions where the next word of a phrase may stand after position j: within MAX_GAP words that
     count (GAP_FREE words do not) and MAX_SPAN words in all; a phrase's last word that is a particle up to
     PARTICLE_SPAN words on (a phrasal verb split by its object)."""
     out, counted = [], 0
     span = max(MAX_SPAN, PARTICLE_SPAN) if particle else MAX_SPAN
     for k in range(j + 1, min(j + 2 + span, len(tokens))):
+        if particle and k - j - 1 > MAX_GAP and (tokens[k - 1][3] in _CLAUSE_WORDS or re.search(r"[,;:.!?\u2014]", text[tokens[k - 1][0] : tokens[k][0]])):
+            break  # a particle far from its verb only within one clause: "signed the form, and sent it off" is no "signed off"
         out.append(k)
         if tokens[k][3] not in GAP_FREE:
             counted += 1
@@ -374,7 +379,7 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
             j, ok = i, True
             last = len(content) - 2
             for n, (want, was_done) in enumerate(zip(content[1:], done[1:], strict=True)):
-                nxt = next((k for k in _next_positions(tokens, j, particle=n == last and _particle_only(want)) if fits(k, want, was_done)), None)
+                nxt = next((k for k in _next_positions(tokens, j, particle=n == last and _particle_only(want), text=_joined(text)) if fits(k, want, was_done)), None)
                 if nxt is None:
                     ok = False
                     break
