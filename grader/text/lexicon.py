@@ -44,6 +44,13 @@ class LexiconFile(BaseModel):
     groups: list[list[str]] = Field(default_factory=list)
     families: dict[str, list[str]] = Field(default_factory=dict)
     """Concept -> the ways agents say it: a group under a name (the name is a member), reviewed per concept."""
+    more_families: dict[str, list[str]] = Field(default_factory=dict)
+    """Round 2's additions, reviewed per concept: members added to the family of the same name (a new name is a
+    new family); kept in their own block of the file."""
+    past_participles: dict[str, str] = Field(default_factory=dict)
+    """An irregular verb's simple past -> its past participle ("came" -> "come", "took" -> "taken"): both state
+    the thing done, so "came back clean" and "has come back clean" meet (never the base form: "please pay"
+    states no "paid")."""
     not_yet_before: list[str] = Field(default_factory=list)
     """Words after which a noun or verb of a done word's stem is a thing still to come ("awaiting approval",
     "eligible for a refund"), not the done thing ("approved", "refunded")."""
@@ -57,6 +64,8 @@ class Lexicon:
     phrase_groups: tuple[tuple[str, ...], ...]
     """Groups with a form of several words (spelling-normalised), for whole-phrase variants."""
     not_yet_before: frozenset[str] = frozenset()
+    participles: dict[str, str] | None = None
+    """Simple past -> past participle of irregular verbs (`past_participles` in the file)."""
 
 
 def _hyphen_variants(form: str) -> list[str]:
@@ -68,7 +77,9 @@ def _hyphen_variants(form: str) -> list[str]:
 
 
 def _words(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9#]+(?:['.][a-z0-9]+)*", text.lower().replace("\u2019", "'"))
+    """The words of a text or a member; a member's "+has" (a function word kept as a word to match: "+has the
+    role") keeps its mark."""
+    return re.findall(r"\+?[a-z0-9#]+(?:['.][a-z0-9]+)*", text.lower().replace("\u2019", "'"))
 
 
 @cache
@@ -77,7 +88,10 @@ def lexicon(path: Path = LEXICON_FILE) -> Lexicon:
     spellings = {k.lower(): v.lower() for k, v in data.spellings.items()}
     word_groups: dict[str, set[int]] = {}
     phrase_groups: list[tuple[str, ...]] = []
-    families = [[name, *(f for f in forms if f.lower() != name.lower())] for name, forms in data.families.items()]
+    merged = {name: list(forms) for name, forms in data.families.items()}
+    for name, forms in data.more_families.items():
+        merged.setdefault(name, []).extend(f for f in forms if f not in merged.get(name, []))
+    families = [[name, *(f for f in forms if f.lower() != name.lower())] for name, forms in merged.items()]
     for gid, raw in enumerate([*data.groups, *families]):
         group = [v for form in raw for v in _hyphen_variants(form)]
         exact = [form.startswith("=") for form in group]
@@ -88,7 +102,10 @@ def lexicon(path: Path = LEXICON_FILE) -> Lexicon:
         if any(" " in form for form in forms):  # an exact form goes into a phrase marked "#": that form only
             phrase_groups.append(tuple(dict.fromkeys(form + "#" if only else form for form, only in zip(forms, exact, strict=True))))
     log.debug("lexicon: %d spellings, %d groups, %d families", len(spellings), len(data.groups), len(families))
-    return Lexicon(spellings, {k: frozenset(v) for k, v in word_groups.items()}, tuple(phrase_groups), frozenset(w.lower() for w in data.not_yet_before))
+    participles = {k.lower(): v.lower() for k, v in data.past_participles.items()}
+    return Lexicon(
+        spellings, {k: frozenset(v) for k, v in word_groups.items()}, tuple(phrase_groups), frozenset(w.lower() for w in data.not_yet_before), participles
+    )
 
 
 _BRITISH = (
@@ -140,6 +157,9 @@ def word_keys(word: str) -> frozenset[str]:
     form = spelling(word)
     groups = lexicon().word_groups
     keys = {"s:" + stem(form), "x:" + form}
+    participle = (lexicon().participles or {}).get(form)
+    if participle is not None:  # "came" states what "come" (has come) does; the participle keeps its own keys
+        keys.add("s:" + stem(participle))
     keys |= {f"g:{g}" for g in groups.get(stem(form), ())} | {f"g:{g}" for g in groups.get("=" + form, ())}
     if (joined := _compound(form)) is not None:
         keys.add(joined)
@@ -174,6 +194,20 @@ def _compound_forms(form: str) -> list[str]:
             if w != particle and w.endswith(particle) and len(w) - len(particle) >= 2 and w.isalpha():
                 out.append(" ".join([*words[:i], w[: -len(particle)], particle, *words[i + 1 :]]))
     return out
+
+
+ALREADY_AFTER = ("earlier", "previously", "before", "beforehand")
+"""Words that state "already" after the verb ("credited earlier" for "already credited")."""
+
+
+def _already_forms(form: str) -> list[str]:
+    """A form that says "already X" in the other common order: "X earlier", "X previously", "previously X"
+    ("was credited earlier", "previously awarded" for "already credited" / "already awarded")."""
+    words = form.split()
+    if "already" not in words or len(words) < 2 or words[-1] == "already":
+        return []
+    rest = [w for w in words if w != "already"]
+    return [" ".join([*rest, after]) for after in ALREADY_AFTER] + [" ".join(w if w != "already" else "previously" for w in words)]
 
 
 @cache
@@ -226,7 +260,7 @@ def phrase_forms(phrase: str) -> tuple[str, ...]:
     the phrase itself first; breadth first (a second group only outside what the first one put in), at most
     MAX_FORMS."""
     base = " ".join(spelling(w) for w in _words(phrase))
-    forms = [base, *_compound_forms(base)]
+    forms = [base, *_compound_forms(base), *_already_forms(base)]
     level: list[tuple[str, tuple[int, int]]] = []
     for seed in list(forms):
         level.extend(_substitutions(seed))

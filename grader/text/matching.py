@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from grader.text.lexicon import not_yet_before, phrase_forms, word_keys
 from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Hit, Unit, _sentences, _starts_negated, _value_negated, hypothetical_before, negated_after, negated_before, normalise, phrase_pattern
-from grader.text.values import NUMBER_WORDS, Value, find_values, phrase_count, phrase_value, singular
+from grader.text.values import NUMBER_WORDS, Value, durations, find_values, id_mentions, phrase_count, phrase_value, singular, unit_seconds
 
 
 def contains(phrase: str, text: str) -> bool:
@@ -71,6 +71,12 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
                 for value in find_values(unit.text)
                 if count[0].same(value) and counted_words_follow(unit.text, value, count[1]) and (not negation or not _value_negated(unit.text, value))
             ]
+            if not found and len(count[1]) == 1 and (seconds := unit_seconds(singular(count[1][0]))) is not None:
+                # a span of time in another unit or in words: "half a minute" states "30 seconds"
+                want = Decimal(str(count[0].value)) * seconds
+                for amount, start, _ in durations(unit.text):
+                    if amount == want and not (negation and negated_before(normalise(unit.text[:start]))):
+                        found.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
             hits += found
             if found or not STEMMABLE_COUNT.fullmatch(phrase.strip()):
                 continue
@@ -81,7 +87,16 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
                 if target.same(value) and (target.kind != "id" or value.value == target.value):
                     if not negation or value.kind == "id" or not _value_negated(unit.text, value):
                         hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value))
+            if target.kind == "id":  # "incident 2004", "INC 2004", "request #5003" for INC-2004 / REQ-5003
+                ids = [v for v in find_values(unit.text) if v.kind == "id"]
+                for value in id_mentions(str(target.value), unit.text):
+                    if not any(v.start < value.end and value.start < v.end for v in ids):
+                        hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value))
             continue
+        if (listed := _value_list(phrase)) is not None:
+            if (at := _states_list(listed, unit.text)) is not None and (not negation or not _value_negated(unit.text, at)):
+                hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + at.start, at))
+                continue
         text = normalise(unit.text)
         seen: set[int] = set()
         for match in phrase_pattern(phrase).finditer(text):
@@ -91,6 +106,12 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
             if not negation or _starts_negated(phrase) or not negated_before(text[: match.start()]):
                 seen.add(match.start())
                 hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + match.start()))
+        for start in _other_writings(phrase, unit.text) if forms else ():
+            before = normalise(unit.text[:start])
+            if negation and (hypothetical_before(before) or negated_before(before)):
+                continue
+            hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
+            seen.add(-1 - start)
         for start in stem_matches(phrase, text, negation=negation) if forms else ():
             if negation and hypothetical_before(text[:start]):
                 continue
@@ -98,6 +119,79 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
                 seen.add(start)
                 hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
     return hits
+
+
+# ---- a list of values ------------------------------------------------------------------------------
+
+LIST_GAP = 16
+"""At most this many characters between two values of a list ("priority 1 or 2", "P1 / P2", "6% and 4%")."""
+
+
+@lru_cache(maxsize=4096)
+def _value_list(phrase: str) -> tuple[Value, ...] | None:
+    """The values of a phrase that is only values joined by "or", "and", "/", "&" or commas ("P1 or P2",
+    "P1/P2"), else None."""
+    values = find_values(phrase)
+    if len(values) < 2:
+        return None
+    rest = phrase
+    for v in reversed(values):
+        rest = rest[: v.start] + " " + rest[v.end :]
+    if re.sub(r"\b(?:or|and)\b|[/,&\s]", "", rest, flags=re.I):
+        return None
+    return tuple(values)
+
+
+def _states_list(listed: tuple[Value, ...], text: str) -> Value | None:
+    """The first value of the list's values stated in `text` in any written form, in order, each within
+    LIST_GAP characters of the one before ("priority 1 or 2" for "P1 or P2"); None if not."""
+    found = find_values(text)
+    for i, first in enumerate(found):
+        if not listed[0].same(first):
+            continue
+        at, ok = i, True
+        for want in listed[1:]:
+            nxt = next((k for k in range(at + 1, len(found)) if want.same(found[k]) and found[k].start - found[at].end <= LIST_GAP), None)
+            if nxt is None:
+                ok = False
+                break
+            at = nxt
+        if ok:
+            return first
+    return None
+
+
+# ---- other writings: codes and acronyms ------------------------------------------------------------
+
+_CODE = re.compile(r"(?P<a>\d{1,4})(?P<b>[A-Za-z]{1,2})|(?P<c>[A-Za-z]{1,2})(?P<d>\d{1,4})")
+_ACRONYM = re.compile(r"[A-Z]{2,5}")
+_INITIAL_SKIP = frozenset("of and for the & to".split())
+
+
+@lru_cache(maxsize=4096)
+def _writing_patterns(phrase: str) -> tuple[re.Pattern[str], ...]:
+    """Other writings of a code or an acronym phrase: a seat or unit code with a hyphen at its
+    letter/digit boundary ("12A" / "12-A", "B7" / "B-7"); an acronym as the capitalised words its letters
+    begin ("CAB" / "Change Advisory Board", "CTR" / "Click-Through Rate", "of"/"and" skipped); a phrase of
+    three to five words (no negator) as its acronym in capitals ("service level agreement" / "SLA")."""
+    p = phrase.strip()
+    out = []
+    if (m := _CODE.fullmatch(p)) is not None:
+        x, y = (m["a"], m["b"]) if m["a"] else (m["c"], m["d"])
+        out.append(re.compile(rf"(?<![A-Za-z0-9-]){re.escape(x)}[-\u2011]{re.escape(y)}(?![A-Za-z0-9]|-[A-Za-z0-9])", re.I))
+    if _ACRONYM.fullmatch(p) and len(set(p)) > 1:
+        skip = r"(?:(?:of|and|for|the|&)\s+)?"
+        parts = [rf"{c}[a-z]+" for c in p]
+        out.append(re.compile(r"(?<![A-Za-z])" + (r"(?:[\s\-]+" + skip + ")").join(parts) + r"(?![A-Za-z])"))
+    words = [w for w in re.findall(r"[A-Za-z]+", p) if w.lower() not in _INITIAL_SKIP]
+    if 3 <= len(words) <= 5 and re.fullmatch(r"[A-Za-z \-]+", p) and not any(_is_negator(w.lower()) for w in words):
+        out.append(re.compile(r"(?<![A-Za-z0-9])" + "".join(w[0].upper() for w in words) + r"s?(?![A-Za-z0-9])"))
+    return tuple(out)
+
+
+def _other_writings(phrase: str, text: str) -> list[int]:
+    """Offsets (in the unit's own text) of the phrase's other writings (`_writing_patterns`)."""
+    return sorted({m.start() for pattern in _writing_patterns(phrase) for m in pattern.finditer(text)})
 
 
 # ---- forms: the lexicon and the stems of content words ---------------------------------------------
@@ -111,9 +205,11 @@ STEMMABLE = re.compile(r"[A-Za-z][A-Za-z' _\-]*\*?")
 """Phrases matched by their forms and stems: words only (a phrase with a value or an id prefix, "tier
 2", "CASE-", matches as written: its stems would name other things)."""
 _TOKEN = re.compile(r"[a-z0-9#]+(?:['.][a-z0-9]+)*")
+_FORM_TOKEN = re.compile(r"\+?[a-z0-9#]+(?:['.][a-z0-9]+)*")
+"""A form's words: a lexicon member's "+has" is a function word kept as a word to match."""
 STEMMABLE_COUNT = re.compile(r"(?:one|a|an|single)\s+[A-Za-z][A-Za-z' \-]*", re.I)
 """A count phrase whose count is one in words: also matched by its words ("a stage at a time")."""
-KEPT_FUNCTION_WORDS = frozenset("all only each every both any some still already yet just once twice more less in out on off up down over under".split())
+KEPT_FUNCTION_WORDS = frozenset("all only each every both any some still already yet just once twice more less in out on off up down over under into onto".split())
 """Function words that carry a phrase's meaning ("all three", "only once", "already awarded", "in stock"
 against "out of stock"): kept as words to match, never skipped."""
 MODAL_BEFORE = frozenset("can could will would shall should may might must to cannot can't won't wouldn't couldn't 'll".split())
@@ -174,14 +270,82 @@ def _form_specs(phrase: str) -> tuple[tuple[tuple[frozenset[str], ...], bool, tu
         return ()
     specs = []
     for form in phrase_forms(_joined(phrase.rstrip("*").lower())):
-        words = _TOKEN.findall(_joined(form))
-        at = [i for i, w in enumerate(words) if (w not in FUNCTION_WORDS or w in KEPT_FUNCTION_WORDS) and not _is_negator(w) or w == "one"]
-        content = [words[i] for i in at]
+        words = _FORM_TOKEN.findall(_joined(form))
+        at = [i for i, w in enumerate(words) if (w not in FUNCTION_WORDS or w in KEPT_FUNCTION_WORDS or w.startswith("+")) and not _is_negator(w) or w == "one"]
+        content = [words[i].lstrip("+") for i in at]
         if content:
-            done = tuple(_done_form(words[i]) and not (i > 0 and words[i - 1] == "be") for i in at)
+            # a kept function word ("+has the role") is read like a done word: not after a modal ("will have")
+            done = tuple(words[i].startswith("+") or (_done_form(words[i]) and not (i > 0 and words[i - 1] == "be")) for i in at)
             trailing = bool(words) and _is_negator(words[-1]) and not any(_is_negator(w) for w in words[:-1])
             specs.append((tuple(_keys(w) for w in content), any(_is_negator(w) for w in words), done, trailing))
     return tuple(specs)
+
+
+GAP_FREE = frozenset(
+    "a an the your our my his her their its this that these those to of for with from me you him them us it "
+    "be been being is are was were has have had can could will would cannot can't won't isn't aren't wasn't hasn't haven't".split()
+)
+"""Words that do not count toward MAX_GAP between two words of a phrase: determiners, pronouns, the
+prepositions of an object and auxiliaries ("in the Cold intro sequence" states "in the sequence", "names on
+a ticket can't be amended" states "names cannot be changed"; a negator between is still read for the
+form's polarity)."""
+MAX_SPAN = MAX_GAP + 3
+"""At most this many words between two words of a phrase, whatever they are."""
+PARTICLE_SPAN = 5
+"""A phrasal verb split by its object: the particle may follow the verb after at most this many words in
+the same sentence ("took the admin role away", "taking one of your users off")."""
+PARTICLE_WORDS = frozenset({"in", "out", "up", "off", "away", "back", "down", "over", "on", "into", "onto"})
+LIGHT_BEFORE = frozenset(
+    "be been being get got go going able possible allowed permitted really currently actually also even yet still just "
+    "then now ever always at all marked set made put moved switched move mark switch turn turned".split()
+)
+"""Words a negator may stand before a negative form's words with, besides function words: "not able to
+reserve", "can't be marked implemented", "won't be able to cancel" (at most NEGATOR_SPAN words)."""
+NEGATOR_SPAN = MAX_GAP + 3
+
+
+def _particle_only(want: frozenset[str]) -> bool:
+    return any(k[2:] in PARTICLE_WORDS for k in want if k.startswith("x:"))
+
+
+_CLAUSE_WORDS = frozenset("and or but then so because while when".split())
+
+
+def _next_positions(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], j: int, *, particle: bool = False, text: str = "") -> list[int]:
+    """The positions where the next word of a phrase may stand after position j: within MAX_GAP words that
+    count (GAP_FREE words do not) and MAX_SPAN words in all; a phrase's last word that is a particle up to
+    PARTICLE_SPAN words on (a phrasal verb split by its object)."""
+    out, counted = [], 0
+    span = max(MAX_SPAN, PARTICLE_SPAN) if particle else MAX_SPAN
+    for k in range(j + 1, min(j + 2 + span, len(tokens))):
+        if particle and k - j - 1 > MAX_GAP and (tokens[k - 1][3] in _CLAUSE_WORDS or re.search(r"[,;:.!?\u2014]", text[tokens[k - 1][0] : tokens[k][0]])):
+            break  # a particle far from its verb only within one clause: "signed the form, and sent it off" is no "signed off"
+        out.append(k)
+        if tokens[k][3] not in GAP_FREE:
+            counted += 1
+            if counted > (span if particle else MAX_GAP):
+                break
+    return out
+
+
+def _negator_before(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], i: int) -> bool:
+    """Whether a negator stands before position i with only function words and LIGHT_BEFORE words
+    between ("not able to reserve", "can't be marked implemented"), or "too late" ("too late for me to
+    cancel it" states "can't cancel"), or a negated verb with "any"/"a" before the word ("won't give you any
+    refund" states "no refund")."""
+    for k in range(i - 1, max(-1, i - 2 - NEGATOR_SPAN), -1):
+        word = tokens[k][3]
+        if tokens[k][2]:
+            return True
+        if word == "late" and k > 0 and tokens[k - 1][3] == "too":
+            return not (k > 1 and tokens[k - 2][2])  # "it's not too late to cancel" states no refusal
+        if word in FUNCTION_WORDS or word in LIGHT_BEFORE:
+            continue
+        # one verb between a negator and "any"/"a" + the word: "won't give you any refund", "didn't get a refund"
+        if any(tokens[m][3] in ("any", "a", "an") for m in range(k + 1, i)):
+            return any(tokens[m][2] for m in range(max(0, k - 2), k))
+        return False
+    return False
 
 
 def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
@@ -200,7 +364,7 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
             # a thing offered or still to come: "I can grant it", "I can put a freeze on it", "it will be
             # delivered"; "awaiting approval" is no "approved"
             word = tokens[k][3]
-            if tokens[k - 1][3] in MODAL_BEFORE and (not _done_form(word) or word in SAME_FORM):
+            if (tokens[k - 1][3] in MODAL_BEFORE or tokens[k - 1][3].endswith("'ll")) and (not _done_form(word) or word in SAME_FORM):
                 return False
             if not _done_form(word) and any(t[3] in not_yet_before() for t in tokens[max(0, k - 3) : k]):
                 return False
@@ -213,8 +377,9 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
             if not fits(i, content[0], done[0]):
                 continue
             j, ok = i, True
-            for want, was_done in zip(content[1:], done[1:], strict=True):
-                nxt = next((k for k in range(j + 1, min(j + 2 + MAX_GAP, len(tokens))) if fits(k, want, was_done)), None)
+            last = len(content) - 2
+            for n, (want, was_done) in enumerate(zip(content[1:], done[1:], strict=True)):
+                nxt = next((k for k in _next_positions(tokens, j, particle=n == last and _particle_only(want), text=_joined(text)) if fits(k, want, was_done)), None)
                 if nxt is None:
                     ok = False
                     break
@@ -222,10 +387,7 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
             if not ok:
                 continue
             if negative:  # its negator stands with it: "is not in stock", never "is not out of stock"
-                k = i - 1
-                while k >= 0 and i - k - 1 <= MAX_GAP and not tokens[k][2] and tokens[k][3] in FUNCTION_WORDS:
-                    k -= 1
-                polarity = (k >= 0 and tokens[k][2] and i - k - 1 <= MAX_GAP) or any(t[2] for t in tokens[i : j + 1])
+                polarity = _negator_before(tokens, i) or any(t[2] for t in tokens[i : j + 1])
                 if trailing and not polarity:  # "it cost you nothing": the negator after the words, within the gap
                     polarity = any(t[2] for t in tokens[j + 1 : j + 2 + MAX_GAP])
             else:

@@ -93,6 +93,9 @@ _WEEKDAY = r"(?P<wd>" + "|".join(sorted(WEEKDAYS, key=len, reverse=True)) + r")"
 ID_RE = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z]{2,}[A-Za-z0-9]*-(?:[A-Za-z0-9]+-)*[A-Za-z0-9]*\d[A-Za-z0-9]*|(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{10,})(?![A-Za-z0-9])")
 ISO_DT_RE = re.compile(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?:[T ](?P<hh>\d{2}):(?P<mm>\d{2})(?::\d{2})?)?(?!\d)")
 US_DATE_RE = re.compile(r"(?<![\d/])(?P<m>1[0-2]|0?[1-9])/(?P<d>[0-3]?\d)/(?P<y>\d{4})(?![\d/])")
+DAY_FIRST_DATE_RE = re.compile(r"(?<![\d/.])(?P<d>1[3-9]|2\d|3[01])[/.](?P<m>1[0-2]|0?[1-9])[/.](?P<y>\d{4}|\d{2})(?![\d/])")
+"""A day-first date that can be read no other way (its first number is no month: ``20/11/2026``,
+``25.12.26``); an ambiguous one (``07/12/2026``) stays month first."""
 US_SHORT_DATE_RE = re.compile(r"(?<![\d/.,$\w])(?P<m>1[0-2]|0?[1-9])/(?P<d>[0-3]?\d)(?:/(?P<y>\d{2}))?(?![\d/]|\.\d|\s+of\b)")
 """A month-first date without its four-digit year (``12/2``, ``12/07``, ``12/07/26``): month first, always."""
 MDY_RE = re.compile(
@@ -117,7 +120,7 @@ Kept for readers; the scan uses the wider `CLOCK_RANGE_RE`."""
 CENTS_RE = re.compile(r"(?<![\d.,$])(?P<n>\d{1,2})\s?(?:cents?\b|\u00a2)", re.I)
 CENT_WORDS_RE = re.compile(r"(?<![A-Za-z-])(?P<w>[a-z]+(?:[-\s][a-z]+)?)\s+cents?\b", re.I)
 NUMBER_RE = re.compile(
-    r"(?<![A-Za-z0-9.,\-])(?<![A-Za-z]-)(?P<cur>(?:\$|usd|eur|€|£)\s?)?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?<![A-Za-z0-9.,\-])(?<![A-Za-z]-)(?P<cur>(?:\$|usd|eur|€|£)\s?)?(?P<n>\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d\-]|[.,]\d|\s\d)|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<pct>\s?%|\s?per\s?cent\b|\s?pct\b)?(?![\d,]*\d)(?!\.\d)",
     re.I,
 )
@@ -142,6 +145,9 @@ LEVEL_RE = re.compile(
     re.I,
 )
 """A priority/severity/tier/level code: ``P1``, ``P-2``, ``sev 1``, ``priority one``, ``Tier II``, ``level 3``."""
+LEVEL_MORE_RE = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b|\bto\b|-|\u2013)\s*(?P<n>[1-5]|one|two|three|four|five)(?![A-Za-z0-9]|[.,:]\d|\s*(?:%|percent|am\b|pm\b|a\.m|p\.m|o'clock|(?:dollars?|hours?|minutes?|days?|weeks?|months?|years?|people|users?|seats?)\b))", re.I)
+"""A list or range after a level that names more of its scale: ``priority 1 or 2``, ``P1/2``, ``tier 1 and 2``
+(the bare numbers are levels too: ``priority 1 or 2 cases``; not before a unit or a time: ``priority 1 for 2 hours``)."""
 _LEVEL_SCALE = {"p": "priority", "priority": "priority", "sev": "severity", "severity": "severity", "tier": "tier", "level": "level"}
 
 _ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
@@ -533,12 +539,20 @@ def _scan_values(text: str) -> list[Value]:
         if number in ("ii", "iii", "iv", "v") and (family not in ("tier", "level") or not m["wn"].isupper()):
             continue  # a roman numeral only as "Tier II" / "Level III" (never "I": the pronoun)
         add("level", (_LEVEL_SCALE[family], int(number) if number.isdigit() else _LEVEL_NUMBER[number]), m.start(), m.end())
+        at = m.end()
+        while (more := LEVEL_MORE_RE.match(text, at)) is not None:  # "priority 1 or 2": both are priorities
+            n = more["n"].lower()
+            add("level", (_LEVEL_SCALE[family], int(n) if n.isdigit() else _LEVEL_NUMBER[n]), more.start("n"), more.end())
+            at = more.end()
     for m in ID_RE.finditer(text):
         if not _overlaps(taken, m.start(), m.end()) and not re.fullmatch(r"(?:noon|midday|midnight)-\d{1,2}", m.group(0), re.I):
             add("id", m.group(0).upper(), m.start(), m.end())  # "noon-4" is a range, not an id
     for m in US_DATE_RE.finditer(text):
         if _valid_date(int(m["m"]), int(m["d"])):
             add("date", (int(m["y"]), int(m["m"]), int(m["d"])), m.start(), m.end())
+    for m in DAY_FIRST_DATE_RE.finditer(text):
+        year = int(m["y"]) if len(m["y"]) == 4 else 2000 + int(m["y"])
+        add("date", (year, int(m["m"]), int(m["d"])), m.start(), m.end())
     for regex in (MDY_RE, DMY_RE):
         for m in regex.finditer(text):
             month, day = MONTHS[m["mon"].lower()], int(m["day"])
@@ -580,7 +594,7 @@ def _scan_values(text: str) -> list[Value]:
         add("number", (number * scale).normalize(), m.start(), m.end(), money=money)
     for m in NUMBER_RE.finditer(text):
         try:
-            number = Decimal(m["n"].replace(",", "")).normalize()
+            number = Decimal(re.sub(r"[,\s\u00a0\u202f\u2009]", "", m["n"])).normalize()
         except InvalidOperation:
             continue
         if m["pct"]:
@@ -888,3 +902,102 @@ def _names_a_thing(text: str, value: Value) -> bool:
 
 
 FUNCTIONISH = frozenset("a an the to of in with by from my your our me you we i it that".split())
+
+
+# ---- an id written another way (round 2) ---------------------------------------------------------------------
+
+_ID_PARTS = re.compile(r"(?P<prefix>[A-Za-z]{2,})-(?P<digits>\d{3,})")
+_ID_LOOSE = r"(?<![A-Za-z0-9\-])(?P<words>[A-Za-z]+(?:[ \-][A-Za-z]+)?)(?:[ \t]*(?:#|no\.|number)?[ \t]*|-?)(?P<digits>{digits})(?![A-Za-z0-9]|-\d|[.,]\d)"
+_NOT_ID_WORDS = frozenset("a an the of to for in on at by from and or is was are be been your our my its with as than about".split())
+
+
+def _prefix_named(prefix: str, words: list[str]) -> bool:
+    """Whether the words name an id's prefix: the prefix itself ("INC 2005", "inc#2005"), the initials of
+    two words ("work order" for WO, "configuration item" for CI), or a word that begins with the prefix's
+    first letter and holds its letters in order ("incident" for INC, "request" for REQ, "change" for CHG,
+    "dispute" for DSP)."""
+    prefix = prefix.lower()
+    words = [w.lower() for w in words if w.lower() not in _NOT_ID_WORDS]
+    if not words:
+        return False
+    if words[-1] == prefix or "".join(words) == prefix:
+        return True
+    if len(words) == 2 and words[0][0] + words[1][0] == prefix:
+        return True
+    word = words[-1]
+    if len(word) < len(prefix) + 1 or word[0] != prefix[0]:
+        return False
+    at = 0
+    for ch in prefix:
+        at = word.find(ch, at)
+        if at == -1:
+            return False
+        at += 1
+    return True
+
+
+def id_mentions(target: str, text: str) -> list[Value]:
+    """Where the id `target` (``WO-5003``) is written another way in `text`: its prefix and digits with a
+    space, ``#``, ``no.`` or nothing between (``INC 2005``, ``REQ5003``, ``CI #3004``), or the words the
+    prefix stands for before its digits (``work order 5003``, ``incident 2004``, ``request #5003``). The
+    digits must be the id's own, whole; another prefix or a noun of another kind before them is no match."""
+    m = _ID_PARTS.fullmatch(target.strip())
+    if m is None:
+        return []
+    out = []
+    for hit in re.finditer(_ID_LOOSE.format(digits=m["digits"]), text):
+        words = re.split(r"[ \-]", hit["words"])
+        for n in (2, 1):  # "work order 5003", then "order 5003"
+            if len(words) >= n and _prefix_named(m["prefix"], words[-n:]):
+                start = hit.start("words") if n == len(words) else hit.start("words") + len(" ".join(words[:-n])) + 1
+                out.append(Value("id", target.upper(), start, hit.end(), text[start : hit.end()]))
+                break
+    return out
+
+
+# ---- durations (round 2) ---------------------------------------------------------------------------------------
+
+DURATION_UNITS = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 3600, "day": 86400, "week": 604800}
+"""Time units a duration is counted in, in seconds (a count phrase of one of these matches the same span of
+time in another unit or in fraction words: "30 seconds" = "half a minute", "90 minutes" = "an hour and a half")."""
+_UNIT = r"(?P<u>seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?)\b"
+_FRACTION_DURATIONS = (
+    (re.compile(r"\bhalf\s+(?:an?\s+)?" + _UNIT, re.I), Decimal("0.5")),
+    (re.compile(r"\b(?:an?|one)\s+" + _UNIT + r"\s+and\s+a\s+half\b", re.I), Decimal("1.5")),
+    (re.compile(r"\b(?:a\s+)?quarter(?:\s+of)?\s+(?:an?\s+)?" + _UNIT, re.I), Decimal("0.25")),
+    (re.compile(r"\bthree[\s-]quarters\s+of\s+(?:an?\s+)?" + _UNIT, re.I), Decimal("0.75")),
+    (re.compile(r"(?<![A-Za-z])(?:an?)\s+" + _UNIT + r"(?!\s+and\s+a\s+half)", re.I), Decimal(1)),
+)
+
+
+def unit_seconds(word: str) -> int | None:
+    """Seconds in a time unit word ("minutes" -> 60), None for another word."""
+    word = word.lower().rstrip("s") if word.lower() not in ("s",) else word
+    return DURATION_UNITS.get(word)
+
+
+def durations(text: str) -> list[tuple[Decimal, int, int]]:
+    """Spans of time stated in `text` as (seconds, start, end): a number and a time unit ("30 seconds",
+    "thirty-second", "2.5 hours", "5 and a half minutes") and fraction words ("half a minute", "an hour and a
+    half", "a quarter of an hour", "an hour")."""
+    out: list[tuple[Decimal, int, int]] = []
+    taken: list[tuple[int, int]] = []
+    for value in find_values(text):
+        if value.kind != "number":
+            continue
+        m = re.match(r"(?P<half>\s+and\s+a\s+half)?[\s-]+" + _UNIT + r"(?P<half2>\s+and\s+a\s+half)?", text[value.end :], re.I)
+        if m is None:
+            continue
+        seconds = unit_seconds(m["u"])
+        if seconds is None:
+            continue
+        amount = Decimal(str(value.value)) + (Decimal("0.5") if m["half"] or m["half2"] else 0)
+        out.append((amount * seconds, value.start, value.end + m.end()))
+        taken.append((value.start, value.end + m.end()))
+    for regex, amount in _FRACTION_DURATIONS:
+        for m in regex.finditer(text):
+            seconds = unit_seconds(m["u"])
+            if seconds is not None and not _overlaps(taken, m.start(), m.end()):
+                out.append((amount * seconds, m.start(), m.end()))
+                taken.append((m.start(), m.end()))
+    return sorted(out, key=lambda d: d[1])
