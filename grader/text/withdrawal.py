@@ -360,26 +360,61 @@ def _verb_keys(word: str) -> set[str]:
 MODAL_DONE = re.compile(r"\b(?:can|cannot|could|will|would|should|must|may|might|to|n't|not)\s+(?:not\s+)?(?:be\s+|been\s+)?$")
 
 
+CONFIRMS = re.compile(r"^\W*(?:confirm(?:s|ing)?|reports?|tells?\s+(?:the\s+\w+|him|her|them)\s+(?:that\s+)?)\b", re.I)
+"""A criterion that a thing was done: its nouns name the action too ("Confirms the AU210 booking": "book")."""
+OFFER_OBJECT = re.compile(r"^\s*(?:it|that|this|them|these|those|him|her)\b", re.I)
+INDIRECT = re.compile(r"\b(?:which|whether|if|what|how|who)\b(?P<rest>.*)$", re.I)
+
+
 def offered_not_done(criterion: str, units: list[Unit]) -> str | None:
-    """The offer the transcript ends on of the very thing the criterion says was done ("... was added to
-    CASE-5002" against a last "Would you like me to add it?"), when no statement says it was done; None
-    otherwise. An offer followed by any statement is not the end of the matter (the customer answered)."""
+    """The offer the transcript ends on of the very thing the criterion says was done, when no statement says
+    it was done; None otherwise. The thing is offered when the offer's verb is one the criterion says was done
+    ("... was added to CASE-5002" against a last "Would you like me to add it?"), or, for a confirmation, one
+    its nouns name, with the criterion's value or a pronoun as its object ("Confirms the $360 refund" / "Would
+    you like me to refund the remaining $360?"; "Confirms the booking" / "Shall I book it?"); when the offer
+    names the criterion's record and no statement does ("Would you like me to move APT-7001 there?"); or when
+    the offer is to find out what the criterion says and no statement says ("... says October did better" /
+    "Would you like me to work out which of the two performed better?"). An offer followed by any statement is
+    not the end of the matter (the customer answered)."""
     lowered = criterion.lower()
     done = {
         k for m in DONE_WORD.finditer(lowered)
         if not MODAL_DONE.search(lowered[: m.start()]) and not ATTRIBUTIVE.search(lowered[: m.start()])
         for k in _verb_keys(m.group(0))
     }
-    if not done or not units or not units[-1].question:
+    confirms = CONFIRMS.match(criterion) is not None
+    nouns = _content_keys(criterion) - {v for v in _ids(criterion)} if confirms else set()
+    if confirms:
+        done |= _verb_keys("confirmed")
+    if not units or not units[-1].question:
         return None
     last = units[-1]
-    offers = [m for m in OFFER.finditer(last.text) if _verb_keys(m["verb"]) & done and not WH_BEFORE.search(last.text[: m.start()])]
-    if not offers:
-        return None
-    for u in units:
-        if u.carried and any(_verb_keys(w) & done for w in DONE_WORD.findall(u.text.lower())):
-            return None
-    return last.text
+    statements = [u for u in units if u.carried]
+    criterion_values = [v for v in find_values(criterion) if v.kind != "id"]
+    for m in OFFER.finditer(last.text):
+        if WH_BEFORE.search(last.text[: m.start()]):
+            continue
+        verb = _verb_keys(m["verb"])
+        after = last.text[m.end() :]
+        if done and verb & done:
+            if not any(any(_verb_keys(w) & done for w in DONE_WORD.findall(u.text.lower())) for u in statements):
+                return last.text
+        if nouns and verb & nouns and (OFFER_OBJECT.match(after) or any(v.same(c) for v in find_values(after) for c in criterion_values)):
+            if not any(any(_verb_keys(w) & (done | nouns) for w in DONE_WORD.findall(u.text.lower())) for u in statements):
+                return last.text
+        ids = _ids(after) & _ids(criterion)
+        if confirms and ids and not any(ids & _ids(u.text) for u in statements):
+            return last.text
+        indirect = INDIRECT.search(after)
+        if indirect is not None:
+            asked = _content_keys(indirect["rest"]) & _content_keys(criterion)
+            if asked and not asked & set().union(*(_content_keys(u.text) for u in statements)):
+                return last.text
+    return None
+
+
+def _ids(text: str) -> set[str]:
+    return {str(v.value) for v in find_values(text) if v.kind == "id"}
 
 
 ATTRIBUTIVE = re.compile(r"\b(?:the|a|an|its|their|his|her|your|this|that|these|those)\s+$")
