@@ -180,7 +180,7 @@ COURTESY = frozenset(
 
 def _item_predicate(item: str, phrases: tuple[str, ...]) -> bool:
     """Whether a list item carries a predicate (`_predicate`)."""
-    return _predicate(_grammar_words(item, phrases))
+    return _predicate(_grammar_words(item.strip().rstrip(".!?"), phrases))
 
 
 def _predicate(words: tuple[str, ...] | list[str]) -> bool:
@@ -295,6 +295,19 @@ RECORD_SEPARATOR = re.compile(r"(?<!\d),|,(?!\d)|[;|\u2022\u00b7\u25aa\u25b8\u20
 "October Product Update - 6.0%")."""
 
 
+def _top_level(text: str) -> list[str]:
+    """The records of a list (RECORD_SEPARATOR), never parted inside brackets ("ORD-1 (speaker, returned)")."""
+    out, at, depth = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch in "([") - (ch in ")]")
+        if depth <= 0:
+            m = RECORD_SEPARATOR.match(text, i)
+            if m is not None and m.start() >= at:
+                out.append(text[at:i])
+                at = m.end()
+    return out + [text[at:]]
+
+
 def _head_list(unit: str, phrases: tuple[str, ...]) -> bool:
     """A predicate that heads a colon and labels none of the values after it ("Updated: CUST-7007, 1904,
     priya@x.com, 509-555-0300."; "Here's what I pulled: ORD-9002, CUST-5002, 1Z9..., 1Z9..., 2026-12-03"):
@@ -307,7 +320,7 @@ def _head_list(unit: str, phrases: tuple[str, ...]) -> bool:
     if colon is None:
         return False
     rest = text[colon.end() :]
-    records = [r for r in RECORD_SEPARATOR.split(rest) if r and _content(r, phrases)]
+    records = [r for r in _top_level(rest) if r and _content(r, phrases)]
     if len(records) <= TERSE_ITEMS or any(_item_predicate(i, phrases) for i in list_items(rest)):
         return False
     if not _is_list_run(records) or terse_statement(rest, phrases):
@@ -562,7 +575,8 @@ class Unit:
 
 CONTRAST = re.compile(
     r"[,\s]*\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|in\s+place\s+of)\b"
-    r"(?:(?![,;:.!?()\u2014]|\s[-\u2013]\s|\s(?:but|so|because|since|and\s+(?:i|we|it|that|this|the\s+\w+\s+(?:is|was|has))))[\s\S])*",
+    r"(?:(?![,;:.!?()\u2014]|\s[-\u2013]\s|\s(?:but|so|because|since|and\s+(?:i|we|it|that|this|the\s+\w+\s+(?:is|was|has)))\b"
+    r"|\s(?:i|i've|i'll|i'm|i'd|we|we've|we'll|we're|they|they've|he|she)\b)[\s\S])*",
     re.I,
 )
 """What a sentence says was not done ("... rather than adding it to INC-2001", "instead of a refund"): the

@@ -206,11 +206,18 @@ def _polar_keys(text: str) -> tuple[set[str], set[str]]:
         if w in FUNCTION_WORDS or w in NEGATORS:
             continue
         keys = set(word_keys(w))
-        if negated_before(lowered[: m.start()]) or negated_after(lowered[m.end() :]):
+        if NEGATED_HEAD.search(lowered[: m.start()]) or negated_after(lowered[m.end() :]):
             denied |= keys
-        else:
+        elif not negated_before(lowered[: m.start()]):
             stated |= keys
     return stated, denied
+
+
+NEGATED_HEAD = re.compile(
+    r"(?:\b(?:not|never|no|cannot|nothing|unable)|n't)\s+(?:(?:be|been|being|yet|actually|really|quite|fully|have|has|had|get|got|able|to|do|even|ever|currently|any|longer|successfully)\s+)*$"
+)
+"""A negator and the auxiliaries after it: the word that follows is the one denied ("hasn't passed", "can't
+be implemented", "isn't cancelled"; in "can't share your orders" only "share")."""
 
 
 ALTERNATIVE_WORDS = re.compile(r"\b(?:instead|alternatively|rather|another|other|different|separate|new)\b", re.I)
@@ -256,14 +263,32 @@ def _undoes(before: str, text: str) -> bool:
     """Whether a later unit opened by an apology-like marker undoes `before`: it says the action did not go
     through (FAILED) about something `before` names (a shared content word or id), it denies a word
     `before` states, or it does what `before` refused."""
-    shared = _content_keys(before) & _content_keys(text)
-    if FAILED.search(text) and shared:
-        return True
+    if _other_instance(before, text):
+        return False  # "the $250 transfer can't be made" says nothing of the $412.35 one
+    for m in FAILED.finditer(text):
+        clause = CLAUSE_SPLIT.split(text[: m.end()])[-1]
+        if _content_keys(before) & _content_keys(clause):
+            return True  # the same thing, said not to have gone through in its own clause
     stated_before, denied_before = _polar_keys(before)
     stated, denied = _polar_keys(text)
     if stated_before & denied:
         return True
     return bool(denied_before & stated) and DONE_OR_ALLOWED.search(text) is not None and not ALTERNATIVE_WORDS.search(text)
+
+
+CLAUSE_SPLIT = re.compile(r"[,;:.!?()\u2014]|\s[-\u2013]\s|\b(?:but|so|because|since|and|while|although|though)\b", re.I)
+
+
+def _other_instance(before: str, text: str) -> bool:
+    """Whether `text` is about another instance than `before`: it names a value of a kind `before` names
+    (an amount, a time, an id of the same prefix...) and none of `before`'s values of that kind."""
+    mine = [v for v in find_values(before)]
+    theirs = [v for v in find_values(text)]
+    for v in theirs:
+        same_kind = [w for w in mine if w.kind == v.kind and (v.kind != "id" or str(w.value).split("-")[0] == str(v.value).split("-")[0])]
+        if same_kind and not any(w.same(v) for w in same_kind) and not any(w.same(x) for w in same_kind for x in theirs):
+            return True
+    return False
 
 
 BACK_FAILURE = re.compile(r"^\W*(?:(?:so|and|but|oh)\s+)?(?:that|this|those|these)\s+(?:[\w-]+\s+){0,3}?(?=" + FAILED.pattern + r")", re.I)
