@@ -87,12 +87,15 @@ NEGATED_AFTER = re.compile(
     r"|^\s*(?:(?!(?:and|or|but|so|because|since|while|which|that|who|then)\b)[a-z0-9][a-z0-9'-]*\s+){0,2}?"
     r"(?:(?:has|have|had)(?:\s+not|n't)\s+(?:yet\s+|actually\s+|really\s+)?been\b"
     r"|(?:did|has|have|had|does|do)(?:\s+not|n't)\s+(?:yet\s+|actually\s+|really\s+|quite\s+|fully\s+)?" + FAILED_VERBS + r"\b"
-    r"|never\s+(?:actually\s+|really\s+)?(?:" + FAILED_VERBS + r"|went\s+through|happened|completed|arrived)\b)"
+    r"|never\s+(?:actually\s+|really\s+)?(?:" + FAILED_VERBS + r"|went\s+through|happened|completed|arrived)\b"
+    r"|(?:has\s+|have\s+|had\s+)?(?:failed|fell\s+through|bounced)\b"
+    r"|(?:was|were|got|has\s+been|have\s+been)\s+(?:rejected|declined|refused|blocked|rolled\s+back|undone|reverted)\b)"
 )
 """A phrase is denied by the negated verb that governs it, right after it (up to two words between): its
 copula ("navy isn't available", "the medium navy is not in stock"), a negated perfect passive ("the email
 hasn't been sent") or a negated verb of going through ("the go-live step didn't complete", "the
-cancellation didn't actually go through", "the update didn't save")."""
+cancellation didn't actually go through", "the update didn't save") or a verb of failing ("the pause request
+failed", "that reservation was declined"). `negated_in_criterion` reads the criterion the same way."""
 
 
 def negated_after(suffix: str) -> bool:
@@ -112,7 +115,7 @@ def negated_in_criterion(phrases: list[str], criterion_text: str) -> bool:
         if match is None:
             continue
         after = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(text[match.end() :])[0])[:NEGATION_WINDOW]
-        if negated_before(text[: match.start()]) or any(w in NEGATORS or w.endswith("n't") for w in after):
+        if negated_before(text[: match.start()]) or any(w in NEGATORS or w.endswith("n't") for w in after) or negated_after(text[match.end() :]):
             return True
     return False
 
@@ -285,9 +288,17 @@ def unit_is_list(unit: str, phrases: tuple[str, ...] = ()) -> bool:
     for run in runs:
         words = sum(len(_grammar_words(item, phrases)) for item in run)
         values = sum(bool(find_values(item)) for item in run)
-        if len(run) >= LONG_RUN and words / len(run) <= 3.0 and _is_list_run(run) and values < len(run):
+        if len(run) >= LONG_RUN and words / len(run) <= 3.0 and _is_list_run(run) and values < len(run) and not _labelled_records(unit):
             return True
     return False
+
+
+def _labelled_records(unit: str) -> bool:
+    """Records (parted by commas, semicolons, bullets..., not by the dash or colon that pairs a label with its
+    value) that mostly pair a label with a value: "Corrected: Spring Sale - 7.5%, Summer Sale - 3.1%, ..."."""
+    colon = LABEL_COLON.search(unit)
+    records = [r for r in _top_level(unit[colon.end() :] if colon else unit) if r.strip(" .!?")]
+    return len(records) >= 2 and 3 * sum(_pair(r) for r in records) >= 2 * len(records)
 
 
 RECORD_SEPARATOR = re.compile(r"(?<!\d),|,(?!\d)|[;|\u2022\u00b7\u25aa\u25b8\u2023\u2043]|\s/\s|\s(?:and|&)\s")
@@ -480,7 +491,8 @@ VERDICT_WORDS = frozenset("right correct correctly accurate true confirm verify"
 BACK_WORDS = frozenset("that this it so those these".split())
 TAG_CLAUSE_WORDS = 7
 DOUBT_WORDS = frozenset("actually really definitely truly indeed still sure".split())
-ALTERNATIVE = re.compile(r"\bor\s+(?:not\b|(?:is|was|are|were|did|does|do|has|have|had|will|would|could|should|can)\b)")
+ALTERNATIVE = re.compile(r"\bor\s+(?:not\b|(?:is|was|are|were|did|does|do|has|have|had)\s+(?:it|that|this|he|she|they|there)\b)")
+PRONOUN_QUESTION = re.compile(r"^\W*(?:is|was|are|were|did|does|do|has|have|had)\s+(?:it|that|this|he|she|they)\b")
 REQUEST_CONFIRM = re.compile(
     r"^\W*(?:(?:could|can|would|will)\s+you\s+(?:please\s+|just\s+|quickly\s+)?|please\s+|kindly\s+|i\s+(?:need|'d\s+like|would\s+like)\s+you\s+to\s+)"
     r"(?:confirm|verify|double[-\s]?check|check|let\s+me\s+know|tell\s+me|clarify)\b",
@@ -508,13 +520,14 @@ def _stems(text: str) -> set[str]:
 
 
 def _doubts(statement: str, question: str) -> bool:
-    """A yes/no question that puts the statement before it in doubt: it asks about the same content with a
-    doubt word ("... a day-off entry - is he actually off?") or as an alternative ("..., or is that an old
-    entry?", "... or not?")."""
-    words = re.findall(r"[a-z']+", question.lower())
-    if not (any(w in DOUBT_WORDS for w in words) or ALTERNATIVE.search(question.lower())):
+    """A yes/no question that puts the statement before it in doubt: it asks with a doubt word ("... a day-off
+    entry - is he actually off?") or as an alternative ("..., or is that an old entry?", "... or not?") about
+    the same content or about a pronoun that refers back to it ("- has it really expired?")."""
+    lowered = question.lower()
+    words = re.findall(r"[a-z']+", lowered)
+    if not (any(w in DOUBT_WORDS for w in words) or ALTERNATIVE.search(lowered)):
         return False
-    return bool(_stems(statement) & _stems(question))
+    return bool(_stems(statement) & _stems(question)) or PRONOUN_QUESTION.match(lowered) is not None
 
 
 def split_question(sentence: str) -> tuple[str, str]:

@@ -231,12 +231,20 @@ def _marker(text: str) -> tuple[re.Match[str] | None, str]:
     head_words = re.findall(r"\S+", text)[:OPENING_WORDS]
     head = text[: sum(len(w) + 1 for w in head_words)]
     strong = STRONG_REVERSAL.search(head)
-    if strong is not None:
+    if strong is not None and _opens(text, strong):
         return strong, "strong"
     soft = SOFT_REVERSAL.match(text.lstrip(" \"'(")) and SOFT_REVERSAL.search(head)
     if soft:
         return soft, "soft"
-    return APOLOGY.search(head), "apology"
+    apology = APOLOGY.search(head)
+    return (apology if apology is not None and _opens(text, apology) else None), "apology"
+
+
+def _opens(text: str, marker: re.Match[str]) -> bool:
+    """Whether a marker opens its unit: no clause of three words or more stands before it ("The voucher
+    can't be reissued - never mind, ..." is a reversal inside the sentence, left to the mid-sentence rule)."""
+    edges = [e for e in MID_EDGE.finditer(text[: marker.start()])]
+    return not any(len(re.findall(r"[A-Za-z0-9$']+", text[: e.start()])) >= 3 for e in edges)
 
 
 def _reverses(before: str, text: str, kind: str, marker: str = "") -> bool:
@@ -263,12 +271,12 @@ def _undoes(before: str, text: str) -> bool:
     """Whether a later unit opened by an apology-like marker undoes `before`: it says the action did not go
     through (FAILED) about something `before` names (a shared content word or id), it denies a word
     `before` states, or it does what `before` refused."""
-    if _other_instance(before, text):
-        return False  # "the $250 transfer can't be made" says nothing of the $412.35 one
     for m in FAILED.finditer(text):
         clause = CLAUSE_SPLIT.split(text[: m.end()])[-1]
-        if _content_keys(before) & _content_keys(clause):
-            return True  # the same thing, said not to have gone through in its own clause
+        if _content_keys(before) & _content_keys(clause) and not _other_instance(before, clause):
+            return True  # the same thing, said not to have gone through in its own clause ("the $250 transfer failed" says nothing of the $412.35 one)
+    if _other_instance(before, text):
+        return False
     stated_before, denied_before = _polar_keys(before)
     stated, denied = _polar_keys(text)
     if stated_before & denied:
