@@ -84,7 +84,8 @@ FAILED_VERBS = (
 NEGATED_AFTER = re.compile(
     r"^[\s,]*(?:(?:currently|still|now|really|actually|right now|also|sadly|unfortunately)\s+)?"
     r"(?:(?:is|are|was|were)\s+(?:(?:currently|still|now|really|sadly)\s+)?(?:not|no\s+longer|never)\b|(?:isn't|aren't|wasn't|weren't)\b)"
-    r"|^\s*(?:(?!(?:and|or|but|so|because|since|while|which|that|who|then)\b)[a-z0-9][a-z0-9'-]*\s+){0,2}?"
+    r"|^\s*(?:(?!(?:and|or|but|so|because|since|while|which|that|who|then|the|a|an|after|before|for|of|on|in|to|with|from|by|at|"
+    r"your|my|our|its|their|this|these|those|until|during|when|if)\b)[a-z0-9][a-z0-9'-]*\s+){0,2}?"
     r"(?:(?:has|have|had)(?:\s+not|n't)\s+(?:yet\s+|actually\s+|really\s+)?been\b"
     r"|(?:did|has|have|had|does|do)(?:\s+not|n't)\s+(?:yet\s+|actually\s+|really\s+|quite\s+|fully\s+)?" + FAILED_VERBS + r"\b"
     r"|never\s+(?:actually\s+|really\s+)?(?:" + FAILED_VERBS + r"|went\s+through|happened|completed|arrived)\b"
