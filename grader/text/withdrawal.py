@@ -21,6 +21,14 @@ negates or questions them states nothing. General language, in three forms:
   shared content word or id); a reversal inside a sentence ("..., but never mind, I've moved it") keeps
   only what follows it. A value corrected by a value of the same kind is left to the correction rule
   (`grader.text.conflicts`), which keeps the right one;
+- an undoing (round 2): a later unit opened by an apology-like word ("sorry", "oops", "unfortunately",
+  "turns out") or by "that/this <noun>" undoes each earlier unit (its message and the one before) that it
+  contradicts - the action said not to have gone through in a clause naming the same thing ("the
+  cancellation didn't actually go through", "that reservation was declined", "it's still open"), the word
+  that unit states denied, or what it refused done - unless it is about another instance (another amount,
+  another id of the prefix). Corrections of oneself in any words ("I misspoke", "my mistake", "I spoke too
+  soon", "I need to correct that") are strong reversal markers, and a marker-only unit ("Apologies - I spoke
+  too soon.") is read with the next unit of its message;
 - questions are not statements (`grader.text.units.split_question`): the units mark them already.
 
 A unit withdrawn or framed is not carried: no fact is matched in it and no value in it is a wrong value.
