@@ -76,11 +76,27 @@ def hypothetical_before(prefix: str) -> bool:
     return any(w in HYPOTHETICAL for w in words) and not re.search(r"\b(?:as|even)\s+if\b", clause)
 
 
+FAILED_VERBS = (
+    r"(?:go\s+through|complete|save|work|succeed|happen|finish|process|apply|stick|post|land|register|take(?:\s+effect)?|"
+    r"go\s+out|get\s+sent|get\s+saved|come\s+through|take\s+place)"
+)
+"""Verbs that, negated, say an action did not go through ("didn't save", "did not complete")."""
 NEGATED_AFTER = re.compile(
     r"^[\s,]*(?:(?:currently|still|now|really|actually|right now|also|sadly|unfortunately)\s+)?"
     r"(?:(?:is|are|was|were)\s+(?:(?:currently|still|now|really|sadly)\s+)?(?:not|no\s+longer|never)\b|(?:isn't|aren't|wasn't|weren't)\b)"
+    r"|^\s*(?:(?!(?:and|or|but|so|because|since|while|which|that|who|then|the|a|an|after|before|for|of|on|in|to|with|from|by|at|"
+    r"your|my|our|its|their|this|these|those|until|during|when|if)\b)[a-z0-9][a-z0-9'-]*\s+){0,2}?"
+    r"(?:(?:has|have|had)(?:\s+not|n't)\s+(?:yet\s+|actually\s+|really\s+)?been\b"
+    r"|(?:did|has|have|had|does|do)(?:\s+not|n't)\s+(?:yet\s+|actually\s+|really\s+|quite\s+|fully\s+)?" + FAILED_VERBS + r"\b"
+    r"|never\s+(?:actually\s+|really\s+)?(?:" + FAILED_VERBS + r"|went\s+through|happened|completed|arrived)\b"
+    r"|(?:has\s+|have\s+|had\s+)?(?:failed|fell\s+through|bounced)\b"
+    r"|(?:was|were|got|has\s+been|have\s+been)\s+(?:rejected|declined|refused|blocked|rolled\s+back|undone|reverted)\b)"
 )
-"""A phrase is denied by the copula that follows it: "navy isn't available", "the medium navy is not in stock"."""
+"""A phrase is denied by the negated verb that governs it, right after it (up to two words between): its
+copula ("navy isn't available", "the medium navy is not in stock"), a negated perfect passive ("the email
+hasn't been sent") or a negated verb of going through ("the go-live step didn't complete", "the
+cancellation didn't actually go through", "the update didn't save") or a verb of failing ("the pause request
+failed", "that reservation was declined"). `negated_in_criterion` reads the criterion the same way."""
 
 
 def negated_after(suffix: str) -> bool:
@@ -100,7 +116,7 @@ def negated_in_criterion(phrases: list[str], criterion_text: str) -> bool:
         if match is None:
             continue
         after = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(text[match.end() :])[0])[:NEGATION_WINDOW]
-        if negated_before(text[: match.start()]) or any(w in NEGATORS or w.endswith("n't") for w in after):
+        if negated_before(text[: match.start()]) or any(w in NEGATORS or w.endswith("n't") for w in after) or negated_after(text[match.end() :]):
             return True
     return False
 
@@ -166,6 +182,11 @@ COURTESY = frozenset(
 """Words of an item that carries no content by itself ("Sure.", "Thanks!"): no keyword, no predicate."""
 
 
+def _item_predicate(item: str, phrases: tuple[str, ...]) -> bool:
+    """Whether a list item carries a predicate (`_predicate`)."""
+    return _predicate(_grammar_words(item.strip().rstrip(".!?"), phrases))
+
+
 def _predicate(words: tuple[str, ...] | list[str]) -> bool:
     """Whether words carry a predicate: an auxiliary or modal, a contraction, a subject pronoun with more
     words, or a participle / past form with other words around it ("refunded to your card" states, a bare
@@ -198,10 +219,10 @@ MONTH_DAY_YEAR = re.compile(
     r"\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?),(\s*\d{4})\b", re.I
 )
 ITEM_SEPARATOR = re.compile(
-    r"(?<!\d),|,(?!\d)|[;|\u2022\u00b7]|\s[-\u2013\u2014]+\s|(?<=[A-Za-z])/(?=[A-Za-z])|(?<=[A-Za-z)])\s*:(?:\s|$)|\s(?:and|or|&)\s"
+    r"(?<!\d),|,(?!\d)|[;|\u2022\u00b7\u25aa\u25b8\u2023\u2043]|\s[-\u2013\u2014]+\s|(?<=[A-Za-z])/(?=[A-Za-z])|\s/\s|(?<=[A-Za-z)])\s*:(?:\s|$)|\s(?:and|or|&)\s"
 )
 """What separates the items of a list: commas, semicolons, pipes, bullets, spaced dashes, a slash between
-words ("balance/tier/bag"), a `label:` colon and "and"/"or". The comma of a thousands separator ("1,450")
+words ("balance/tier/bag") or a spaced one between anything ("196 / 61 / 31.1%"), a `label:` colon and "and"/"or". The comma of a thousands separator ("1,450")
 does not, nor the comma of a written date ("December 15, 2026" is one item, as "2026-12-15" is), nor the
 colon of a clock time."""
 LIST_RUN = 3
@@ -236,7 +257,7 @@ def _runs(unit: str, phrases: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """The runs of consecutive content items of a unit with no predicate in any of them."""
     runs: list[list[str]] = [[]]
     for i, item in enumerate(list_items(unit)):
-        if _predicate(_grammar_words(item, phrases)) or (i == 0 and _opening_verb(item, unit)):
+        if _item_predicate(item, phrases) or (i == 0 and _opening_verb(item, unit)):
             runs.append([])
         elif _content(item, phrases):
             runs[-1].append(item)
@@ -263,12 +284,60 @@ def unit_is_list(unit: str, phrases: tuple[str, ...] = ()) -> bool:
     runs = _runs(unit, phrases)
     if _predicate_free(unit, phrases):
         return any(_is_list_run(run) for run in runs) and not terse_statement(unit, phrases)
+    if _head_list(unit, phrases):
+        return True
     for run in runs:
         words = sum(len(_grammar_words(item, phrases)) for item in run)
         values = sum(bool(find_values(item)) for item in run)
-        if len(run) >= LONG_RUN and words / len(run) <= 3.0 and _is_list_run(run) and values < len(run):
+        if len(run) >= LONG_RUN and words / len(run) <= 3.0 and _is_list_run(run) and values < len(run) and not _labelled_records(unit):
             return True
     return False
+
+
+def _labelled_records(unit: str) -> bool:
+    """Records (parted by commas, semicolons, bullets..., not by the dash or colon that pairs a label with its
+    value) that mostly pair a label with a value: "Corrected: Spring Sale - 7.5%, Summer Sale - 3.1%, ..."."""
+    colon = LABEL_COLON.search(unit)
+    records = [r for r in _top_level(unit[colon.end() :] if colon else unit) if r.strip(" .!?")]
+    return len(records) >= 2 and 3 * sum(_pair(r) for r in records) >= 2 * len(records)
+
+
+RECORD_SEPARATOR = re.compile(r"(?<!\d),|,(?!\d)|[;|\u2022\u00b7\u25aa\u25b8\u2023\u2043]|\s/\s|\s(?:and|&)\s")
+"""What parts the records of a list after a head (not a dash or a colon, which pair a label with its value:
+"October Product Update - 6.0%")."""
+
+
+def _top_level(text: str) -> list[str]:
+    """The records of a list (RECORD_SEPARATOR), never parted inside brackets ("ORD-1 (speaker, returned)")."""
+    out, at, depth = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch in "([") - (ch in ")]")
+        if depth <= 0:
+            m = RECORD_SEPARATOR.match(text, i)
+            if m is not None and m.start() >= at:
+                out.append(text[at:i])
+                at = m.end()
+    return out + [text[at:]]
+
+
+def _head_list(unit: str, phrases: tuple[str, ...]) -> bool:
+    """A predicate that heads a colon and labels none of the values after it ("Updated: CUST-7007, 1904,
+    priya@x.com, 509-555-0300."; "Here's what I pulled: ORD-9002, CUST-5002, 1Z9..., 1Z9..., 2026-12-03"):
+    more than TERSE_ITEMS predicate-free records after the colon (parted by commas, semicolons, bullets,
+    pipes, spaced slashes, "and"), mostly not label-value pairs ("Corrected: October - 6.0%, November -
+    4.0%" pairs them), not a terse record (`terse_statement`) and not an enumeration of one kind ("Open
+    slots: 8:00, 10:00, 12:00, 14:00") are a dump."""
+    text = MONTH_DAY_YEAR.sub(r"\1\2", unit)
+    colon = LABEL_COLON.search(text)
+    if colon is None:
+        return False
+    rest = text[colon.end() :]
+    records = [r for r in _top_level(rest) if r and _content(r, phrases)]
+    if len(records) <= TERSE_ITEMS or any(_item_predicate(i, phrases) for i in list_items(rest)):
+        return False
+    if not _is_list_run(records) or terse_statement(rest, phrases):
+        return False
+    return len({_item_kind(r) for r in records}) > 1
 
 
 def _opening_verb(item: str, unit: str) -> bool:
@@ -283,7 +352,7 @@ def _opening_verb(item: str, unit: str) -> bool:
 
 def _predicate_free(unit: str, phrases: tuple[str, ...]) -> bool:
     items = list_items(unit)
-    return not (items and _opening_verb(items[0], unit)) and not any(_predicate(_grammar_words(item, phrases)) for item in items)
+    return not (items and _opening_verb(items[0], unit)) and not any(_item_predicate(item, phrases) for item in items)
 
 
 SPREAD_ITEM_WORDS = 3
@@ -419,24 +488,77 @@ def _opens_question(words: list[str]) -> bool:
 
 
 CLAUSE_EDGE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s|\u2014")
+VERDICT_WORDS = frozenset("right correct correctly accurate true confirm verify".split())
+BACK_WORDS = frozenset("that this it so those these".split())
+TAG_CLAUSE_WORDS = 7
+DOUBT_WORDS = frozenset("actually really definitely truly indeed still sure".split())
+ALTERNATIVE = re.compile(r"\bor\s+(?:not\b|(?:is|was|are|were|did|does|do|has|have|had)\s+(?:it|that|this|he|she|they|there)\b)")
+PRONOUN_QUESTION = re.compile(r"^\W*(?:is|was|are|were|did|does|do|has|have|had)\s+(?:it|that|this|he|she|they)\b")
+REQUEST_CONFIRM = re.compile(
+    r"^\W*(?:(?:could|can|would|will)\s+you\s+(?:please\s+|just\s+|quickly\s+)?|please\s+|kindly\s+|i\s+(?:need|'d\s+like|would\s+like)\s+you\s+to\s+)"
+    r"(?:confirm|verify|double[-\s]?check|check|let\s+me\s+know|tell\s+me|clarify)\b",
+    re.I,
+)
+"""A request to the customer to confirm or check something: what it names is asked, not stated."""
+
+
+def _tag_like(clause: list[str]) -> bool:
+    """A question about what was just said: a tag ("..., right?", "..., isn't it?") or a short clause that asks
+    for a verdict on it ("does that sound right?", "did I get that right?", "can you confirm that?", "is that
+    correct?", "shall I confirm it?")."""
+    if len(clause) <= 3 and all(w in TAG_WORDS for w in clause):
+        return True
+    return (
+        len(clause) <= TAG_CLAUSE_WORDS and any(w in VERDICT_WORDS for w in clause)
+        and (any(w in BACK_WORDS for w in clause) or clause[-1] in VERDICT_WORDS)
+    )
+
+
+def _stems(text: str) -> set[str]:
+    from grader.text.stemmer import stem
+
+    return {stem(w) for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in FUNCTION_WORDS and w not in QUESTION_SUBJECTS}
+
+
+def _doubts(statement: str, question: str) -> bool:
+    """A yes/no question that puts the statement before it in doubt: it asks with a doubt word ("... a day-off
+    entry - is he actually off?") or as an alternative ("..., or is that an old entry?", "... or not?") about
+    the same content or about a pronoun that refers back to it ("- has it really expired?")."""
+    lowered = question.lower()
+    words = re.findall(r"[a-z']+", lowered)
+    if not (any(w in DOUBT_WORDS for w in words) or ALTERNATIVE.search(lowered)):
+        return False
+    return bool(_stems(statement) & _stems(question)) or PRONOUN_QUESTION.match(lowered) is not None
 
 
 def split_question(sentence: str) -> tuple[str, str]:
     """(the statement part, the question part) of a sentence: a sentence ending in "?" is a question from
     its last clause that opens with a question word ("Your refund is $45.00 - would you like a receipt?"
-    states the refund); a tag ("..., right?") or no such clause makes all of it a question ("Your refund
-    of $45.00 has been issued?", "Has your refund been issued?"). A sentence with no "?" is a statement."""
+    states the refund); a tag ("..., right?"), a short request for a verdict on what was said ("- does that
+    sound right?", "- can you confirm that?"), a question that doubts the statement's own content ("... a
+    day-off entry - is he actually off, or is that an old entry?") or no such clause makes all of it a
+    question ("Your refund of $45.00 has been issued?", "Has your refund been issued?"). A sentence with no
+    "?" is a statement, unless its first clause asks the customer to confirm or check ("Could you confirm
+    whether the parcel arrived.", "Please verify that the card ends in 4411."): that clause is asked."""
     if not sentence.rstrip(" \"')]").endswith("?"):
+        if REQUEST_CONFIRM.match(sentence):
+            edge = CLAUSE_EDGE.search(sentence)
+            if edge is None:
+                return "", sentence
+            return sentence[edge.end() :], sentence[: edge.start()]
         return sentence, ""
     edges = list(CLAUSE_EDGE.finditer(sentence))
     for edge in reversed(edges):
         clause = re.findall(r"[a-z']+", sentence[edge.end() :].lower())
         if not clause:
             continue
-        if len(clause) <= 3 and all(w in TAG_WORDS for w in clause):
+        if _tag_like(clause):
             return "", sentence  # a tag question asks about the whole sentence
         if _opens_question(clause):
-            return sentence[: edge.start()].rstrip(), sentence[edge.start() :]
+            statement, question = sentence[: edge.start()].rstrip(), sentence[edge.start() :]
+            if _doubts(statement, question):
+                return "", sentence
+            return statement, question
     return "", sentence
 
 
@@ -465,6 +587,28 @@ class Unit:
     question: bool = False
 
 
+CONTRAST = re.compile(
+    r"[,\s]*\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|in\s+place\s+of)\b"
+    r"(?:(?![,;:.!?()\u2014]|\s[-\u2013]\s|\s(?:but|so|because|since|and\s+(?:i|we|it|that|this|the\s+\w+\s+(?:is|was|has)))\b"
+    r"|\s(?:i|i've|i'll|i'm|i'd|we|we've|we'll|we're|they|they've|he|she)\b)[\s\S])*",
+    re.I,
+)
+"""What a sentence says was not done ("... rather than adding it to INC-2001", "instead of a refund"): the
+clause up to its end states nothing; its words and ids are not stated."""
+
+
+def _contrast_parts(text: str) -> list[tuple[str, bool]]:
+    """The text in parts, each marked whether it is a "rather than ..." / "instead of ..." clause (CONTRAST):
+    those parts are units of their own that carry nothing."""
+    parts: list[tuple[str, bool]] = []
+    at = 0
+    for m in CONTRAST.finditer(text):
+        if m.end() > m.start():
+            parts += [(text[at : m.start()], False), (text[m.start() : m.end()], True)]
+            at = m.end()
+    return parts + [(text[at:], False)]
+
+
 FRAGMENT_WORDS = 5
 """A message of one unit shorter than this is a fragment; a transcript mostly of fragments is a list."""
 
@@ -472,7 +616,7 @@ FRAGMENT_WORDS = 5
 def transcript_units(messages: list[str], phrases: tuple[str, ...] = ()) -> list[Unit]:
     """The transcript's units, each marked whether it can carry a match (keyword-list and question rules)."""
     fragments = [
-        len(_sentences(m)) == 1 and len(_words(m)) < FRAGMENT_WORDS and not any(_predicate(_grammar_words(i, phrases)) for i in list_items(m))
+        len(_sentences(m)) == 1 and len(_words(m)) < FRAGMENT_WORDS and not any(_item_predicate(i, phrases) for i in list_items(m))
         for m in messages
     ]
     listy_transcript = len(messages) >= 5 and sum(fragments) / len(messages) > 0.6
@@ -486,9 +630,10 @@ def transcript_units(messages: list[str], phrases: tuple[str, ...] = ()) -> list
             statement, question = split_question(sentence)
             listed = dump or i in spread or unit_is_list(sentence, phrases)
             for text, asked in ((statement, False), (question, True)):
-                if text.strip():
-                    units.append(Unit(m, index, text, carried=not listed and not asked, question=asked))
-                    index += 1
+                for part, contrast in _contrast_parts(text) if not asked else ((text, False),):
+                    if part.strip(" ,;:.!?"):
+                        units.append(Unit(m, index, part, carried=not listed and not asked and not contrast, question=asked))
+                        index += 1
     return units
 
 

@@ -21,6 +21,14 @@ negates or questions them states nothing. General language, in three forms:
   shared content word or id); a reversal inside a sentence ("..., but never mind, I've moved it") keeps
   only what follows it. A value corrected by a value of the same kind is left to the correction rule
   (`grader.text.conflicts`), which keeps the right one;
+- an undoing (round 2): a later unit opened by an apology-like word ("sorry", "oops", "unfortunately",
+  "turns out") or by "that/this <noun>" undoes each earlier unit (its message and the one before) that it
+  contradicts - the action said not to have gone through in a clause naming the same thing ("the
+  cancellation didn't actually go through", "that reservation was declined", "it's still open"), the word
+  that unit states denied, or what it refused done - unless it is about another instance (another amount,
+  another id of the prefix). Corrections of oneself in any words ("I misspoke", "my mistake", "I spoke too
+  soon", "I need to correct that") are strong reversal markers, and a marker-only unit ("Apologies - I spoke
+  too soon.") is read with the next unit of its message;
 - questions are not statements (`grader.text.units.split_question`): the units mark them already.
 
 A unit withdrawn or framed is not carried: no fact is matched in it and no value in it is a wrong value.
@@ -31,13 +39,20 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from grader.text.units import FUNCTION_WORDS, NEGATORS, Unit
+from grader.text.units import FUNCTION_WORDS, NEGATORS, Unit, negated_after, negated_before, normalise
 from grader.text.values import find_values
 
+SAID = (
+    r"(?:messages?|repl(?:y|ies)|answers?|statements?|figures?|numbers?|amounts?|totals?|details?|info(?:rmation)?|"
+    r"confirmations?|updates?|notes?|comments?|bits?|parts?|points?|quotes?|estimates?|dates?|times?|results?|"
+    r"summary|summaries|recap|lines?|sentences?|words?)"
+)
+"""Nouns for what was said: "ignore those figures", "disregard my last message", "forget that confirmation"."""
 _BACK = (
     r"(?:everything|all(?:\s+of)?\s+(?:that|this|it|the\s+above|those|these|what\s+i\s+(?:just\s+)?(?:said|wrote|told\s+you))|"
     r"(?:the|my)\s+(?:above|previous|last|earlier|prior)(?:\s+(?:messages?|replies|reply|answers?|statements?|parts?|points?))?|"
     r"the\s+above|what\s+i\s+(?:just\s+)?(?:said|wrote|told\s+you|stated)|it\s+all|all\s+of\s+it|any\s+of\s+(?:that|this|it|the\s+above)|"
+    r"(?:(?:that|this|those|these|the|my|our)\s+(?:(?:last|previous|earlier|above|first|second|new|updated|quoted)\s+)?" + SAID + r")\b|"
     r"(?:that|this|it|those)(?=\s*(?:[.,;:!?)\-\u2013\u2014]|$|\s+(?:message|reply|answer|statement|part|bit|last|one|please|too|as\s+well)\b)))"
 )
 """An object that refers back to what was said (never "that email": a determiner with its own noun)."""
@@ -48,7 +63,12 @@ WHOLE = re.compile(
 )
 """Back-references that take in the whole transcript, not just the last statement."""
 WITHDRAWAL = re.compile(
-    r"\b(?:disregard|ignore|forget|scratch|retract|withdraw|take\s+back|strike|unsay|dismiss)\s+" + _BACK
+    r"\b(?:disregard(?:ing)?|ignore|ignoring|forget|scratch|scrap|retract(?:ing)?|withdraw(?:ing)?|take\s+back|walk\s+back|strike|unsay|dismiss|discard|delete|cross\s+out|rewind)\s+" + _BACK
+    + r"|\b(?<!n't\s)(?<!not\s)(?<!never\s)(?:take|taking|walk|walking|pull|pulling)\s+(?:that|this|those|these|everything|all\s+(?:of\s+)?that|what\s+i\s+(?:just\s+)?(?:said|wrote))(?:\s+(?:all|right|straight))?\s+back\b(?!\s+(?:to|into|from|for|at|in|on|with)\b)"
+    + r"|\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:not\s+(?:right|correct|accurate|true)|wrong|incorrect|inaccurate|untrue|false|an?\s+(?:error|mistake|typo|slip))\b"
+    + r"|\bi\s+(?:gave|told|sent|quoted)\s+(?:you\s+)?(?:the\s+|some\s+)?(?:wrong|incorrect|inaccurate|bad|outdated)\b"
+    + r"|\bi\s+got\s+(?:that|this|it|those|these)(?:\s+\w+)?\s+wrong\b"
+    + r"|\b(?:please\s+)?(?:don't|do\s+not)\s+(?:rely|go)\s+(?:on|by)\s+(?:that|this|it|those|these|what\s+i|my\s+(?:last|previous|earlier))"
     + r"|\b(?:none|nothing|no\s+part|not\s+one|not\s+any|neither)\s+of\s+(?:that|this|it|those|these|the\s+above|what\s+i\s+(?:said|wrote|told\s+you))"
     + r"(?=\s*(?:[.,;:!?)\-\u2013\u2014]|$|\s+(?:is|was|are|were|happened|did|has|have|true|real|correct|accurate|stands|holds)\b))"
     + r"|\b" + _CLAIM + r"\s+(?:(?:was|is|were|are)(?:\s+(?:all|just|simply))?\s+(?:(?:not|n't)\s+(?:true|real|right|correct|accurate|so)|untrue|false|wrong|incorrect|fake|fictional|invented|made\s+up|a\s+(?:joke|lie|test|mistake))"
@@ -107,20 +127,45 @@ def withdraw(units: list[Unit]) -> list[Unit]:
 # ---- reversals -------------------------------------------------------------------------------------------
 
 STRONG_REVERSAL = re.compile(
-    r"\b(?:correction|correcting\s+myself|let\s+me\s+correct\s+(?:that|myself)|on\s+(?:second|further|more)\s+(?:thoughts?|reflection)"
-    r"|on\s+reflection|on\s+a\s+closer\s+look|on\s+closer\s+inspection|never\s*mind|come\s+to\s+think\s+of\s+it|thinking\s+about\s+it\s+(?:again|more)"
-    r"|having\s+thought\s+(?:about\s+it|it\s+over)|i\s+take\s+(?:that|it)\s+back|i\s+misspoke|i\s+was\s+wrong(?:\s+about\s+that)?"
-    r"|(?:update|edit)\s*:|i\s+stand\s+corrected|i've\s+changed\s+my\s+mind|i\s+changed\s+my\s+mind)\b",
+    r"\b(?:correction|correcting\s+myself|to\s+correct\s+(?:myself|that|this|what\s+i\s+said|the\s+record)"
+    r"|(?:let\s+me|i\s+(?:need|have|want|ought)\s+to|i\s+(?:must|should|'ll|will)|allow\s+me\s+to|i'd\s+like\s+to)\s+(?:quickly\s+)?correct\s+(?:that|this|myself|what\s+i|my\s+(?:last|previous|earlier)|the\s+record|something)"
+    r"|on\s+(?:second|further|more)\s+(?:thoughts?|reflection)"
+    r"|on\s+reflection|on\s+a\s+closer\s+look|on\s+closer\s+(?:inspection|look)|looking\s+(?:again|more\s+closely)|never\s*mind|come\s+to\s+think\s+of\s+it|thinking\s+about\s+it\s+(?:again|more)"
+    r"|having\s+thought\s+(?:about\s+it|it\s+over)|i\s+take\s+(?:that|it)\s+back|i\s+(?:mis(?:-)?(?:spoke|read|stated|typed|quoted|understood|heard)|misspoken)"
+    r"|i\s+(?:was|am|'m)\s+(?:wrong|mistaken|incorrect)(?:\s+about\s+(?:that|this|it))?|i\s+(?:made|'ve\s+made|have\s+made)\s+(?:a|an)\s+(?:mistake|error|slip)"
+    r"|my\s+(?:mistake|bad|error|apologies\s+for\s+the\s+(?:error|mistake|confusion|mix-?up))|i\s+(?:spoke|answered|replied|confirmed)\s+too\s+(?:soon|early|quickly|fast)"
+    r"|(?:i\s+)?jumped\s+the\s+gun|that\s+was\s+premature|i\s+was\s+premature|i\s+got\s+(?:that|this|it)\s+wrong|scratch\s+(?:that|this)"
+    r"|(?:i|we)\s+(?:had|got|have|'ve\s+got|mixed|swapped|switched|reversed|flipped)\s+(?:those|these|them|it|that|the\s+\w+(?:\s+\w+)?)\s+(?:the\s+wrong\s+way\s+(?:round|around)|backwards|mixed\s+up|swapped|reversed|the\s+other\s+way\s+(?:round|around)|confused|wrong)"
+    r"|(?:i|we)\s+(?:mixed|muddled)\s+(?:(?:those|these|them|it|that)\s+)?up|(?:update|edit|corrected)\s*:|i\s+stand\s+corrected|i've\s+changed\s+my\s+mind|i\s+changed\s+my\s+mind|wait,?\s+no\b|no,?\s+wait)\b",
     re.I,
 )
-"""Markers that say what follows replaces what was said."""
+"""Markers that say what follows replaces what was said: a correction of oneself in any words ("I misspoke",
+"I misread", "my mistake", "I spoke too soon", "let me / I need to correct that", "I was wrong")."""
+APOLOGY = re.compile(
+    r"\b(?:sorry|apologi[sz]e|apologies|oops|whoops|uh[-\s]?oh|unfortunately|it\s+turns\s+out|turns\s+out|it\s+seems|seems\s+like|looks\s+like"
+    r"|it\s+looks\s+like|wait|hold\s+on|hang\s+on|hmm+|heads[-\s]up|quick\s+update|just\s+(?:checked|noticed|saw))\b",
+    re.I,
+)
+"""Markers that open a later statement that may undo an earlier one: only when it denies the same thing or
+says the action did not go through (`_undoes`)."""
+FAILED = re.compile(
+    r"\b(?:did(?:\s+not|n't)|has(?:\s+not|n't)|have(?:\s+not|n't)|had(?:\s+not|n't)|was(?:\s+not|n't)|were(?:\s+not|n't)|never)\s+(?:actually\s+|really\s+|yet\s+|quite\s+|fully\s+|successfully\s+)?"
+    r"(?:go(?:ne)?\s+(?:through|out)|went\s+(?:through|out)|complete[d]?|save[d]?|work(?:ed)?|succeed(?:ed)?|happen(?:ed)?|finish(?:ed)?|process(?:ed)?|appl(?:y|ied)|stick|stuck|post(?:ed)?|land(?:ed)?|register(?:ed)?|take\s+effect|taken\s+effect|take|taken|come\s+through|been\s+(?:sent|saved|applied|processed|completed|made|done|charged|changed|updated|moved|booked|issued|approved|resolved|closed|cancell?ed|assigned|added|awarded|credited|refunded))\b"
+    r"|\b(?:failed|fell\s+through|errored(?:\s+out)?|timed\s+out|bounced|was\s+(?:rejected|declined|refused|blocked|rolled\s+back|undone|reverted)|were\s+(?:rejected|declined|refused|blocked|rolled\s+back|undone|reverted)"
+    r"|got\s+(?:rejected|declined|refused|blocked|rolled\s+back|undone|reverted)|(?:has|have)\s+been\s+(?:rejected|declined|refused|blocked|rolled\s+back|undone|reverted))\b"
+    r"|\b(?:nothing|no\s+\w+)\s+(?:was|were|has\s+been|have\s+been|got)\s+(?:charged|changed|sent|saved|applied|processed|moved|booked|issued|awarded|credited|refunded|updated|done)\b"
+    r"|\b(?:is|are|was|remains?|stays?)\s+still\b|\bstill\s+(?:is|are|shows?|showing|sitting|sits|open|pending|in\b|on\b|with\b|at\b|the\s+same|unchanged|active|live|listed|set|scheduled|there)",
+    re.I,
+)
+"""A statement that an action did not go through or that nothing changed ("the change didn't go through",
+"that update didn't save", "the assignment was rejected", "nothing was charged", "it's still open")."""
 SOFT_REVERSAL = re.compile(
     r"\b(?:actually|oh\s+well|that\s+said|having\s+said\s+that|then\s+again|just\s+this\s+once|in\s+fact|all\s+the\s+same|but|however|though|still|well|hmm|ok(?:ay)?|fine|alright)\b",
     re.I,
 )
 """Markers that may open a reversal, when an opposite statement backs them."""
 OVERRIDE = re.compile(
-    r"\b(?:anyway|anyhow|after\s+all|(?:make|making|made)\s+an\s+exception|an\s+exception\s+(?:for|this)|regardless|nonetheless|nevertheless|even\s+so"
+    r"\b(?:anyway|anyhow|after\s+all|(?:make|making|made)\s+an\s+exception|an\s+exception\s+(?:for|this)|(?<!no\s)(?<!any\s)(?:one-?off|one-?time|special|an)\s+exception(?!s?\s+(?:is|are)\s+(?:not|n't))|regardless|nonetheless|nevertheless|even\s+so"
     r"|all\s+the\s+same|just\s+in\s+case|just\s+this\s+once|either\s+way|bend\s+the\s+rules?|let\s+it\s+slide|overlook|waive\s+the\s+rule)\b",
     re.I,
 )
@@ -131,7 +176,7 @@ DONE_OR_ALLOWED = re.compile(
     re.I,
 )
 """A thing done or allowed after all ("I've taken it live", "should be fine: sent", "your PIN is fine")."""
-OPENING_WORDS = 6
+OPENING_WORDS = 8
 CONTENT = re.compile(r"[a-z]{4,}")
 
 
@@ -150,57 +195,174 @@ def _negative(text: str) -> bool:
     return any(w in NEGATORS or w.endswith("n't") or w == "only" for w in words)
 
 
-def _marker(text: str) -> tuple[re.Match[str] | None, bool]:
-    """The reversal marker opening `text` (within its first words) and whether it is a strong one."""
+def _override(text: str) -> bool:
+    """An override word not itself negated ("I've moved it anyway", "I'll make an exception"; never "I can't
+    make an exception")."""
+    return any(not negated_before(normalise(text[: m.start()])) for m in OVERRIDE.finditer(text))
+
+
+def _polar_keys(text: str) -> tuple[set[str], set[str]]:
+    """(the keys of the content words a unit states, those it denies): a word is denied when a negator stands
+    before it in its clause or a negated verb of going through follows it ("the change didn't go through")."""
+    from grader.text.lexicon import word_keys
+
+    stated: set[str] = set()
+    denied: set[str] = set()
+    lowered = normalise(text)
+    for m in CONTENT.finditer(lowered):
+        w = m.group(0)
+        if w in FUNCTION_WORDS or w in NEGATORS:
+            continue
+        keys = set(word_keys(w))
+        if NEGATED_HEAD.search(lowered[: m.start()]) or negated_after(lowered[m.end() :]):
+            denied |= keys
+        elif not negated_before(lowered[: m.start()]):
+            stated |= keys
+    return stated, denied
+
+
+NEGATED_HEAD = re.compile(
+    r"(?:\b(?:not|never|no|cannot|nothing|unable)|n't)\s+(?:(?:be|been|being|yet|actually|really|quite|fully|have|has|had|get|got|able|to|do|even|ever|currently|any|longer|successfully)\s+)*$"
+)
+"""A negator and the auxiliaries after it: the word that follows is the one denied ("hasn't passed", "can't
+be implemented", "isn't cancelled"; in "can't share your orders" only "share")."""
+
+
+ALTERNATIVE_WORDS = re.compile(r"\b(?:instead|alternatively|rather|another|other|different|separate|new)\b", re.I)
+"""An alternative offered after a refusal ("I can't refund it to the gift card; actually, I can refund it to
+your card instead") takes nothing back."""
+
+
+def _marker(text: str) -> tuple[re.Match[str] | None, str]:
+    """The reversal marker opening `text` (within its first words) and its kind: "strong" (a correction of
+    oneself), "soft" ("actually", "oh well", "but"...) or "apology" ("sorry", "unfortunately", "turns out")."""
     head_words = re.findall(r"\S+", text)[:OPENING_WORDS]
     head = text[: sum(len(w) + 1 for w in head_words)]
     strong = STRONG_REVERSAL.search(head)
-    if strong is not None:
-        return strong, True
-    return SOFT_REVERSAL.match(text.lstrip(" \"'(")) and SOFT_REVERSAL.search(head), False
+    if strong is not None and _opens(text, strong):
+        return strong, "strong"
+    soft = SOFT_REVERSAL.match(text.lstrip(" \"'(")) and SOFT_REVERSAL.search(head)
+    if soft:
+        return soft, "soft"
+    apology = APOLOGY.search(head)
+    return (apology if apology is not None and _opens(text, apology) else None), "apology"
 
 
-def _reverses(before: str, text: str, strong: bool) -> bool:
-    """Whether `text` (a unit opening with a reversal marker) states the opposite of `before`."""
-    if strong or OVERRIDE.search(text):
+def _opens(text: str, marker: re.Match[str]) -> bool:
+    """Whether a marker opens its unit: no clause of three words or more stands before it ("The voucher
+    can't be reissued - never mind, ..." is a reversal inside the sentence, left to the mid-sentence rule)."""
+    edges = [e for e in MID_EDGE.finditer(text[: marker.start()])]
+    return not any(len(re.findall(r"[A-Za-z0-9$']+", text[: e.start()])) >= 3 for e in edges)
+
+
+def _reverses(before: str, text: str, kind: str, marker: str = "") -> bool:
+    """Whether `text` (a unit opening with a reversal marker of `kind`) states the opposite of `before`."""
+    if kind == "strong" or _override(text):
         return True
+    if kind == "apology":
+        return _undoes(before, text)
     if _negative(before) and not _negative(text) and DONE_OR_ALLOWED.search(text):
         return True  # a refusal, then the thing done or allowed
+    if _negative(before) and not _negative(text) and not ALTERNATIVE_WORDS.search(text) and marker.lower() not in SOFT_ALTERNATIVES:
+        stated_before, denied_before = _polar_keys(before)
+        if denied_before & _polar_keys(text)[0]:
+            return True  # a refusal, then the same thing said possible ("can't be implemented" / "Actually, I can mark it implemented")
     return not _negative(before) and _negative(text) and bool(_content_keys(before) & _content_keys(text))
 
 
+SOFT_ALTERNATIVES = frozenset({"but", "however", "though", "still", "well"})
+"""Soft markers that introduce an alternative as often as a reversal: they never turn a refusal around by
+their content alone."""
+
+
+def _undoes(before: str, text: str) -> bool:
+    """Whether a later unit opened by an apology-like marker undoes `before`: it says the action did not go
+    through (FAILED) about something `before` names (a shared content word or id), it denies a word
+    `before` states, or it does what `before` refused."""
+    for m in FAILED.finditer(text):
+        clause = CLAUSE_SPLIT.split(text[: m.end()])[-1]
+        if _content_keys(before) & _content_keys(clause) and not _other_instance(before, clause):
+            return True  # the same thing, said not to have gone through in its own clause ("the $250 transfer failed" says nothing of the $412.35 one)
+    if _other_instance(before, text):
+        return False
+    stated_before, denied_before = _polar_keys(before)
+    stated, denied = _polar_keys(text)
+    if stated_before & denied:
+        return True
+    return bool(denied_before & stated) and DONE_OR_ALLOWED.search(text) is not None and not ALTERNATIVE_WORDS.search(text)
+
+
+CLAUSE_SPLIT = re.compile(r"[,;:.!?()\u2014]|\s[-\u2013]\s|\b(?:but|so|because|since|and|while|although|though)\b", re.I)
+
+
+def _other_instance(before: str, text: str) -> bool:
+    """Whether `text` is about another instance than `before`: it names a value of a kind `before` names
+    (an amount, a time, an id of the same prefix...) and none of `before`'s values of that kind."""
+    mine = [v for v in find_values(before)]
+    theirs = [v for v in find_values(text)]
+    for v in theirs:
+        same_kind = [w for w in mine if w.kind == v.kind and (v.kind != "id" or str(w.value).split("-")[0] == str(v.value).split("-")[0])]
+        if same_kind and not any(w.same(v) for w in same_kind) and not any(w.same(x) for w in same_kind for x in theirs):
+            return True
+    return False
+
+
+BACK_FAILURE = re.compile(r"^\W*(?:(?:so|and|but|oh)\s+)?(?:that|this|those|these)\s+(?:[\w-]+\s+){0,3}?(?=" + FAILED.pattern + r")", re.I)
+"""A unit that opens by saying the thing just reported did not go through ("That assignment was rejected by
+the system.", "That update didn't save."): it undoes what it refers back to, with no marker."""
+
+
 def _value_correction(before: str, text: str) -> bool:
-    """A value corrected by another of the same kind ("Correction: it's $45."): the correction rule's job."""
+    """A value corrected by another of the same kind ("Correction: it's $45."): the correction rule's job -
+    unless the correction says the action did not go through ("my mistake: that update didn't save, so your
+    number is still ..."): then it takes the earlier statement back."""
+    if FAILED.search(text):
+        return False
     kinds = {v.kind for v in find_values(text) if v.kind != "id"}
     return bool(kinds & {v.kind for v in find_values(before) if v.kind != "id"})
 
 
 MID_EDGE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s|\u2014")
+MARKER_ONLY_WORDS = 6
+"""A unit of a marker and at most this many words ("Apologies - I spoke too soon.") takes back what the next
+unit of its message says the opposite of: its content is read with that unit's."""
 
 
 def reverse(units: list[Unit]) -> list[Unit]:
     """The units with those a later reversal takes back not carried (module docstring)."""
     out = list(units)
     for n, unit in enumerate(units):
-        marker, strong = _marker(unit.text)  # a question may take back too: "On reflection, PayPal might work; want me to try?"
+        marker, kind = _marker(unit.text)  # a question may take back too: "On reflection, PayPal might work; want me to try?"
+        if marker is None and BACK_FAILURE.match(unit.text):
+            marker, kind = BACK_FAILURE.match(unit.text), "apology"
         if marker is None:
             # a reversal inside the sentence: "..., but never mind, I've moved it anyway"
             for edge in MID_EDGE.finditer(unit.text) if not unit.question else ():
                 rest = unit.text[edge.end() :]
-                inner, inner_strong = _marker(rest)
-                if inner is not None and _reverses(unit.text[: edge.start()], rest, inner_strong) and not _value_correction(unit.text[: edge.start()], rest):
+                inner, inner_kind = _marker(rest)
+                if inner is not None and inner_kind != "apology" and _reverses(unit.text[: edge.start()], rest, inner_kind, inner.group(0)) and not _value_correction(unit.text[: edge.start()], rest):
                     out[n] = replace(out[n], text=rest)
                     break
             continue
         previous = [k for k in range(n) if units[k].message in (unit.message, unit.message - 1) and not units[k].question]
         if not previous:
             continue
-        last = previous[-1]
-        if not _reverses(units[last].text, unit.text, strong) or _value_correction(units[last].text, unit.text):
+        text = unit.text
+        following = [u for u in units[n + 1 : n + 2] if u.message == unit.message]
+        if following and len(re.findall(r"[A-Za-z0-9$]+", text)) <= MARKER_ONLY_WORDS:
+            text = text + " " + following[0].text  # "Apologies - I spoke too soon. The email is still in drafts."
+        if kind == "apology":
+            for k in previous:
+                if _undoes(units[k].text, text) and not _value_correction(units[k].text, text):
+                    out[k] = replace(out[k], carried=False)
             continue
-        keys = _content_keys(unit.text)
+        last = previous[-1]
+        if not _reverses(units[last].text, text, kind, marker.group(0)) or _value_correction(units[last].text, text):
+            continue
+        keys = _content_keys(text)
         for k in previous:
-            if k == last or (units[k].message == unit.message and keys & _content_keys(units[k].text)):
+            same = units[k].message == unit.message or (kind == "strong" and units[k].message == units[last].message)
+            if k == last or (same and keys & _content_keys(units[k].text) and not _value_correction(units[k].text, text)):
                 out[k] = replace(out[k], carried=False)
     return out
 
@@ -239,26 +401,61 @@ def _verb_keys(word: str) -> set[str]:
 MODAL_DONE = re.compile(r"\b(?:can|cannot|could|will|would|should|must|may|might|to|n't|not)\s+(?:not\s+)?(?:be\s+|been\s+)?$")
 
 
+CONFIRMS = re.compile(r"^\W*(?:confirm(?:s|ing)?|reports?|tells?\s+(?:the\s+\w+|him|her|them)\s+(?:that\s+)?)\b", re.I)
+"""A criterion that a thing was done: its nouns name the action too ("Confirms the AU210 booking": "book")."""
+OFFER_OBJECT = re.compile(r"^\s*(?:it|that|this|them|these|those|him|her)\b", re.I)
+INDIRECT = re.compile(r"\b(?:which|whether|if|what|how|who)\b(?P<rest>.*)$", re.I)
+
+
 def offered_not_done(criterion: str, units: list[Unit]) -> str | None:
-    """The offer the transcript ends on of the very thing the criterion says was done ("... was added to
-    CASE-5002" against a last "Would you like me to add it?"), when no statement says it was done; None
-    otherwise. An offer followed by any statement is not the end of the matter (the customer answered)."""
+    """The offer the transcript ends on of the very thing the criterion says was done, when no statement says
+    it was done; None otherwise. The thing is offered when the offer's verb is one the criterion says was done
+    ("... was added to CASE-5002" against a last "Would you like me to add it?"), or, for a confirmation, one
+    its nouns name, with the criterion's value or a pronoun as its object ("Confirms the $360 refund" / "Would
+    you like me to refund the remaining $360?"; "Confirms the booking" / "Shall I book it?"); when the offer
+    names the criterion's record and no statement does ("Would you like me to move APT-7001 there?"); or when
+    the offer is to find out what the criterion says and no statement says ("... says October did better" /
+    "Would you like me to work out which of the two performed better?"). An offer followed by any statement is
+    not the end of the matter (the customer answered)."""
     lowered = criterion.lower()
     done = {
         k for m in DONE_WORD.finditer(lowered)
         if not MODAL_DONE.search(lowered[: m.start()]) and not ATTRIBUTIVE.search(lowered[: m.start()])
         for k in _verb_keys(m.group(0))
     }
-    if not done or not units or not units[-1].question:
+    confirms = CONFIRMS.match(criterion) is not None
+    nouns = _content_keys(criterion) - {v for v in _ids(criterion)} if confirms else set()
+    if confirms:
+        done |= _verb_keys("confirmed")
+    if not units or not units[-1].question:
         return None
     last = units[-1]
-    offers = [m for m in OFFER.finditer(last.text) if _verb_keys(m["verb"]) & done and not WH_BEFORE.search(last.text[: m.start()])]
-    if not offers:
-        return None
-    for u in units:
-        if u.carried and any(_verb_keys(w) & done for w in DONE_WORD.findall(u.text.lower())):
-            return None
-    return last.text
+    statements = [u for u in units if u.carried]
+    criterion_values = [v for v in find_values(criterion) if v.kind != "id"]
+    for m in OFFER.finditer(last.text):
+        if WH_BEFORE.search(last.text[: m.start()]):
+            continue
+        verb = _verb_keys(m["verb"])
+        after = last.text[m.end() :]
+        if done and verb & done:
+            if not any(any(_verb_keys(w) & done for w in DONE_WORD.findall(u.text.lower())) for u in statements):
+                return last.text
+        if nouns and verb & nouns and (OFFER_OBJECT.match(after) or any(v.same(c) for v in find_values(after) for c in criterion_values)):
+            if not any(any(_verb_keys(w) & (done | nouns) for w in DONE_WORD.findall(u.text.lower())) for u in statements):
+                return last.text
+        ids = _ids(after) & _ids(criterion)
+        if confirms and ids and not any(ids & _ids(u.text) for u in statements):
+            return last.text
+        indirect = INDIRECT.search(after)
+        if indirect is not None:
+            asked = _content_keys(indirect["rest"]) & _content_keys(criterion)
+            if asked and not asked & set().union(*(_content_keys(u.text) for u in statements)):
+                return last.text
+    return None
+
+
+def _ids(text: str) -> set[str]:
+    return {str(v.value) for v in find_values(text) if v.kind == "id"}
 
 
 ATTRIBUTIVE = re.compile(r"\b(?:the|a|an|its|their|his|her|your|this|that|these|those)\s+$")
