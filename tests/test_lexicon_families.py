@@ -50,7 +50,7 @@ def stated(evidence: list[str | list[str]], reply: str) -> bool:
         (['scheduled'], 'CMP-1 is queued to go out on Friday.'),
         (['SMS'], 'This template is for text messages.'),
         (['SSO'], 'Single sign on is only on the growth plan.'),
-        (['SSO'], "Single-sign-on isn't on starter."),
+        (['SSO'], 'Single-sign-on comes with the growth plan.'),
         (['new request'], "I've raised a fresh request."),
         (['does not match', "doesn't match"], "That PIN isn't the one on file."),
         (["doesn't match"], "The name doesn't line up with the registry."),

@@ -60,20 +60,9 @@ TAKE_BACKS = [
 ]
 
 
-FORMS_DENIAL_HOOK = pytest.mark.xfail(
-    strict=True,
-    reason="needs grader.text.matching to apply units.negated_after to stem/lexicon matches too (it does for exact "
-    "matches): 'the approval never went through', 'that reservation was declined' deny 'approved', 'reserved'",
-)
-"""Take-backs whose reversing sentence restates the fact's word in another form and denies it: the earlier
-statement is taken back here, but the later one is still matched through its form until the hook lands."""
-TAKE_BACKS = [
-    pytest.param(*case, marks=FORMS_DENIAL_HOOK) if case[0] in {
-        "Confirms the warranty claim WC-31 is approved.", "Confirms the spare key was mailed.",
-        "Confirms the parcel locker PL-88 is reserved.", "Confirms the $19.99 charge was reversed.",
-    } or (case[0] == "Confirms the subscription is paused." and not case[3]) else case
-    for case in TAKE_BACKS
-]
+# Take-backs whose reversing sentence restates the fact's word in another form and denies it ("the approval
+# never went through", "that reservation was declined"): stem and lexicon matches are denied by the verb
+# after them as exact matches are (grader.text.matching.stem_matches).
 
 
 @pytest.mark.parametrize(("criterion", "evidence", "messages", "expected"), TAKE_BACKS)

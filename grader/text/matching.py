@@ -392,6 +392,9 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
                     polarity = any(t[2] for t in tokens[j + 1 : j + 2 + MAX_GAP])
             else:
                 polarity = negated_before(text[:start]) or any(t[2] for t in tokens[i : j + 1])
+                if not polarity and negation:  # denied by the verb right after it, as an exact match is
+                    end = tokens[j][0] + len(tokens[j][3])  # ("the approval never went through")
+                    polarity = negated_after(_joined(text)[end:])
             if not negation or polarity == negative:
                 out.append(start)
     return sorted(set(out))
