@@ -252,8 +252,30 @@ def binding(criterion: str, phrases: tuple[str, ...]) -> Binding | None:
         s, e = clause_at(criterion, spans[0][0], True)
         bound = tuple(x for x in everyone if s <= x.start < e and not _is_own(x, phrases) and not (x.start < spans[0][1] and spans[0][0] < x.end))
         own = tuple(x.key for x in everyone if _is_own(x, phrases))
+        if not bound and REFERS_BACK.search(criterion[s:e]):
+            bound = _previous_subjects(criterion, s, everyone, phrases)  # "REC-6002 was not deleted because it is under legal hold"
         return Binding(bound, tuple(everyone), names, own)
+    others = [x for x in everyone if not _is_own(x, phrases)]
+    if others and len({clause_at(criterion, x.start, True) for x in others}) == 1:
+        # an item the criterion does not word ("2026-12-07" for "the estimated delivery date of ORD-9017") is
+        # about what the criterion is about, when it names its subjects in one clause
+        return Binding(tuple(others), tuple(everyone), names, tuple(x.key for x in everyone if _is_own(x, phrases)))
     return None
+
+
+REFERS_BACK = re.compile(r"\b(?:it|its|it's|they|them|their|he|him|his|she|her|this\s+one|that\s+one|the\s+same)\b", re.I)
+"""Pronouns that refer back to the last subject named before them ("..., because it is under legal hold";
+"I've assigned him to APT-7001")."""
+
+
+def _previous_subjects(text: str, start: int, found: Sequence[Subject], phrases: Sequence[str] = ()) -> tuple[Subject, ...]:
+    """The subjects of the nearest clause before `start` (in the same text) that names any: what a pronoun
+    refers back to."""
+    for s, e in reversed([c for c in clauses(text, True) if c[1] <= start]):
+        inside = tuple(x for x in found if s <= x.start < e and not _is_own(x, phrases))
+        if inside:
+            return inside
+    return ()
 
 
 # ---- a reply's match ------------------------------------------------------------------------------------
@@ -316,9 +338,9 @@ def _comparable(b: Binding, x: Subject) -> bool:
     return x.kind in {y.kind for y in b.bound} or any(x.same(c) for c in b.everyone if c.key not in b.own)
 
 
-def _clause_subjects(text: str, offset: int, b: Binding) -> tuple[list[Subject], str]:
+def _clause_subjects(text: str, offset: int, b: Binding, exclude: bool = True) -> tuple[list[Subject], str]:
     s, e = clause_at(text, offset)
-    found = [x for x in subjects(text, b.names) if s <= x.start < e and x.key not in b.own and not (x.start <= offset < x.end)]
+    found = [x for x in subjects(text, b.names) if s <= x.start < e and x.key not in b.own and not (exclude and x.start <= offset < x.end)]
     found = [replace(x, criterion=any(x.same(c) for c in b.everyone)) for x in found]
     return [x for x in found if _comparable(b, x)], text[s:e]
 
@@ -337,7 +359,22 @@ def _side(text: str, offset: int, found: list[Subject]) -> list[Subject]:
         if all(x.kind == "name" and not x.criterion for x in group) and re.search(r"[a-z0-9]", _strip_leading(text[s : group[0].start])):
             continue  # a name the criterion does not know is a rival only as the clause's subject ("Olivia Tan is ...")
         return group
-    return [x for x in found if x.start > offset and "," not in text[offset : x.start] and len(re.findall(r"\S+", text[offset : x.start])) <= AFTER_WORDS]
+    return [x for x in found if x.start > offset and _reaches(text[offset : x.start], text[x.end : x.end + 40])]
+
+
+APPOSITION = re.compile(r"[^,]*?\b(?:the|a|an|our|your|their|his|her|its)\s+[^,]*[A-Za-z][^,]*,\s*", re.I)
+"""A noun phrase and the comma of an apposition after a match ("paged | the on-call engineer, | Jamal Wright")."""
+
+
+def _reaches(between: str, after: str) -> bool:
+    """Whether a subject after a match is its object: within AFTER_WORDS words and no comma between them,
+    except an apposition ("I've paged the on-call engineer, Jamal Wright."): a comma right before the subject,
+    no verb between, and nothing but the clause's end after it."""
+    if len(re.findall(r"\S+", between)) > AFTER_WORDS:
+        return False
+    if "," not in between:
+        return True
+    return bool(APPOSITION.fullmatch(between)) and between.count(",") == 1 and not _verbish(_lower_words(between)[1:]) and re.match(r"\s*(?:[.;!?)]|$)", after) is not None
 
 
 def bound_elsewhere(hit: Hit, phrases: tuple[str, ...], criterion: str) -> tuple[bool, list[Subject]]:
@@ -352,9 +389,41 @@ def bound_elsewhere(hit: Hit, phrases: tuple[str, ...], criterion: str) -> tuple
         return False, []
     found, _ = _clause_subjects(hit.sentence, offset, b)
     side = _side(hit.sentence, offset, found)
+    if not side and not found:
+        side = _inherited(hit.sentence, offset, b)
     if side and not any(x.same(y) for x in side for y in b.bound):
-        return True, found
+        return True, found or side
     return False, found
+
+
+CONTINUES = re.compile(r"\s*,?\s*(?:and|or)\s*$", re.I)
+
+
+def _inherited(text: str, offset: int, b: Binding) -> list[Subject]:
+    """The subjects a match's clause that names none is about: those of the clause before it in the sentence
+    when it continues it ("I've cancelled ORD-9015 and $249.00 will be refunded") or refers back to it ("...
+    - you'll get $28.00 back once it reaches us"), else those of a later clause of the sentence that refers
+    back to the match ("Ben Carter is free, so I've assigned him to APT-7001")."""
+    parts = clauses(text)
+    here = next((i for i, (s, e) in enumerate(parts) if s <= offset < e or offset == e), None)
+    if here is None:
+        return []
+    s, e = parts[here]
+    if here > 0:
+        ps, pe = parts[here - 1]
+        if CONTINUES.fullmatch(text[pe:s]) or REFERS_BACK.search(text[s:e]):
+            before, _ = _clause_subjects(text, ps, b, False)
+            before = [x for x in before if x.kind in {y.kind for y in b.bound}]
+            if before:
+                return _groups(text, before)[-1]
+    for ns, ne in parts[here + 1 :]:
+        if not REFERS_BACK.search(text[ns:ne]):
+            break
+        later, _ = _clause_subjects(text, ns, b, False)
+        later = [x for x in later if x.kind in {y.kind for y in b.bound}]
+        if later:
+            return later
+    return []
 
 
 def uncovered(hits: list[Hit], phrases: tuple[str, ...], criterion: str) -> list[Hit]:
