@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from grader.text.lexicon import word_keys
 from grader.text.units import AUXILIARIES, CONTRACTED_VERB, FUNCTION_WORDS, IRREGULAR_PARTICIPLES, UNIT_WORDS, Hit, normalise, phrase_pattern
-from grader.text.values import Value, find_values, phrase_value
+from grader.text.values import Value, find_values, phrase_value, singular
 
 # ---- clauses ---------------------------------------------------------------------------------------------
 
@@ -479,7 +479,8 @@ def _label_words(text: str, value: Value) -> list[tuple[int, frozenset[str]]]:
     list's separator (an id on the way is skipped, not a stop)."""
     s, e = clause_at(text, value.start)
     others = [v for v in find_values(text) if v.start != value.start and v.kind != "id" and s <= v.start < e]
-    if any(BARE_LIST.fullmatch(text[min(v.end, value.end) : max(v.start, value.start)]) for v in others):
+    listed = [v for v in others if BARE_LIST.fullmatch(text[min(v.end, value.end) : max(v.start, value.start)])]
+    if listed and not any(_own_tail(text, v, e) for v in listed + [value]):
         return []  # "prices of $109, $169 and $239": a label of the whole list labels none of its values
     left = max([v.end for v in others if v.end <= value.start] + [m.end() for m in LIST_CUT.finditer(text, s, value.start)], default=s)
     right = min([v.start for v in others if v.start >= value.end] + [m.start() for m in LIST_CUT.finditer(text, value.end, e)], default=e)
@@ -495,6 +496,42 @@ def _label_words(text: str, value: Value) -> list[tuple[int, frozenset[str]]]:
     after = [w for w in tail if w not in LABEL_STOP][:LABEL_AFTER]
     out = [(i + 1, _stems([w])) for i, w in enumerate(reversed(before))] + [(i + 1, _stems([w])) for i, w in enumerate(after)]
     return [(d, k) for d, k in out if k]
+
+
+def _own_tail(text: str, value: Value, end: int) -> bool:
+    """Whether a value in a run has a label word of its own right after it, a singular one ("a balance of
+    $2,200.00 and 30,410 loyalty points": "loyalty" is the second value's); a plural after the last value
+    labels the whole run ("$45, $54 and $60 refunds")."""
+    cut = LIST_CUT.search(text, value.end, end)
+    nxt = [v.start for v in find_values(text) if v.start >= value.end]
+    stop = min([cut.start() if cut else end] + nxt)
+    words = [w for w in _lower_words(text[value.end : stop]) if w not in LABEL_STOP]
+    return bool(words) and singular(words[0]) == words[0]
+
+
+PARALLEL = re.compile(r"\b([a-z][\w-]*)((?:\s*,\s*[a-z][\w-]*)*)\s*,?\s+(?:and|or)\s+([a-z][\w-]*)\b", re.I)
+
+
+def _parallel_label(text: str, value: Value) -> set[str]:
+    """A value of a list paired in order with a list of as many words before it in its clause ("the basic,
+    standard and flexible prices of $109, $169 and $239": $169 is the standard price)."""
+    s, e = clause_at(text, value.start)
+    run = [value]
+    values = sorted((v for v in find_values(text) if v.kind != "id" and s <= v.start < e), key=lambda v: v.start)
+    i = next(k for k, v in enumerate(values) if v.start == value.start)
+    lo = hi = i
+    while lo > 0 and BARE_LIST.fullmatch(text[values[lo - 1].end : values[lo].start]):
+        lo -= 1
+    while hi + 1 < len(values) and BARE_LIST.fullmatch(text[values[hi].end : values[hi + 1].start]):
+        hi += 1
+    run = values[lo : hi + 1]
+    if len(run) < 2:
+        return set()
+    for m in reversed(list(PARALLEL.finditer(text, s, run[0].start))):
+        words = [m.group(1)] + re.findall(r"[a-z][\w-]*", m.group(2), re.I) + [m.group(3)]
+        if len(words) == len(run):
+            return _stems([words[i - lo].lower()])
+    return set()
 
 
 def _label(text: str, value: Value) -> set[str]:
@@ -514,7 +551,7 @@ def value_labels(criterion: str, items: tuple[tuple[str, ...], ...]) -> tuple[fr
                 continue
             hits = [v for v in find_values(criterion) if target.same(v)]
             if hits:
-                found = _label(criterion, hits[0])
+                found = _label(criterion, hits[0]) or _parallel_label(criterion, hits[0])
                 break
         labels.append(found)
     return tuple(
