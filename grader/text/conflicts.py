@@ -520,7 +520,7 @@ def _predicate_words(criterion: str, s: int, e: int, item_end: int, skip: set[st
 
 
 def _subject_items(criterion: str, items: tuple[tuple[str, ...], ...]) -> list[_SubjectItem]:
-    from grader.text.binding import _item_spans, _lower_words, clause_at, clauses, subjects
+    from grader.text.binding import _item_spans, _lower_words, clause_at, subjects
     from grader.text.values import phrase_value
 
     everyone = subjects(criterion, criterion=True)
@@ -556,12 +556,9 @@ def _subject_items(criterion: str, items: tuple[tuple[str, ...], ...]) -> list[_
             continue
         rivals: list[str] = []
         if kind == "phrase":  # the noun phrases other clauses of the criterion open with
-            for cs, ce in clauses(criterion, True):
-                if cs <= a < ce:
-                    continue
-                m = re.match(r"\W*(?:(?:says|states|confirms|tells|explains)\s+(?:that\s+)?)?(?:the|a|an|your|its|their|his|her)\s+([a-z][a-z ]+?)" + COPULA.pattern, criterion[cs:ce], re.I)
-                if m and len(m.group(1).split()) <= 4:
-                    rivals.append(m.group(1))
+            for m in re.finditer(r"\b(?:the|a|an|your|its|their|his|her)\s+((?:[A-Za-z][\w-]*\s+){0,3}?[A-Za-z][\w-]*)" + COPULA.pattern, criterion, re.I):
+                if not (m.start(1) <= a < m.end(1) or a <= m.start(1) < b):
+                    rivals.append(m.group(1))  # "(the certificate of incorporation is on file)"
             if not rivals:
                 continue
         fellows = tuple(x.key.lower() for x in everyone if s <= x.start < e)
