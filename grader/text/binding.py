@@ -505,7 +505,7 @@ def _own_tail(text: str, value: Value, end: int) -> bool:
     cut = LIST_CUT.search(text, value.end, end)
     nxt = [v.start for v in find_values(text) if v.start >= value.end]
     stop = min([cut.start() if cut else end] + nxt)
-    words = [w for w in _lower_words(text[value.end : stop]) if w not in LABEL_STOP]
+    words = [w for w in re.findall(r"[a-z][a-z'-]*", text[value.end : stop].lower()) if w not in LABEL_STOP]  # "sign-ups" is one plural
     return bool(words) and singular(words[0]) == words[0]
 
 
@@ -542,22 +542,28 @@ def _label(text: str, value: Value) -> set[str]:
 def value_labels(criterion: str, items: tuple[tuple[str, ...], ...]) -> tuple[frozenset[str] | None, ...]:
     """For each value item of a criterion (its phrases), the label stems no other value item of the
     criterion shares (None for a word or id item, or a value the criterion does not state)."""
-    labels: list[set[str] | None] = []
+    labels: list[list[frozenset[str]] | None] = []  # each value's label words, as the key sets of each word
     for phrases in items:
-        found: set[str] | None = None
+        found: list[frozenset[str]] | None = None
         for p in phrases:
             target = phrase_value(p)
             if target is None or target.kind == "id":
                 continue
             hits = [v for v in find_values(criterion) if target.same(v)]
             if hits:
-                found = _label(criterion, hits[0]) or _parallel_label(criterion, hits[0])
+                found = [frozenset(k) for _, k in _label_words(criterion, hits[0])]
+                if not found and (parallel := _parallel_label(criterion, hits[0])):
+                    found = [frozenset(parallel)]
                 break
         labels.append(found)
-    return tuple(
-        None if lab is None else frozenset(lab - set().union(*(o for j, o in enumerate(labels) if j != i and o is not None)))
-        for i, lab in enumerate(labels)
-    )
+    out: list[frozenset[str] | None] = []
+    for i, lab in enumerate(labels):
+        if lab is None:
+            out.append(None)
+            continue
+        others = set().union(*(k for j, o in enumerate(labels) if j != i and o is not None for k in o))
+        out.append(frozenset().union(*(k for k in lab if not k & others)))  # a word shared by form ("sign-ups", "sign-up") is no one's
+    return tuple(out)
 
 
 def mislabelled(hit: Hit, index: int, labels: tuple[frozenset[str] | None, ...]) -> bool:
