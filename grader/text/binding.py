@@ -256,7 +256,8 @@ def binding(criterion: str, phrases: tuple[str, ...]) -> Binding | None:
             bound = _previous_subjects(criterion, s, everyone, phrases)  # "REC-6002 was not deleted because it is under legal hold"
         return Binding(bound, tuple(everyone), names, own)
     others = [x for x in everyone if not _is_own(x, phrases)]
-    if others and len({clause_at(criterion, x.start, True) for x in others}) == 1:
+    records = any(re.match(r"[A-Z]+-", p) for p in phrases)  # an id (or an id prefix, "XFER-") is a record of its own
+    if others and not records and all(x.kind.startswith("id:") for x in others) and len({clause_at(criterion, x.start, True) for x in others}) == 1:
         # an item the criterion does not word ("2026-12-07" for "the estimated delivery date of ORD-9017") is
         # about what the criterion is about, when it names its subjects in one clause
         return Binding(tuple(others), tuple(everyone), names, tuple(x.key for x in everyone if _is_own(x, phrases)))
