@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from grader.text.lexicon import word_keys
 from grader.text.units import AUXILIARIES, CONTRACTED_VERB, FUNCTION_WORDS, IRREGULAR_PARTICIPLES, UNIT_WORDS, Hit, normalise, phrase_pattern
-from grader.text.values import Value, find_values, phrase_value
+from grader.text.values import Value, find_values, phrase_value, singular
 
 # ---- clauses ---------------------------------------------------------------------------------------------
 
@@ -252,8 +252,31 @@ def binding(criterion: str, phrases: tuple[str, ...]) -> Binding | None:
         s, e = clause_at(criterion, spans[0][0], True)
         bound = tuple(x for x in everyone if s <= x.start < e and not _is_own(x, phrases) and not (x.start < spans[0][1] and spans[0][0] < x.end))
         own = tuple(x.key for x in everyone if _is_own(x, phrases))
+        if not bound and REFERS_BACK.search(criterion[s:e]):
+            bound = _previous_subjects(criterion, s, everyone, phrases)  # "REC-6002 was not deleted because it is under legal hold"
         return Binding(bound, tuple(everyone), names, own)
+    others = [x for x in everyone if not _is_own(x, phrases)]
+    records = any(re.match(r"[A-Z]+-", p) for p in phrases)  # an id (or an id prefix, "XFER-") is a record of its own
+    if others and not records and all(x.kind.startswith("id:") for x in others) and len({clause_at(criterion, x.start, True) for x in others}) == 1:
+        # an item the criterion does not word ("2026-12-07" for "the estimated delivery date of ORD-9017") is
+        # about what the criterion is about, when it names its subjects in one clause
+        return Binding(tuple(others), tuple(everyone), names, tuple(x.key for x in everyone if _is_own(x, phrases)))
     return None
+
+
+REFERS_BACK = re.compile(r"\b(?:it|its|it's|they|them|their|he|him|his|she|her|this\s+one|that\s+one|the\s+same)\b", re.I)
+"""Pronouns that refer back to the last subject named before them ("..., because it is under legal hold";
+"I've assigned him to APT-7001")."""
+
+
+def _previous_subjects(text: str, start: int, found: Sequence[Subject], phrases: Sequence[str] = ()) -> tuple[Subject, ...]:
+    """The subjects of the nearest clause before `start` (in the same text) that names any: what a pronoun
+    refers back to."""
+    for s, e in reversed([c for c in clauses(text, True) if c[1] <= start]):
+        inside = tuple(x for x in found if s <= x.start < e and not _is_own(x, phrases))
+        if inside:
+            return inside
+    return ()
 
 
 # ---- a reply's match ------------------------------------------------------------------------------------
@@ -316,9 +339,9 @@ def _comparable(b: Binding, x: Subject) -> bool:
     return x.kind in {y.kind for y in b.bound} or any(x.same(c) for c in b.everyone if c.key not in b.own)
 
 
-def _clause_subjects(text: str, offset: int, b: Binding) -> tuple[list[Subject], str]:
+def _clause_subjects(text: str, offset: int, b: Binding, exclude: bool = True) -> tuple[list[Subject], str]:
     s, e = clause_at(text, offset)
-    found = [x for x in subjects(text, b.names) if s <= x.start < e and x.key not in b.own and not (x.start <= offset < x.end)]
+    found = [x for x in subjects(text, b.names) if s <= x.start < e and x.key not in b.own and not (exclude and x.start <= offset < x.end)]
     found = [replace(x, criterion=any(x.same(c) for c in b.everyone)) for x in found]
     return [x for x in found if _comparable(b, x)], text[s:e]
 
@@ -337,7 +360,22 @@ def _side(text: str, offset: int, found: list[Subject]) -> list[Subject]:
         if all(x.kind == "name" and not x.criterion for x in group) and re.search(r"[a-z0-9]", _strip_leading(text[s : group[0].start])):
             continue  # a name the criterion does not know is a rival only as the clause's subject ("Olivia Tan is ...")
         return group
-    return [x for x in found if x.start > offset and "," not in text[offset : x.start] and len(re.findall(r"\S+", text[offset : x.start])) <= AFTER_WORDS]
+    return [x for x in found if x.start > offset and _reaches(text[offset : x.start], text[x.end : x.end + 40])]
+
+
+APPOSITION = re.compile(r"[^,]*?\b(?:the|a|an|our|your|their|his|her|its)\s+[^,]*[A-Za-z][^,]*,\s*", re.I)
+"""A noun phrase and the comma of an apposition after a match ("paged | the on-call engineer, | Jamal Wright")."""
+
+
+def _reaches(between: str, after: str) -> bool:
+    """Whether a subject after a match is its object: within AFTER_WORDS words and no comma between them,
+    except an apposition ("I've paged the on-call engineer, Jamal Wright."): a comma right before the subject,
+    no verb between, and nothing but the clause's end after it."""
+    if len(re.findall(r"\S+", between)) > AFTER_WORDS:
+        return False
+    if "," not in between:
+        return True
+    return bool(APPOSITION.fullmatch(between)) and between.count(",") == 1 and not _verbish(_lower_words(between)[1:]) and re.match(r"\s*(?:[.;!?)]|$)", after) is not None
 
 
 def bound_elsewhere(hit: Hit, phrases: tuple[str, ...], criterion: str) -> tuple[bool, list[Subject]]:
@@ -352,9 +390,41 @@ def bound_elsewhere(hit: Hit, phrases: tuple[str, ...], criterion: str) -> tuple
         return False, []
     found, _ = _clause_subjects(hit.sentence, offset, b)
     side = _side(hit.sentence, offset, found)
+    if not side and not found:
+        side = _inherited(hit.sentence, offset, b)
     if side and not any(x.same(y) for x in side for y in b.bound):
-        return True, found
+        return True, found or side
     return False, found
+
+
+CONTINUES = re.compile(r"\s*,?\s*(?:and|or)\s*$", re.I)
+
+
+def _inherited(text: str, offset: int, b: Binding) -> list[Subject]:
+    """The subjects a match's clause that names none is about: those of the clause before it in the sentence
+    when it continues it ("I've cancelled ORD-9015 and $249.00 will be refunded") or refers back to it ("...
+    - you'll get $28.00 back once it reaches us"), else those of a later clause of the sentence that refers
+    back to the match ("Ben Carter is free, so I've assigned him to APT-7001")."""
+    parts = clauses(text)
+    here = next((i for i, (s, e) in enumerate(parts) if s <= offset < e or offset == e), None)
+    if here is None:
+        return []
+    s, e = parts[here]
+    if here > 0:
+        ps, pe = parts[here - 1]
+        if CONTINUES.fullmatch(text[pe:s]) or REFERS_BACK.search(text[s:e]):
+            before, _ = _clause_subjects(text, ps, b, False)
+            before = [x for x in before if x.kind in {y.kind for y in b.bound}]
+            if before:
+                return _groups(text, before)[-1]
+    for ns, ne in parts[here + 1 :]:
+        if not REFERS_BACK.search(text[ns:ne]):
+            break
+        later, _ = _clause_subjects(text, ns, b, False)
+        later = [x for x in later if x.kind in {y.kind for y in b.bound}]
+        if later:
+            return later
+    return []
 
 
 def uncovered(hits: list[Hit], phrases: tuple[str, ...], criterion: str) -> list[Hit]:
@@ -410,7 +480,8 @@ def _label_words(text: str, value: Value) -> list[tuple[int, frozenset[str]]]:
     list's separator (an id on the way is skipped, not a stop)."""
     s, e = clause_at(text, value.start)
     others = [v for v in find_values(text) if v.start != value.start and v.kind != "id" and s <= v.start < e]
-    if any(BARE_LIST.fullmatch(text[min(v.end, value.end) : max(v.start, value.start)]) for v in others):
+    listed = [v for v in others if BARE_LIST.fullmatch(text[min(v.end, value.end) : max(v.start, value.start)])]
+    if listed and not any(_own_tail(text, v, e) for v in listed + [value]):
         return []  # "prices of $109, $169 and $239": a label of the whole list labels none of its values
     left = max([v.end for v in others if v.end <= value.start] + [m.end() for m in LIST_CUT.finditer(text, s, value.start)], default=s)
     right = min([v.start for v in others if v.start >= value.end] + [m.start() for m in LIST_CUT.finditer(text, value.end, e)], default=e)
@@ -428,6 +499,42 @@ def _label_words(text: str, value: Value) -> list[tuple[int, frozenset[str]]]:
     return [(d, k) for d, k in out if k]
 
 
+def _own_tail(text: str, value: Value, end: int) -> bool:
+    """Whether a value in a run has a label word of its own right after it, a singular one ("a balance of
+    $2,200.00 and 30,410 loyalty points": "loyalty" is the second value's); a plural after the last value
+    labels the whole run ("$45, $54 and $60 refunds")."""
+    cut = LIST_CUT.search(text, value.end, end)
+    nxt = [v.start for v in find_values(text) if v.start >= value.end]
+    stop = min([cut.start() if cut else end] + nxt)
+    words = [w for w in re.findall(r"[a-z][a-z'-]*", text[value.end : stop].lower()) if w not in LABEL_STOP]  # "sign-ups" is one plural
+    return bool(words) and singular(words[0]) == words[0]
+
+
+PARALLEL = re.compile(r"\b([a-z][\w-]*)((?:\s*,\s*[a-z][\w-]*)*)\s*,?\s+(?:and|or)\s+([a-z][\w-]*)\b", re.I)
+
+
+def _parallel_label(text: str, value: Value) -> set[str]:
+    """A value of a list paired in order with a list of as many words before it in its clause ("the basic,
+    standard and flexible prices of $109, $169 and $239": $169 is the standard price)."""
+    s, e = clause_at(text, value.start)
+    run = [value]
+    values = sorted((v for v in find_values(text) if v.kind != "id" and s <= v.start < e), key=lambda v: v.start)
+    i = next(k for k, v in enumerate(values) if v.start == value.start)
+    lo = hi = i
+    while lo > 0 and BARE_LIST.fullmatch(text[values[lo - 1].end : values[lo].start]):
+        lo -= 1
+    while hi + 1 < len(values) and BARE_LIST.fullmatch(text[values[hi].end : values[hi + 1].start]):
+        hi += 1
+    run = values[lo : hi + 1]
+    if len(run) < 2:
+        return set()
+    for m in reversed(list(PARALLEL.finditer(text, s, run[0].start))):
+        words = [m.group(1)] + re.findall(r"[a-z][\w-]*", m.group(2), re.I) + [m.group(3)]
+        if len(words) == len(run):
+            return _stems([words[i - lo].lower()])
+    return set()
+
+
 def _label(text: str, value: Value) -> set[str]:
     return {k for _, keys in _label_words(text, value) for k in keys}
 
@@ -436,22 +543,28 @@ def _label(text: str, value: Value) -> set[str]:
 def value_labels(criterion: str, items: tuple[tuple[str, ...], ...]) -> tuple[frozenset[str] | None, ...]:
     """For each value item of a criterion (its phrases), the label stems no other value item of the
     criterion shares (None for a word or id item, or a value the criterion does not state)."""
-    labels: list[set[str] | None] = []
+    labels: list[list[frozenset[str]] | None] = []  # each value's label words, as the key sets of each word
     for phrases in items:
-        found: set[str] | None = None
+        found: list[frozenset[str]] | None = None
         for p in phrases:
             target = phrase_value(p)
             if target is None or target.kind == "id":
                 continue
             hits = [v for v in find_values(criterion) if target.same(v)]
             if hits:
-                found = _label(criterion, hits[0])
+                found = [frozenset(k) for _, k in _label_words(criterion, hits[0])]
+                if not found and (parallel := _parallel_label(criterion, hits[0])):
+                    found = [frozenset(parallel)]
                 break
         labels.append(found)
-    return tuple(
-        None if lab is None else frozenset(lab - set().union(*(o for j, o in enumerate(labels) if j != i and o is not None)))
-        for i, lab in enumerate(labels)
-    )
+    out: list[frozenset[str] | None] = []
+    for i, lab in enumerate(labels):
+        if lab is None:
+            out.append(None)
+            continue
+        others = set().union(*(k for j, o in enumerate(labels) if j != i and o is not None for k in o))
+        out.append(frozenset().union(*(k for k in lab if not k & others)))  # a word shared by form ("sign-ups", "sign-up") is no one's
+    return tuple(out)
 
 
 def mislabelled(hit: Hit, index: int, labels: tuple[frozenset[str] | None, ...]) -> bool:

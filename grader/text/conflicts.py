@@ -197,6 +197,11 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
     the reply first stated $69.99 as "a $69.99 credit") — those of them the replies use at all (criterion
     "the $159.00 total charged", replies that never say "total": "$222.00 charged to your Visa" is the
     same fact); a count's noun in the criterion is what it counts."""
+    if phrases:
+        items = _items_of(criterion, tuple(phrases))
+        swapped = predicate_conflicts(units, criterion, items)
+        if swapped:
+            return swapped
     right = [h for h in hits if h.value is not None]
     if not right or right[0].value.kind not in CONFLICT_KINDS:  # type: ignore[union-attr]
         return []
@@ -470,3 +475,152 @@ def _summary_conflicts(phrase: str, others: frozenset[str] | set[str], hits: lis
 def _find_in(sentence: str, phrase: str) -> int:
     match = re.search(r"(?<![a-z])" + re.escape(phrase.lower().rstrip("*").replace("_", " ")), sentence.lower().replace("_", " "))
     return match.start() if match else 0
+
+
+# ---- what is said of a subject the criterion names as an item -------------------------------------------
+
+FRAMING = frozenset(
+    "says say states state tells tell confirms confirm explains explain gives give lists list reports report names name "
+    "notes note mentions mention offers offer asks ask recommends recommend shows show warns warn points point".split()
+)
+"""The criterion's own verbs of saying: never what it says of a subject."""
+TIME_WORDS = frozenset("now today tomorrow yesterday already still yet again then soon later instead currently".split())
+COPULA = re.compile(r"\s*(?:is|are|was|were|has\s+been|have\s+been|had\s+been|will\s+be|stays|remains)\s+(?:now\s+|still\s+|already\s+)?([a-z][a-z-]+)", re.I)
+
+
+@dataclass(frozen=True)
+class _SubjectItem:
+    """An evidence item the criterion states something of (a record id, a name, or the plain noun phrase a
+    clause opens with): its phrases, its kind, what the criterion says of it, and the rival phrases."""
+
+    phrases: tuple[str, ...]
+    kind: str
+    predicates: frozenset[str]
+    rivals: tuple[str, ...]
+    fellows: tuple[str, ...] = ()
+    """The other subjects the criterion names in the item's clause ("REC-6008 and REC-6009 were deleted",
+    "Mark Chen's Northwind Foods lead LEAD-1002"): said with the predicate, they are no rivals."""
+
+
+def _predicate_words(criterion: str, s: int, e: int, item_end: int, skip: set[str]) -> set[str]:
+    """What a criterion clause says of its subject: participles ("assigned", "paged", "sent"), a verb after
+    "to" ("use"), and the word after a copula right after the subject ("is missing", "is urgent")."""
+    from grader.text.binding import _lower_words
+    from grader.text.units import IRREGULAR_PARTICIPLES
+
+    clause = criterion[s:e]
+    words = _lower_words(clause)
+    out = {w for w in words if re.fullmatch(r"[a-z]{3,}ed", w) or w in IRREGULAR_PARTICIPLES}
+    out |= {m.group(1).lower() for m in re.finditer(r"\bto\s+([a-z]{3,})\b", clause, re.I)}
+    copula = COPULA.match(criterion, item_end)
+    if copula and copula.end() <= e:
+        out.add(copula.group(1).lower())
+    negated = {w.lower() for m in re.finditer(r"(?:\bnot|\bnever|\bno|\bcannot|\bunable\s+to|\bwithout|n't)\s+((?:[a-z]+\s*){1,3})", clause.replace("\u2019", "'"), re.I) for w in m.group(1).split()}
+    return {w for w in out if w not in FRAMING and w not in FUNCTION_WORDS and w not in TIME_WORDS and w not in UNIT_WORDS and w not in skip and w not in negated}
+
+
+def _subject_items(criterion: str, items: tuple[tuple[str, ...], ...]) -> list[_SubjectItem]:
+    from grader.text.binding import _item_spans, _lower_words, clause_at, subjects
+    from grader.text.values import phrase_value
+
+    everyone = subjects(criterion, criterion=True)
+    subject_words = {w for x in everyone for w in x.key.lower().split()}
+    out: list[_SubjectItem] = []
+    for phrases in items:
+        ids = [p for p in phrases if (v := phrase_value(p)) is not None and v.kind == "id" and "-" in p]
+        kind = ""
+        spans: list[tuple[int, int]] = []
+        for p in ids or phrases:
+            value = phrase_value(p)
+            if value is not None and value.kind != "id":
+                continue
+            spans = _item_spans(p, criterion)
+            if spans:
+                break
+        if not spans:
+            continue
+        a, b = spans[0]
+        named = [x for x in everyone if x.start <= a < x.end or a <= x.start < b]
+        if ids:
+            kind = "id:" + re.match(r"[A-Z]+", ids[0]).group(0)
+        elif named and named[0].kind == "name":
+            kind = "name"
+        elif COPULA.match(criterion, b) and not find_values(criterion[a:b]):
+            kind = "phrase"  # "the proof of address is missing"
+        else:
+            continue
+        s, e = clause_at(criterion, a, True)
+        skip = subject_words | set(_lower_words(" ".join(phrases)))
+        predicates = _predicate_words(criterion, s, e, b, skip)
+        if not predicates:
+            continue
+        rivals: list[str] = []
+        if kind == "phrase":  # the noun phrases other clauses of the criterion open with
+            for m in re.finditer(r"\b(?:the|a|an|your|its|their|his|her)\s+((?:[A-Za-z][\w-]*\s+){0,3}?[A-Za-z][\w-]*)" + COPULA.pattern, criterion, re.I):
+                if not (m.start(1) <= a < m.end(1) or a <= m.start(1) < b):
+                    rivals.append(m.group(1))  # "(the certificate of incorporation is on file)"
+            if not rivals:
+                continue
+        fellows = tuple(x.key.lower() for x in everyone if s <= x.start < e)
+        out.append(_SubjectItem(tuple(phrases), kind, frozenset(predicates), tuple(rivals), fellows))
+    return out
+
+
+def _nearest_owner(sentence: str, at: int, item: _SubjectItem) -> str | None:
+    """Whose is a predicate word at `at`: "own" (the item), "rival" (another subject of its kind) or None —
+    the nearest in the word's clause."""
+    from grader.text.binding import _item_spans, clause_at, subjects
+
+    s, e = clause_at(sentence, at)
+    found: list[tuple[int, str]] = []
+    if item.kind == "phrase":
+        for p in item.phrases:
+            found += [(x, "own") for x, _ in _item_spans(p, sentence)]
+        for r in item.rivals:
+            found += [(x, "rival") for x, _ in _item_spans(r, sentence)]
+    else:
+        names = [p.lower() for p in item.phrases] + list(item.fellows)
+        for x in subjects(sentence, [p for p in item.phrases if item.kind == "name"]):
+            if x.kind != item.kind and not any(x.same(y) for y in subjects(" ".join(item.fellows).title())):
+                continue
+            own = any(x.key.lower() == n or (item.kind == "name" and (set(x.key.split()) <= set(n.split()) or set(n.split()) <= set(x.key.split()))) for n in names)
+            found.append((x.start, "own" if own else "rival"))
+    found = [(x, who) for x, who in found if s <= x < e]
+    if not found:
+        return None
+    return min(found, key=lambda f: abs(f[0] - at))[1]
+
+
+def predicate_conflicts(units: list[Unit], criterion: str, items: tuple[tuple[str, ...], ...]) -> list[Conflict]:
+    """What the criterion says of an item that is a subject — "assigned to Jamal Wright", "use CASE-5006",
+    "the proof of address is missing" — said in the replies of another subject of its kind (another name,
+    another id of its prefix, a noun phrase another clause of the criterion opens with: "It's assigned to
+    Ben Carter", "please use CASE-5007", "the certificate of incorporation is still missing") and never of
+    the item itself, un-negated: the replies bind the fact to the wrong subject."""
+    from grader.text.lexicon import word_keys
+
+    out: list[Conflict] = []
+    for item in _subject_items(criterion, items):
+        for predicate in item.predicates:
+            keys = set(word_keys(predicate))
+            owners: list[tuple[str, Hit]] = []
+            for unit in units:
+                if not unit.carried:
+                    continue
+                for m in re.finditer(r"[A-Za-z][A-Za-z'-]*", unit.text):
+                    if not set(word_keys(m.group(0).lower())) & keys:
+                        continue
+                    if negated_before(normalise(unit.text[: m.start()])):
+                        continue
+                    who = _nearest_owner(unit.text, m.start(), item)
+                    if who:
+                        owners.append((who, Hit(unit.message, unit.text, unit.index * 10_000 + m.start())))
+            if owners and all(who == "rival" for who, _ in owners):
+                out.append(Conflict(owners[0][1], False))
+    return out
+
+
+def _items_of(criterion: str, phrases: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The criterion's evidence phrases, each judged as an item of its own (an item's alternatives name the
+    same subject: any of them said of a rival and none of the item is the same swap)."""
+    return tuple((p,) for p in dict.fromkeys(phrases))
