@@ -510,7 +510,10 @@ def _predicate_words(criterion: str, s: int, e: int, item_end: int, skip: set[st
 
     clause = criterion[s:e]
     words = _lower_words(clause)
-    out = {w for w in words if re.fullmatch(r"[a-z]{3,}ed", w) or w in IRREGULAR_PARTICIPLES}
+    # a participle after a determiner describes a noun ("of the executed transfer", "a signed form"): it is
+    # not said of the subject
+    attributive = {m.group(1).lower() for m in re.finditer(r"\b(?:the|a|an|this|that|its|your|his|her|their|our|my)\s+([a-z]{3,})\b", clause, re.I)}
+    out = {w for w in words if (re.fullmatch(r"[a-z]{3,}ed", w) or w in IRREGULAR_PARTICIPLES) and w not in attributive}
     out |= {m.group(1).lower() for m in re.finditer(r"\bto\s+([a-z]{3,})\b", clause, re.I)}
     copula = COPULA.match(criterion, item_end)
     if copula and copula.end() <= e:
