@@ -1,9 +1,9 @@
 """Judge calibration: a labelled set of (criterion, visible replies, expected verdict) items written from
 the catalog's real criteria, and the agreement of a judge with it (agreement, Cohen's kappa, confusion
 matrix per domain and per item kind), in five splits (`SPLITS`). Three are dev — the rules were written
-with them in view: `dev` (`contracts/judge_calibration/<domain>.yaml`), and the first held-out set,
-retired to dev once its figure was reported (`dev_paraphrase`, `paraphrase_v1/`; `dev_consent`,
-`consent_v1/`). Two are held out — written blind to the rules by writers who saw only the tasks'
+with them in view: `dev` (`contracts/judge_calibration/<domain>.yaml`), and the earlier held-out sets,
+each retired to dev once its figure was reported and rule authors read it (`dev_paraphrase`:
+`paraphrase_v1/`, `paraphrase_v2/`; `dev_consent`: `consent_v1/`, `consent_v2/`). Two are held out — written blind to the rules by writers who saw only the tasks'
 instructions, gold dialogues, criterion statements and the policies, and never shown to rule authors:
 `heldout_paraphrase` (`heldout/`) and `heldout_consent` (`heldout_consent/`); their figures are the
 judges' held-out ones. A held-out set whose cases a rule author reads is retired to dev the same way and a
@@ -36,7 +36,10 @@ HELDOUT_DIRNAME = "heldout"
 CONSENT_HELDOUT_DIRNAME = "heldout_consent"
 PARAPHRASE_V1_DIRNAME = "paraphrase_v1"
 CONSENT_V1_DIRNAME = "consent_v1"
-SPLIT_DIRS = (PARAPHRASE_V1_DIRNAME, CONSENT_V1_DIRNAME, HELDOUT_DIRNAME, CONSENT_HELDOUT_DIRNAME)
+RETIRED_PARAPHRASE_DIRS = (PARAPHRASE_V1_DIRNAME, "paraphrase_v2")
+RETIRED_CONSENT_DIRS = (CONSENT_V1_DIRNAME, "consent_v2")
+"""The held-out sets retired to dev, oldest first: each was measured held out once, then read by rule authors."""
+SPLIT_DIRS = (*RETIRED_PARAPHRASE_DIRS, *RETIRED_CONSENT_DIRS, HELDOUT_DIRNAME, CONSENT_HELDOUT_DIRNAME)
 """The subdirectories of the splits read by statement (the consent parts' schema is `grader.consent_calibration`)."""
 RESULTS_FILE = CALIBRATION_DIR / "results.json"
 DOMAINS = ("retail", "customer_support", "field_service", "itsm", "payments", "travel", "onboarding", "sales", "marketing")
@@ -47,15 +50,16 @@ HELDOUT = "heldout_paraphrase"
 CONSENT = "heldout_consent"
 SPLITS = (DEV, DEV_PARAPHRASE, DEV_CONSENT, HELDOUT, CONSENT)
 """`dev`: the original set (`<domain>.yaml`), which the evidence judge's rules were written with in view.
-`dev_paraphrase` / `dev_consent`: the first held-out set (`paraphrase_v1/`, `consent_v1/`), written before
-issue 37's rules and measured held out (replies 63.9%, consent 79.3%), then retired to dev when the next
+`dev_paraphrase` / `dev_consent`: the retired held-out sets — v1 (`paraphrase_v1/`, `consent_v1/`; held out
+before issue 37's rules: replies 63.9%, consent 79.3%) and v2 (`paraphrase_v2/`, `consent_v2/`; held out
+after the first round of this session's rules: replies 84.0%, consent 87.9%), each retired when the next
 round's rule authors read its disagreements. `heldout_paraphrase` (`heldout/`) and `heldout_consent`
-(`heldout_consent/`): the held-out v2 set, written blind to the rules; their figures are the reply and
-consent judges' held-out ones. The consent splits (schema in `grader.consent_calibration`) are answered by
+(`heldout_consent/`): the current held-out set (v3), written blind to the rules; their figures are the reply
+and consent judges' held-out ones. The consent splits (schema in `grader.consent_calibration`) are answered by
 the consent judge that goes with the reply judge."""
 HELDOUT_SPLITS = (HELDOUT, CONSENT)
-CONSENT_SPLITS = {DEV_CONSENT: CONSENT_V1_DIRNAME, CONSENT: CONSENT_HELDOUT_DIRNAME}
-"""Consent split → its subdirectory."""
+CONSENT_SPLITS = {DEV_CONSENT: RETIRED_CONSENT_DIRS, CONSENT: (CONSENT_HELDOUT_DIRNAME,)}
+"""Consent split → its subdirectories."""
 Split = Literal["dev", "dev_paraphrase", "dev_consent", "heldout_paraphrase", "heldout_consent"]
 DevKind = Literal[
     "correct_plain", "paraphrase", "other_format", "split_over_messages", "correction", "refused_then_succeeded",
@@ -206,7 +210,7 @@ def load_split(split: Split, criteria: Mapping[str, Sequence[ReplyCriterion]], d
     if split == DEV:
         return load_set(directory, domains)
     if split == DEV_PARAPHRASE:
-        return load_heldout(criteria, directory / PARAPHRASE_V1_DIRNAME, domains)
+        return checked_ids([item for sub in RETIRED_PARAPHRASE_DIRS for item in load_heldout(criteria, directory / sub, domains)], domains)
     if split == HELDOUT:
         return load_heldout(criteria, directory / HELDOUT_DIRNAME, domains)
     raise CalibrationError(f"{split} is not a reply split")

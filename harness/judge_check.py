@@ -110,7 +110,8 @@ def check(config: JudgeCheckConfig, judge: Judge | None = None, prompt: str | No
     # every file is validated before any judging
     loaded = {split: load_split(split, criteria, directory, domains) for split in splits if split not in CONSENT_SPLITS}
     checks = consent_checks() if set(CONSENT_SPLITS) & set(splits) else {}
-    consent_cases = {split: load_consent(checks, directory / CONSENT_SPLITS[split], domains) for split in splits if split in CONSENT_SPLITS}
+    consent_cases = {split: [case for sub in CONSENT_SPLITS[split] for case in load_consent(checks, directory / sub, domains)]
+                     for split in splits if split in CONSENT_SPLITS}
     measured = {split: run_blocking(lambda items=items, split=split: measure(judge, items, instructions, prompt=prompt, set_sha=sha, split=split))
                 for split, items in loaded.items()}
     if consent_cases:

@@ -20,8 +20,8 @@ from grader.grade import JudgeFailure
 from harness.judge_check import consent_checks
 
 CONSENT_DIR = CALIBRATION_DIR / CONSENT_DIRNAME
-SETS = {"v2": (CONSENT_DIR, ".v2c."), "v1": (CALIBRATION_DIR / CONSENT_V1_DIRNAME, ".c.")}
-"""The held-out v2 consent set and the v1 set retired to dev (split `dev_consent`): directory, id infix."""
+SETS = {"v3": (CONSENT_DIR, ".v3c."), "v2": (CALIBRATION_DIR / "consent_v2", ".v2c."), "v1": (CALIBRATION_DIR / CONSENT_V1_DIRNAME, ".c.")}
+"""The held-out v3 consent set and the sets retired to dev (split `dev_consent`): directory, id infix."""
 GRANTED_KINDS = {"yes_form", "repeats_request", "conditional_kept", "upfront_request"}
 
 

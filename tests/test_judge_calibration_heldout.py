@@ -1,5 +1,5 @@
-"""The paraphrase splits of the judge calibration set (issue 37): the held-out v2 set (`heldout/`) and the
-first held-out set retired to dev (`paraphrase_v1/`, split `dev_paraphrase`) — their data (real tasks and
+"""The paraphrase splits of the judge calibration set (issue 37): the held-out v3 set (`heldout/`) and the
+held-out sets retired to dev (`paraphrase_v1/`, `paraphrase_v2/`, split `dev_paraphrase`) — their data (real tasks and
 criteria, every domain, both labels, every class the issue names, written apart from the gold wording),
 its loader and schema errors, the split selection of `crmbench judge-check`, its printing (the held-out
 figure named, its cases not shown to rule authors) and the committed record of its figures."""
@@ -41,7 +41,12 @@ from harness.judge_check import JudgeCheckConfig, catalog_views, check
 QUIET = Console(file=io.StringIO(), force_terminal=False)
 HELDOUT_DIR = CALIBRATION_DIR / "heldout"
 V1_DIR = CALIBRATION_DIR / "paraphrase_v1"
-SETS = {"v2": (HELDOUT_DIR, ".v2.", "blind to the judges' rules"), "v1": (V1_DIR, ".h.", "before issue 37")}
+V2_DIR = CALIBRATION_DIR / "paraphrase_v2"
+SETS = {
+    "v3": (HELDOUT_DIR, ".v3.", "held-out v3, blind to the judges' rules"),
+    "v2": (V2_DIR, ".v2.", "held-out v2, blind to the judges' rules"),
+    "v1": (V1_DIR, ".h.", "before issue 37"),
+}
 """Each paraphrase set: its directory, the infix of its case ids and the words its files are dated with."""
 
 
@@ -63,7 +68,7 @@ def heldout(criteria: dict) -> list:
 
 @pytest.fixture(scope="module", params=sorted(SETS))
 def paraphrase_set(request: pytest.FixtureRequest, criteria: dict) -> tuple[str, list]:
-    """(set name, its items): the held-out v2 set and the v1 set retired to dev are held to the same rules."""
+    """(set name, its items): the held-out set and the sets retired to dev are held to the same rules."""
     return request.param, load_heldout(criteria, SETS[request.param][0])
 
 
@@ -96,7 +101,7 @@ def test_the_heldout_split_is_written_apart_from_the_gold_replies_and_the_dev_sp
     """Held out from the rules' sources: no case replays a task's gold replies, none repeats a case of a
     dev split (the original set, or the v1 paraphrases retired to dev)."""
     catalog = load_catalog()
-    dev = [*load_set(), *load_heldout(criteria, V1_DIR)]
+    dev = [*load_set(), *load_heldout(criteria, V1_DIR), *load_heldout(criteria, V2_DIR)]
     dev_messages = {tuple(item.messages) for _, item in dev}
     assert not {item.id for _, item in heldout} & {item.id for _, item in dev}
     for _, item in heldout:
