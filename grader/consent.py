@@ -498,6 +498,15 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     other = proposal is not None and _proposes_other(proposal, question)
     answers = proposal is not None and names_call(proposal, question) and not other
     pick = _option_pick(message.content, proposal, question, reading) if proposal is not None else None
+    # the alternatives the agent offered ("I can escalate it, or just add a note"; "card, bank transfer or
+    # PayPal?"; "a standard room at $169 and a family room at $239. Which?"): a pick of another one decides
+    # against the call, even in a request ("Just add the note"), and outweighs a word shared with an option
+    alternative = _alternative_pick(message.content, proposal, question, reading) if proposal is not None else None
+    if alternative is not None and (pick is None or pick == alternative or (pick is True and not (
+            _picks(message.content, question, phrases=False) or names_record(message.content, question)))):
+        pick = alternative  # an option read by a shared word alone gives way to the alternative picked
+    else:
+        alternative = None
     # "Disqualify the Northwind lead, Chen." - "There are two: ... Which one?" - "The Foods one.": a pick among
     # the options the agent listed after the customer asked for the call answers that request
     answers |= pick is True and asked_before
@@ -538,7 +547,9 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
         _names_other_time(reading.without_conditions(w), question) or _names_other_text(reading.without_conditions(w), question)
         for w in reading.affirm_texts
     )
-    if (pick is False and not about) or conflict:
+    # a pick of another option decides against the call even in a request ("Cancel the one with the mug"),
+    # unless the answer names the call's own value too
+    if (pick is False and (alternative is False or not about)) or conflict:
         what = "another of the options offered" if pick is False else "another value than the call's"
         state.verdict = ConsentJudgement(granted=False, explanation=f"the customer's latest answer chose {what}", **cite)
         return state
@@ -712,6 +723,121 @@ def _option_pick(text: str, proposal: str | None, question: ConsentQuestion, rea
     kinds = {(m.kind, str(m.value).split("-")[0] if m.kind == "id" else "") for m in mine}
     if any((v.kind, str(v.value).split("-")[0] if v.kind == "id" else "") in kinds for v in values):
         return False
+    return None
+
+
+_ALTERNATIVE_SPLIT = re.compile(r";\s*|,?\s+(?:or|and|versus|vs\.?)\s+|,\s*|\s+[\u2014\u2013-]\s+|\s*[\u2014\u2013]\s*|:\s+")
+_ORDINALS = {"first": 0, "1st": 0, "former": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
+             "last": -1, "latter": -1, "final": -1}
+_ORDINAL_NOUNS = frozenset({"one", "option", "choice", "of", "please", "then", "thanks", "thank", "alternative", "pick"})
+
+
+def _alternatives(proposal: str) -> tuple[list[str], bool]:
+    """The alternatives an agent message offers, when it offers a choice: the parts (split at "or", "and",
+    commas, semicolons, dashes, brackets) of its sentences holding "or" ("I can escalate it, or just add a
+    note"; "card, bank transfer, PayPal or account balance?"), or, when it asks "which"/"either" without one,
+    of its sentences that are no question ("a standard room at $169 and a family room at $239. Which would
+    you like?")."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", proposal) if s.strip()]
+    choosing = [s for s in sentences if re.search(r"\bor\b", s, re.I)]
+    offered = bool(choosing)
+    if not choosing and re.search(r"\b(which|either|prefer)\b", proposal, re.I):
+        choosing = [s for s in sentences if not s.rstrip().endswith("?")]
+    parts: list[str] = []
+    for sentence in choosing:
+        pieces = [p.strip(" .?!") for p in _ALTERNATIVE_SPLIT.split(sentence) if p and p.strip(" .?!")]
+        merged: list[str] = []
+        for piece in pieces:
+            if merged and merged[-1].count("(") > merged[-1].count(")"):
+                merged[-1] += " and " + piece  # "(two T-shirts and a mug)" stays one part
+            elif merged and len(words(merged[-1])) == 1 and spoken_values(merged[-1]) and not spoken_values(piece):
+                merged[-1] += ", " + piece  # "LEAD-1001, Laura Chen at Northwind Logistics": the words describe the id
+            else:
+                merged.append(piece)
+        parts += merged
+    return parts, offered
+
+
+def _alt_words(text: str) -> set[str]:
+    """Content words of a text for telling options apart (an id's own part included: "D4E5F6" for
+    TXN-D4E5F6), singular."""
+    out = {w.rstrip("s") if len(w) > 3 else w for w in _content(text)}
+    for w in words(text):
+        if any(c.isdigit() for c in w) and any(c.isalpha() for c in w) and len(w) >= 4:
+            out |= {w, *w.split("-")[1:]}
+    return out
+
+
+def _mine(parts: list[str], question: ConsentQuestion, offered: bool = True) -> list[bool] | None:
+    """Which alternatives are the call's, by the first of these that tells them apart (some but not all
+    hold it): a value the call acts on or sets, where another alternative names a value written the same
+    way ("AU214 at 17:30" / "AU210"; "TXN-A1B2C3" / "TXN-D4E5F6"); a short text argument of the call
+    ("standard room" / "family room"); the call's action, when the agent offered alternatives with "or"
+    (`offered`: "I can escalate it, or just add a note")."""
+    shapes = [{_shape(w) for w in words(p) if any(c.isdigit() for c in w)} for p in parts]
+    heads = {str(v.value).split("-", 1)[0].lower() for v in values_of(question) if v.kind == "id" and any(c.isdigit() for c in str(v.value).split("-", 1)[0])}
+    by_value = [_picks(p, question, phrases=False) or names_record(p, question) or bool(heads & set(words(p))) for p in parts]
+    if any(by_value) and not all(by_value) and any(shapes[i] & shapes[j] for i in range(len(parts)) if by_value[i] for j in range(len(parts)) if not by_value[j]):
+        return by_value
+    codes = {str(leaf).lower() for call in question.calls for _, leaf in flatten(call.arguments) if isinstance(leaf, str)}
+    named = [aliases_named(p) for p in parts]
+    by_code = [any(code in codes and not negated for _, code, negated in n) for n in named]
+    if any(by_code) and not all(by_code) and all(n for n in named):
+        return by_code  # "back to your original card" / "as store credit"
+    norm = [normalise(p) for p in parts]
+    arguments = [a.replace("_", " ") for a in text_arguments(question)]
+    by_text = [any(phrase_pattern(a).search(n) for a in arguments) or _proposal_item(p, question) for p, n in zip(parts, norm, strict=True)]
+    if any(by_text) and not all(by_text):
+        return by_text
+    by_action = [_found(words(p), action_forms(question.tool)) for p in parts]
+    if offered and any(by_action) and not all(by_action):
+        return by_action
+    return None
+
+
+def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, reading: Reading) -> bool | None:
+    """Which of the alternatives the agent offered (`_alternatives`) the answer picks, by its first clause
+    that picks one: by a word only that alternative has ("the family room", "just add the note", "bank
+    transfer"), by an ordinal ("the second one", "the latter"), or by a part of the day its time falls in
+    ("the afternoon one"). True: the call's (an alternative naming a value or a short text argument of the
+    call); False: another, while one of them is the call's; None: no choice read."""
+    parts, offered = _alternatives(proposal)
+    if len(parts) < 2:
+        return None
+    mine = _mine(parts, question, offered)
+    if mine is None:
+        return None
+    part_words = [_alt_words(p) for p in parts]
+    counts: dict[str, int] = {}
+    for ws in part_words:
+        for w in ws:
+            counts[w] = counts.get(w, 0) + 1
+    valued = [i for i, p in enumerate(parts) if any(v.kind in ("id", "time", "date", "number") for v in spoken_values(p))] or list(range(len(parts)))
+    days = lexicon().times_of_day
+    for raw, clause, _, _ in clauses(text):
+        said = reading.without_conditions(raw)
+        if raw.rstrip().endswith("?") or not said.strip() or any(negated_at(clause, i) for i in range(len(clause))):
+            continue
+        picked = {i for i, ws in enumerate(part_words) if any(counts.get(w) == 1 for w in _alt_words(said) & ws)}
+        if not picked:
+            for at, w in enumerate(clause):
+                nxt = clause[at + 1] if at + 1 < len(clause) else None
+                if w in _ORDINALS and (nxt is None or nxt in _ORDINAL_NOUNS or _mentions([nxt], object_forms(question.tool))):
+                    index = _ORDINALS[w]
+                    if -len(valued) <= index < len(valued):
+                        picked.add(valued[index])
+        if not picked:
+            spans = [days[w] for w in clause if w in days and w not in ("am", "pm")]
+            if spans:
+                picked = {i for i, p in enumerate(parts) if any(lo <= v.value < hi for v in spoken_values(p) if v.kind == "time" for lo, hi in spans)}
+        if len(picked) == 1:
+            chosen = picked.pop()
+            if not mine[chosen] and any(mine[i] and (any(counts.get(w) == 1 for w in _alt_words(said) & part_words[i]) or any(v.same(s) or s.same(v) for v in spoken_values(parts[i]) for s in spoken_values(said)))
+                                        for i in range(len(parts))):
+                return None  # the clause names the call's alternative too
+            return mine[chosen]
+        if picked:
+            return None
     return None
 
 
