@@ -560,7 +560,13 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # the call's action earlier: it restates that request with the value corrected
     if not about and asked_before and any(_picks(" ".join(st), question) for st in reading.statements):
         about = reading.statements
-    choice = pick is True or any(names_call(" ".join(s), question) or _shares_word(s, proposal or "") for s in reading.statements)
+    # a statement sharing a word with the proposal is a choice ("the Northwind one"), not when it is negated
+    # or stands beside a question back with no yes and no request ("We never sent a proposal... can't you skip it?")
+    asks_back = reading.question or bool(reading.requests and not about and all(t.rstrip().endswith("?") for t in reading.request_texts))
+    choice = pick is True or any(
+        names_call(" ".join(s), question) or (_shares_word(s, proposal or "") and not (asks_back and not reading.affirms) and not any(w in lexicon().negators for w in s))
+        for s in reading.statements
+    )
     # "Yes, move PNR-Q9YC5G instead": a yes whose sentence names another record decides nothing about this call
     elsewhere = not about and any(names_other_record(w, question, records_only=True) for w in reading.affirm_texts)
     # "Yes, upgrade to growth and add Sam.": a yes that asks, in its own sentence, for other actions is a yes to those

@@ -243,6 +243,14 @@ _PASSIVE_MODALS = ("can be", "could be", "should be", "may be", "must be", "need
                    "are good to go", "can be marked", "is ok to", "is okay to", "is fine to", "are ok to", "are okay to", "are fine to")
 
 
+_FUTURE = frozenset({"will", "would"})
+_DETERMINERS = frozenset({"the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "that", "these", "those", "any", "all"})
+""""Will the freeze stop my payroll?", "would the refund go to my card?": a question about what the action
+does, not a request ("could the technician come at 10?" is one)."""
+_BARE_ACKS = frozenset({"ok", "okay", "k", "kk", "alright", "all right", "right", "ok then", "okay then", "alright then", "i see", "hmm", "hm"})
+"""Acknowledgements that answer nothing when a question follows ("Ok. What's the 45 made up of?")."""
+
+
 def _is_request(clause: list[str]) -> bool:
     """A clause asking the agent to act: a request opener, an action word first (imperative), a modal
     question about someone other than the speaker ("could Ben do it?"; "can I ...?" asks for information),
@@ -252,7 +260,7 @@ def _is_request(clause: list[str]) -> bool:
         return True
     if any(find(clause, marker) for marker in lexicon().request_markers):
         return True
-    if len(core) > 1 and core[0] in MODALS and core[1] not in {"i", "it", "that", "this", "there"}:
+    if len(core) > 1 and core[0] in MODALS and core[1] not in {"i", "it", "that", "this", "there"} and not (core[0] in _FUTURE and core[1] in _DETERMINERS):
         return True
     if core and core[0] not in MODALS and core[0] not in {"i", "we", "you"} and any(find(core, p) for p in _PASSIVE_MODALS) and not any(w in lexicon().negators for w in core):
         return True
@@ -467,6 +475,9 @@ def read(text: str) -> Reading:
         reading.statements.append(core)
         reading.statement_texts.append(raw)
     reading.closes_refusal = last == "refuse" and not reading.opens_refusal
+    if reading.question and reading.affirms and not reading.requests and not reading.statements and not reading.conditions and all(
+        " ".join(strip_fillers(words(t))) in _BARE_ACKS or " ".join(words(t)) in _BARE_ACKS for t in reading.affirm_texts):
+        reading.affirms, reading.affirm_texts = False, []  # "Ok. What's the 45 made up of?" asks back
     return reading
 
 
