@@ -316,8 +316,15 @@ def _direction(clause: list[str], upper: list[str], lower: list[str]) -> str | N
 
 
 def _vacuous(clause: list[str]) -> bool:
-    """A condition that gates nothing ("if there is one", "if needed")."""
-    return any(find(clause, v) for v in lexicon().vacuous_conditions)
+    """A condition that gates nothing ("if there is one", "if needed"); not when a value or a part of the
+    day follows it ("only if you can do 8am" gates on the time)."""
+    days = lexicon().times_of_day
+    for v in lexicon().vacuous_conditions:
+        for at in find(clause, v):
+            rest = clause[at + len(_form(v)) :]
+            if not any(any(c.isdigit() for c in w) or w in days or w in _HOUR_WORDS or w in ("noon", "midday", "midnight") for w in rest):
+                return True
+    return False
 
 
 def _condition_at(core: list[str]) -> tuple[int, str] | None:
@@ -568,7 +575,7 @@ def _holds(condition: Condition, record: list[tuple[str, Any]], status: str, sta
         left = _remaining(record, stated)
         return None if left is None else _within(left, condition)
     if condition.kind == "amount":
-        found = amounts(record, condition.noun) or _stated_costs(stated, "$" in condition.raw)
+        found = amounts(record, condition.noun) or _stated_costs(stated, "$" in condition.raw, condition.noun)
         if not found:
             return None
         return all(_within(v, condition) for v in found)
@@ -615,13 +622,15 @@ def _remaining(record: list[tuple[str, Any]], stated: list[str]) -> Decimal | No
     return None
 
 
-def _stated_costs(stated: list[str], money: bool) -> list[Decimal]:
+def _stated_costs(stated: list[str], money: bool, noun: tuple[str, ...] = ()) -> list[Decimal]:
     """The amounts of the agent's latest sentence about a cost ("cancelling now costs one night: $149.00";
-    with `money`, only amounts written as money)."""
+    "the cheapest plan that covers you is growth at $299 per month" for "if the growth one is under $300":
+    a sentence naming the condition's noun; with `money`, only amounts written as money)."""
     cost = [w for w in lexicon().cost_words if w != "it"]
+    named = [n for n in noun if len(n) > 3]
     for message in reversed(stated):
         for sentence in reversed(_SENTENCE_SPLIT.split(message)):
-            if not any(find(words(sentence), w) for w in cost):
+            if not any(find(words(sentence), w) for w in [*cost, *named]):
                 continue
             found = [v for v in find_values(sentence) if v.kind == "number" and (not money or "$" in sentence[max(0, v.start - 2) : v.start + 1])]
             if found:
@@ -747,7 +756,10 @@ def _alias_holds(condition: Condition, record: list[tuple[str, Any]]) -> bool | 
     checked on the call's argument holding a code of the same group."""
     codes = _codes(record)
     verdicts = []
-    for group, code, negated in _aliases(condition.raw):
+    named = _aliases(condition.raw)
+    for group, code, negated in named:
+        if any(g == group and c == code and n != negated for g, c, n in named):
+            continue  # "on the gift card and not some new card": the code is named both ways, the words tell
         group_codes = set(lexicon().value_aliases[group])
         present = codes & group_codes
         if not present:
@@ -781,7 +793,8 @@ def _text_value_holds(condition: Condition, record: list[tuple[str, Any]]) -> bo
     for _, leaf in record:
         if not isinstance(leaf, str) or find_values(leaf) or not 2 < len(leaf) <= 40:
             continue
-        at = find(cw, leaf.lower().replace("_", " "))
+        form = leaf.lower().replace("_", " ")
+        at = find(cw, form) or find(cw, form + "s")  # "only actual customers" names lifecycle customer
         if at:
             return not negated_at(cw, at[0], 4)
     return None
