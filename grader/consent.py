@@ -266,9 +266,16 @@ def unnamed_choices(question: ConsentQuestion, context: list[str]) -> list[str]:
         if v.kind == "id":  # a flight named by the first part of its id ("AU210" for AU210-1212)
             head = str(v.value).split("-", 1)[0].lower()
             return any(ch.isdigit() for ch in head) and head in heard
-        if v.kind == "date":  # a day named without its month ("Thursday the 3rd")
+        if v.kind == "date":  # a day named without its month ("Thursday the 3rd"), or by its weekday ("on Wednesday")
             day = v.value[2]  # type: ignore[index]
-            return any(w in heard for w in (f"{day}st", f"{day}nd", f"{day}rd", f"{day}th"))
+            if any(w in heard for w in (f"{day}st", f"{day}nd", f"{day}rd", f"{day}th")):
+                return True
+            if v.value[0]:  # type: ignore[index]
+                import datetime
+
+                weekday = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")[datetime.date(*v.value).weekday()]  # type: ignore[misc]
+                return weekday in heard
+            return False
         return False
 
     record = [v for v in values_of(question) if v.kind == "id" and not any(v.same(c) for c in chosen_values(question))][:1]
@@ -356,7 +363,8 @@ def asks_for_call(request: list[str], question: ConsentQuestion, context: list[s
     in_context = names_record(text, question) or any(_mentions(words(m), object_forms(question.tool)) for m in [text, *context])
     if _found(request, action_forms(question.tool)) and in_context:
         return True
-    if in_context and _picks(text, question):
+    # "Can APT-7003 move to 10:00?" ... "Put me in the 08:00 then.": a value the call sets, about the record named before
+    if (in_context or any(names_record(m, question) for m in context)) and _picks(text, question):
         return True
     return _found(request, lexicon().generic_actions) and _names_pinned(text, question)
 
@@ -454,10 +462,49 @@ def conditions_met(reading: Reading, question: ConsentQuestion, deciding: set[st
         for record, status in _record(question):
             holds = condition_holds(condition, record, status, stated or [])
             if holds is None:
+                holds = _other_action_held(condition, question)
+            if holds is None and stated:
+                holds = _stated_of_alternative(condition, question, stated[-1])
+            if holds is None:
                 return False, f"the customer's condition ({condition.text!r}) cannot be checked on the call"
             if not holds:
                 return False, f"the customer's condition ({condition.text!r}) is not met by the call"
     return True, ""
+
+
+def _other_action_held(condition: Condition, question: ConsentQuestion) -> bool | None:
+    """"as long as I'm not charged twice" for a call that sends a receipt: a condition that an action is not
+    done, naming an action the call does not do (another tool's verb, in any form), holds."""
+    cw = words(condition.raw)
+    if not any(w in lexicon().negators for w in cw):
+        return None
+    mine = set(action_forms(question.tool))
+    for forms in lexicon().actions.values():
+        for form in forms:
+            if " " in form or len(form) < 4 or form in mine:
+                continue
+            for at, w in enumerate(cw):
+                if w in (form, form + "s", form + "d", form + "ed", form + "ing", form[:-1] + "ing") and negated_at(cw, at, 4):
+                    return True
+    return None
+
+
+def _stated_of_alternative(condition: Condition, question: ConsentQuestion, agent: str) -> bool | None:
+    """A condition settled by what the agent said of the alternatives it offered ("OPP-4002, Northwind Foods
+    POS upgrade (proposal)" - "if it's the one sitting in proposal"): a word of the condition only one
+    alternative has; met when that one is the call's."""
+    parts, offered = _alternatives(agent)
+    if len(parts) < 2:
+        return None
+    mine = _mine(parts, question, offered)
+    if mine is None:
+        return None
+    part_words = [_alt_words(p) for p in parts]
+    said = _alt_words(condition.raw)
+    hits = {i for i, ws in enumerate(part_words) if any(sum(w in o for o in part_words) == 1 for w in said & ws)}
+    if len(hits) != 1:
+        return None
+    return mine[hits.pop()]
 
 
 @dataclass
@@ -536,6 +583,11 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # (or takes back) the yes or the request before it
     refused |= reading.closes_refusal and (refuses_this or bool(about))
     refused |= not about and any(names_call(" ".join(n), question) for n in reading.negated_actions)
+    # "Just the hotel for now. Keep the flight.": a clause keeping the call's object or record as it is
+    refused |= any(
+        _keeps(strip_fillers(c)) and (_mentions(c, object_forms(question.tool)) or names_record(raw, question))
+        for raw, c, _, _ in clauses(message.content)
+    )
     if refused:
         how = "puts the decision off" if reading.defers and not reading.declines else "declines"
         state.verdict = ConsentJudgement(granted=False, declined=how == "declines", explanation=f"the customer's latest answer {how}", **cite)
@@ -543,7 +595,7 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # an answer about another of the options the agent offered, or another value of the call's code
     # ("Laura's, the Logistics one" when Mark's lead is disqualified; "yes, as store credit" for a refund to
     # the card; "yes to the 2 pm one instead" for the 10:00 window) decides against this call
-    conflict = _names_other_code(message.content, question, reading) or any(
+    conflict = _names_other_code(message.content, question, reading) or _names_other_amount(reading, question) or any(
         _names_other_time(reading.without_conditions(w), question) or _names_other_text(reading.without_conditions(w), question)
         for w in reading.affirm_texts
     )
@@ -845,6 +897,40 @@ def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, readi
         if picked:
             return None
     return None
+
+
+_CONTRAST = ["but", "instead", "rather", "actually", "make it", "change it to", "put", "write", "say", "note that", "correct"]
+
+
+def _keeps(core: list[str]) -> bool:
+    """The clause opens with a verb keeping something as it is, and keeps a thing already named ("keep the
+    flight", "leave my appointment"), not a new one ("leave a note")."""
+    form = opens_with_any(core, lexicon().keep_forms)
+    if form is None:
+        return False
+    rest = core[len(words(form)) :]
+    return bool(rest) and rest[0] not in ("a", "an", "some", "me", "it", "that", "this")
+
+
+def _names_other_amount(reading: Reading, question: ConsentQuestion) -> bool:
+    """A yes or a request whose sentence, outside its conditions, corrects the amount ("Yes but put that I'm
+    paying $189", "yes, make it $40") when the call's arguments (their text included) hold amounts and none
+    is the one said: the customer asked for another amount than the call carries."""
+    record = [v for call in question.calls for k, leaf in flatten(call.arguments) for v in find_values(str(leaf))
+              if v.kind == "number" and ("$" in str(leaf)[max(0, v.start - 1) : v.start + 1] or MONEY_KEY.search(k))]
+    if not record:
+        return False
+    for sentence in dict.fromkeys([*reading.affirm_texts, *reading.request_texts]):
+        plain = reading.without_conditions(sentence)
+        bounds = lexicon().upper_bounds + lexicon().lower_bounds
+        said = [v for v in spoken_values(plain) if v.kind == "number" and "$" in plain[max(0, v.start - 1) : v.start + 1]
+                and not any(find(words(plain[: v.start])[-4:], b) for b in bounds)]  # "keep the card part under $100" bounds it
+        if said and any(find(words(plain), c) for c in _CONTRAST) and not any(v.same(r) or r.same(v) for v in said for r in record):
+            return True
+    return False
+
+
+MONEY_KEY = re.compile(r"amount|fee|total|price|cost|charge|credit|refund|balance|fare", re.I)
 
 
 def _names_other_code(text: str, question: ConsentQuestion, reading: Reading) -> bool:

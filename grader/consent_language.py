@@ -59,6 +59,7 @@ class ConsentLexicon(BaseModel):
     objects: dict[str, list[str]]
     generic_actions: list[str]
     counter_markers: list[str]
+    keep_forms: list[str]
     remainder_words: list[str]
     after_markers: list[str]
     cost_words: list[str]
@@ -420,6 +421,10 @@ def read(text: str) -> Reading:
         whole = None if condition is not None or _vacuous(clause) or raw.rstrip().endswith("?") else _condition_at(clause)
         if whole is not None and whole[0] < len(clause) - len(core):
             core, condition = clause[whole[0] :], (0, whole[1])  # "so long as ...": the filler opened the condition
+        if condition is None and _after_but(raw, sentence_text) and not raw.rstrip().endswith("?"):
+            restricted = opens_with_any(core, _RESTRICTIONS)
+            if restricted:  # "yes but only the ones in North America": the yes is limited to what follows
+                condition = (0, restricted)
         if condition is not None:
             at, opener = condition
             said = _from_opener(raw, opener)
@@ -501,6 +506,10 @@ def _acknowledges(clause: list[str]) -> bool:
     lex = lexicon()
     filler = opens_with_any(clause, lex.fillers)
     return filler is not None and len(_form(filler)) > 1 and not opens_with_any(clause, [f for f in lex.yes_forms if len(_form(f)) >= len(_form(filler))])
+
+
+_RESTRICTIONS = ["only", "just", "only for", "just for", "limit it to", "restrict it to", "keep it to", "limited to", "restricted to"]
+"""Openers of a clause after "but" that limit a yes ("yes, but only the NA ones"): read as its condition."""
 
 
 def _after_but(raw: str, sentence: str) -> bool:
@@ -776,7 +785,16 @@ def _keyed_text_holds(condition: Condition, record: list[tuple[str, Any]]) -> bo
     plain = {x for f in [*lexicon().fillers, *lexicon().yes_forms] for x in words(f)}
     for i, w in enumerate(cw):
         keyed = [v for k, v in texts if w.rstrip("s") == k.rstrip("s") or (len(w) > 3 and w.rstrip("s") == k.split("_")[-1].rstrip("s"))]
-        if not keyed or i == 0:
+        if not keyed:
+            continue
+        after = [x for x in cw[i + 1 : i + 4] if x not in _LINKS and x not in lexicon().negators]
+        if after and after[0].isalpha() and after[0] not in _STOPWORDS and after[0] not in plain and (i == 0 or cw[i - 1] in _STOPWORDS):
+            # "as long as the impact stays low", "provided the plan is growth": the value after its key
+            value = after[0]
+            if len(value) > 2 and value not in lexicon().negators:
+                same = any(value in v.split() or v.startswith(value) for v in keyed)
+                return same != any(x in lexicon().negators for x in cw[i + 1 : i + 4])
+        if i == 0:
             continue
         named = cw[i - 1]
         if named in _STOPWORDS or named in lexicon().negators or named in plain or not named.isalpha():
@@ -800,6 +818,7 @@ def _text_value_holds(condition: Condition, record: list[tuple[str, Any]]) -> bo
     return None
 
 
+_LINKS = frozenset("is stays stay remains remain be being set kept at to as of was gets get goes go will would should".split())
 _STOPWORDS = frozenset("the a an my our your it is this that be to of for on in at and or its their new same".split())
 
 
