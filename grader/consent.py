@@ -460,11 +460,14 @@ def conditions_met(reading: Reading, question: ConsentQuestion, deciding: set[st
         if deciding is not None and condition.sentence not in deciding:
             continue
         for record, status in _record(question):
-            holds = condition_holds(condition, record, status, stated or [])
+            # what the agent said of the alternatives settles a condition on the record's state ("if it's the
+            # one marked open") before feasibility does, and any condition the record cannot check
+            told = _stated_of_alternative(condition, question, stated[-1]) if stated and condition.kind in (None, "feasible") else None
+            holds = told if told is not None and condition.kind == "feasible" else condition_holds(condition, record, status, stated or [])
+            if holds is None:
+                holds = told
             if holds is None:
                 holds = _other_action_held(condition, question)
-            if holds is None and stated:
-                holds = _stated_of_alternative(condition, question, stated[-1])
             if holds is None:
                 return False, f"the customer's condition ({condition.text!r}) cannot be checked on the call"
             if not holds:
@@ -826,16 +829,43 @@ def _alt_words(text: str) -> set[str]:
     return out
 
 
+def _kinds(part: str) -> list[tuple[str, str, Value | None]]:
+    """The values of an alternative, by kind ("id" with its prefix, "time", "date", "number"), and the
+    written shape of a token holding a digit ("AU214")."""
+    out: list[tuple[str, str, Value | None]] = [
+        (v.kind, str(v.value).split("-")[0] if v.kind == "id" else "", v) for v in spoken_values(part) if v.kind in ("id", "time", "date", "number")]
+    return out + [("shape", _shape(w), None) for w in words(part) if any(c.isdigit() for c in w) and any(c.isalpha() for c in w)]
+
+
+def _mine_by_value(parts: list[str], question: ConsentQuestion) -> list[bool] | None:
+    """The alternatives naming a value the call acts on or sets, counted on a kind another alternative
+    names with another value ("09:15" / "15:45" on the same Monday: the time tells them apart, not the day)."""
+    mine_values = values_of(question)
+    heads = {str(v.value).split("-", 1)[0].lower() for v in mine_values if v.kind == "id" and any(c.isdigit() for c in str(v.value).split("-", 1)[0])}
+    kinds = [_kinds(p) for p in parts]
+
+    def hit(kind: str, key: str, value: Value | None, part: str) -> bool:
+        if value is None:
+            return any(w in heads for w in words(part) if _shape(w) == key)
+        return any((value.same(m) or m.same(value)) for m in mine_values if m.kind == value.kind)
+
+    marks = [{(k, key) for k, key, v in ks if hit(k, key, v, p)} for ks, p in zip(kinds, parts, strict=True)]
+    others = [{(k, key) for k, key, v in ks if not hit(k, key, v, p)} for ks, p in zip(kinds, parts, strict=True)]
+    telling = {kk for i, m in enumerate(marks) for kk in m if any(kk in others[j] and kk not in marks[j] for j in range(len(parts)) if j != i)}
+    if not telling:
+        return None
+    out = [bool(m & telling) for m in marks]
+    return out if any(out) and not all(out) else None
+
+
 def _mine(parts: list[str], question: ConsentQuestion, offered: bool = True) -> list[bool] | None:
     """Which alternatives are the call's, by the first of these that tells them apart (some but not all
     hold it): a value the call acts on or sets, where another alternative names a value written the same
     way ("AU214 at 17:30" / "AU210"; "TXN-A1B2C3" / "TXN-D4E5F6"); a short text argument of the call
     ("standard room" / "family room"); the call's action, when the agent offered alternatives with "or"
     (`offered`: "I can escalate it, or just add a note")."""
-    shapes = [{_shape(w) for w in words(p) if any(c.isdigit() for c in w)} for p in parts]
-    heads = {str(v.value).split("-", 1)[0].lower() for v in values_of(question) if v.kind == "id" and any(c.isdigit() for c in str(v.value).split("-", 1)[0])}
-    by_value = [_picks(p, question, phrases=False) or names_record(p, question) or bool(heads & set(words(p))) for p in parts]
-    if any(by_value) and not all(by_value) and any(shapes[i] & shapes[j] for i in range(len(parts)) if by_value[i] for j in range(len(parts)) if not by_value[j]):
+    by_value = _mine_by_value(parts, question)
+    if by_value is not None:
         return by_value
     codes = {str(leaf).lower() for call in question.calls for _, leaf in flatten(call.arguments) if isinstance(leaf, str)}
     named = [aliases_named(p) for p in parts]

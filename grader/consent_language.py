@@ -743,11 +743,16 @@ def _aliases(text: str) -> list[tuple[str, str, bool]]:
                 if any(g == group and c == code for g, c, _ in out):
                     continue
                 if all(i in taken for i in span):
-                    out.append((group, code, negated_at(w, at, 4)))  # the same words name a code of another group
+                    out.append((group, code, _code_negated(w, at)))  # the same words name a code of another group
                 continue
             taken |= span
-            out.append((group, code, negated_at(w, at, 4)))
+            out.append((group, code, _code_negated(w, at)))
     return out
+
+
+def _code_negated(w: list[str], at: int) -> bool:
+    """A code named negated ("not to my card") or set aside ("rather than email", "instead of SMS")."""
+    return negated_at(w, at, 4) or w[max(0, at - 2) : at] in (["rather", "than"], ["instead", "of"]) or w[max(0, at - 1) : at] == ["than"]
 
 
 def aliases_named(text: str) -> list[tuple[str, str, bool]]:
