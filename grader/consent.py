@@ -804,6 +804,11 @@ def _alternatives(proposal: str) -> tuple[list[str], bool]:
     offered = bool(choosing)
     if not choosing and re.search(r"\b(which|either|prefer)\b", proposal, re.I):
         choosing = [s for s in sentences if not s.rstrip().endswith("?")]
+        # "Which would you like?", "Which room suits?": a choice among what was said, not "which card should I use?"
+        nouns = [m.group(1).lower() for m in re.finditer(r"\bwhich\s+([A-Za-z']+)", proposal, re.I)]
+        said = set(words(" ".join(choosing)))
+        if nouns and not any(n in _WHICH_OF or n.rstrip("s") in said or n in said for n in nouns):
+            choosing = []
     parts: list[str] = []
     for sentence in choosing:
         pieces = [p.strip(" .?!") for p in _ALTERNATIVE_SPLIT.split(sentence) if p and p.strip(" .?!")]
@@ -817,6 +822,9 @@ def _alternatives(proposal: str) -> tuple[list[str], bool]:
                 merged.append(piece)
         parts += merged
     return parts, offered
+
+
+_WHICH_OF = frozenset("one ones would do does of suits suit works work is are option options you shall should will i we".split())
 
 
 def _alt_words(text: str) -> set[str]:
@@ -867,6 +875,19 @@ def _mine(parts: list[str], question: ConsentQuestion, offered: bool = True) -> 
     by_value = _mine_by_value(parts, question)
     if by_value is not None:
         return by_value
+    found = _mine_by_words(parts, question, offered)
+    # the alternatives are not told apart by the call's words when one said not to be the call's names a value it sets
+    if found is not None and any(not m and (_picks(p, question, phrases=False) or names_record(p, question)) for m, p in zip(found, parts, strict=True)):
+        return None
+    heads = {str(v.value).split("-", 1)[0].lower() for v in values_of(question) if v.kind == "id" and any(c.isdigit() for c in str(v.value).split("-", 1)[0])}
+    if found is not None and any(not m and heads & set(words(p)) for m, p in zip(found, parts, strict=True)):
+        return None
+    return found
+
+
+def _mine_by_words(parts: list[str], question: ConsentQuestion, offered: bool) -> list[bool] | None:
+    """The alternatives naming the call's code in words, else a short text argument or `proposal` item,
+    else (alternatives offered with "or") the call's action."""
     codes = {str(leaf).lower() for call in question.calls for _, leaf in flatten(call.arguments) if isinstance(leaf, str)}
     named = [aliases_named(p) for p in parts]
     by_code = [any(code in codes and not negated for _, code, negated in n) for n in named]
