@@ -588,7 +588,7 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     refused |= not about and any(names_call(" ".join(n), question) for n in reading.negated_actions)
     # "Just the hotel for now. Keep the flight.": a clause keeping the call's object or record as it is
     refused |= any(
-        _keeps(strip_fillers(c)) and (_mentions(c, object_forms(question.tool)) or names_record(raw, question))
+        _keeps(strip_fillers(c)) and (_mentions(c, [f for f in object_forms(question.tool) if f not in _ANAPHORIC]) or names_record(raw, question))
         for raw, c, _, _ in clauses(message.content)
     )
     if refused:
@@ -951,6 +951,10 @@ def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, readi
 
 
 _CONTRAST = ["but", "instead", "rather", "actually", "make it", "change it to", "put", "write", "say", "note that", "correct"]
+
+
+_ANAPHORIC = frozenset({"one", "ones", "it", "that", "this", "them", "those", "these"})
+"""Object words that name nothing by themselves: "keep the Chicago one" keeps another record."""
 
 
 def _keeps(core: list[str]) -> bool:
