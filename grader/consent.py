@@ -29,8 +29,9 @@ call, before it, counts:
    uncheckable: refuses; vacuous ("if there is one"): no condition; on feasibility ("if he's free"): met
    when the call was carried out;
 7. about another record or value (another id, amount or time than the call's; a yes to a question that
-   put another record; another of the options offered; another code in words): nothing about this call,
-   and as the latest answer not granted;
+   put another record; another of the options or alternatives offered, `_alternative_pick`; another code
+   in words; an amount corrected in a yes; keeping the call's object): nothing about this call, and as the
+   latest answer not granted (keeping it: refused);
 8. nothing grants before the call: not granted.
 
 A message is tied to the call by the call's action with its object or record (`action_forms`,
