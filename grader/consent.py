@@ -365,9 +365,18 @@ def asks_for_call(request: list[str], question: ConsentQuestion, context: list[s
     if _found(request, action_forms(question.tool)) and in_context:
         return True
     # "Can APT-7003 move to 10:00?" ... "Put me in the 08:00 then.": a value the call sets, about the record named before
-    if (in_context or any(names_record(m, question) for m in context)) and _picks(text, question):
+    if (in_context or any(_names_own_record(m, question) for m in context[:-1])) and _picks(text, question):
         return True
     return _found(request, lexicon().generic_actions) and _names_pinned(text, question)
+
+
+def _names_own_record(text: str, question: ConsentQuestion) -> bool:
+    """`text` names the record the tool acts on by the id under a key naming the tool's object
+    (`appointment_id` for `reschedule_appointment`), not a party to it (`traveller_id` for `book_hotel`)."""
+    objects = {w.rstrip("s") for w in object_forms(question.tool) if w.isalpha()}
+    own = [v for call in question.calls for k, leaf in flatten(call.arguments) if k.lower().endswith("_id") and k.lower()[:-3].split("_")[-1] in objects
+           for v in leaf_values(k, leaf) if v.kind == "id"]
+    return any(o.same(s) for o in own for s in spoken_values(text) if s.kind == "id")
 
 
 def _names_pinned(text: str, question: ConsentQuestion) -> bool:
@@ -504,7 +513,9 @@ def _stated_of_alternative(condition: Condition, question: ConsentQuestion, agen
     if mine is None:
         return None
     part_words = [_alt_words(p) for p in parts]
-    said = _alt_words(condition.raw)
+    lex = lexicon()
+    opening = {w for phrase in [*lex.condition_openers, *lex.exact_counts, "only", "just", "still", "sure"] for w in words(phrase)}
+    said = {w for w in _alt_words(condition.raw) if w not in opening and len(w) > 3}
     hits = {i for i, ws in enumerate(part_words) if any(sum(w in o for o in part_words) == 1 for w in said & ws)}
     if len(hits) != 1:
         return None
