@@ -836,6 +836,15 @@ def _alternatives(proposal: str) -> tuple[list[str], bool]:
     return parts, offered
 
 
+_COMPARATIVES = {
+    "cheaper": ("number", True), "cheapest": ("number", True), "cheap": ("number", True), "lower": ("number", True), "lowest": ("number", True),
+    "budget": ("number", True), "pricier": ("number", False), "priciest": ("number", False), "dearer": ("number", False),
+    "expensive": ("number", False), "costlier": ("number", False), "earlier": ("time", True), "earliest": ("time", True),
+    "sooner": ("time", True), "soonest": ("time", True), "later": ("time", False), "latest": ("time", False),
+}
+"""Words that pick an alternative by its amount or time ("the cheaper one", "the earliest"; "less" before one
+turns it round: "the less expensive one")."""
+
 _WHICH_OF = frozenset("one ones would do does of suits suit works work is are option options you shall should will i we".split())
 
 
@@ -947,6 +956,20 @@ def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, readi
                     index = _ORDINALS[w]
                     if -len(valued) <= index < len(valued):
                         picked.add(valued[index])
+        if not picked:
+            # "the cheaper one", "the earliest": the alternative with the least (most) amount or time
+            for at, w in enumerate(clause):
+                kind_dir = _COMPARATIVES.get(w)
+                if kind_dir is None:
+                    continue
+                kind, lowest = kind_dir
+                lowest ^= at > 0 and clause[at - 1] in ("less", "least")  # "the less expensive one"
+                ranked = [(min((v.value for v in spoken_values(p) if v.kind == kind), default=None), i) for i, p in enumerate(parts)]
+                ranked = [(v, i) for v, i in ranked if v is not None]
+                if len(ranked) >= 2:
+                    best = min(ranked)[0] if lowest else max(ranked)[0]
+                    picked = {i for v, i in ranked if v == best}
+                break
         if not picked:
             spans = [days[w] for w in clause if w in days and w not in ("am", "pm")]
             if spans:

@@ -104,6 +104,11 @@ ALTERNATIVES = [
     (dispute("The first one, Q1W2E3."), False),
     (visit("The afternoon one works."), True),
     (visit("morning suits me better"), False),
+    (visit("The later one, please."), True),
+    (visit("earliest you've got"), False),
+    (hotel("Whichever's cheaper."), True),
+    (hotel("The less expensive one."), True),
+    (hotel("the more expensive one - treat ourselves"), False),
 ]
 
 
