@@ -956,8 +956,9 @@ def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, readi
                     index = _ORDINALS[w]
                     if -len(valued) <= index < len(valued):
                         picked.add(valued[index])
-        if not picked:
-            # "the cheaper one", "the earliest": the alternative with the least (most) amount or time
+        if not picked and not (_SUBJECTS | {"you"}) & set(clause):
+            # "the cheaper one", "the earliest": the alternative with the least (most) amount or time; not in a
+            # remark with a subject of its own ("I'll call you later")
             for at, w in enumerate(clause):
                 kind_dir = _COMPARATIVES.get(w)
                 if kind_dir is None:
