@@ -965,7 +965,10 @@ def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, readi
                     continue
                 kind, lowest = kind_dir
                 lowest ^= at > 0 and clause[at - 1] in ("less", "least")  # "the less expensive one"
-                ranked = [(min((v.value for v in spoken_values(p) if v.kind == kind), default=None), i) for i, p in enumerate(parts)]
+                def worth(p: str, v: Value, kind: str = kind) -> bool:  # an amount is money ("$169.00"), not a count ("2 nights")
+                    return v.kind == kind and (kind != "number" or "$" in p[max(0, v.start - 1) : v.start + 1])
+
+                ranked = [(min((v.value for v in spoken_values(p) if worth(p, v)), default=None), i) for i, p in enumerate(parts)]
                 ranked = [(v, i) for v, i in ranked if v is not None]
                 if len(ranked) >= 2:
                     best = min(ranked)[0] if lowest else max(ranked)[0]
