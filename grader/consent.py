@@ -29,8 +29,9 @@ call, before it, counts:
    uncheckable: refuses; vacuous ("if there is one"): no condition; on feasibility ("if he's free"): met
    when the call was carried out;
 7. about another record or value (another id, amount or time than the call's; a yes to a question that
-   put another record; another of the options offered; another code in words): nothing about this call,
-   and as the latest answer not granted;
+   put another record; another of the options or alternatives offered, `_alternative_pick`; another code
+   in words; an amount corrected in a yes; keeping the call's object): nothing about this call, and as the
+   latest answer not granted (keeping it: refused);
 8. nothing grants before the call: not granted.
 
 A message is tied to the call by the call's action with its object or record (`action_forms`,
@@ -266,9 +267,16 @@ def unnamed_choices(question: ConsentQuestion, context: list[str]) -> list[str]:
         if v.kind == "id":  # a flight named by the first part of its id ("AU210" for AU210-1212)
             head = str(v.value).split("-", 1)[0].lower()
             return any(ch.isdigit() for ch in head) and head in heard
-        if v.kind == "date":  # a day named without its month ("Thursday the 3rd")
+        if v.kind == "date":  # a day named without its month ("Thursday the 3rd"), or by its weekday ("on Wednesday")
             day = v.value[2]  # type: ignore[index]
-            return any(w in heard for w in (f"{day}st", f"{day}nd", f"{day}rd", f"{day}th"))
+            if any(w in heard for w in (f"{day}st", f"{day}nd", f"{day}rd", f"{day}th")):
+                return True
+            if v.value[0]:  # type: ignore[index]
+                import datetime
+
+                weekday = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")[datetime.date(*v.value).weekday()]  # type: ignore[misc]
+                return weekday in heard
+            return False
         return False
 
     record = [v for v in values_of(question) if v.kind == "id" and not any(v.same(c) for c in chosen_values(question))][:1]
@@ -356,9 +364,19 @@ def asks_for_call(request: list[str], question: ConsentQuestion, context: list[s
     in_context = names_record(text, question) or any(_mentions(words(m), object_forms(question.tool)) for m in [text, *context])
     if _found(request, action_forms(question.tool)) and in_context:
         return True
-    if in_context and _picks(text, question):
+    # "Can APT-7003 move to 10:00?" ... "Put me in the 08:00 then.": a value the call sets, about the record named before
+    if (in_context or any(_names_own_record(m, question) for m in context[:-1])) and _picks(text, question):
         return True
     return _found(request, lexicon().generic_actions) and _names_pinned(text, question)
+
+
+def _names_own_record(text: str, question: ConsentQuestion) -> bool:
+    """`text` names the record the tool acts on by the id under a key naming the tool's object
+    (`appointment_id` for `reschedule_appointment`), not a party to it (`traveller_id` for `book_hotel`)."""
+    objects = {w.rstrip("s") for w in object_forms(question.tool) if w.isalpha()}
+    own = [v for call in question.calls for k, leaf in flatten(call.arguments) if k.lower().endswith("_id") and k.lower()[:-3].split("_")[-1] in objects
+           for v in leaf_values(k, leaf) if v.kind == "id"]
+    return any(o.same(s) for o in own for s in spoken_values(text) if s.kind == "id")
 
 
 def _names_pinned(text: str, question: ConsentQuestion) -> bool:
@@ -452,12 +470,56 @@ def conditions_met(reading: Reading, question: ConsentQuestion, deciding: set[st
         if deciding is not None and condition.sentence not in deciding:
             continue
         for record, status in _record(question):
-            holds = condition_holds(condition, record, status, stated or [])
+            # what the agent said of the alternatives settles a condition on the record's state ("if it's the
+            # one marked open") before feasibility does, and any condition the record cannot check
+            told = _stated_of_alternative(condition, question, stated[-1]) if stated and condition.kind in (None, "feasible") else None
+            holds = told if told is not None and condition.kind == "feasible" else condition_holds(condition, record, status, stated or [])
+            if holds is None:
+                holds = told
+            if holds is None:
+                holds = _other_action_held(condition, question)
             if holds is None:
                 return False, f"the customer's condition ({condition.text!r}) cannot be checked on the call"
             if not holds:
                 return False, f"the customer's condition ({condition.text!r}) is not met by the call"
     return True, ""
+
+
+def _other_action_held(condition: Condition, question: ConsentQuestion) -> bool | None:
+    """"as long as I'm not charged twice" for a call that sends a receipt: a condition that an action is not
+    done, naming an action the call does not do (another tool's verb, in any form), holds."""
+    cw = words(condition.raw)
+    if not any(w in lexicon().negators for w in cw):
+        return None
+    mine = set(action_forms(question.tool))
+    for forms in lexicon().actions.values():
+        for form in forms:
+            if " " in form or len(form) < 4 or form in mine:
+                continue
+            for at, w in enumerate(cw):
+                if w in (form, form + "s", form + "d", form + "ed", form + "ing", form[:-1] + "ing") and negated_at(cw, at, 4):
+                    return True
+    return None
+
+
+def _stated_of_alternative(condition: Condition, question: ConsentQuestion, agent: str) -> bool | None:
+    """A condition settled by what the agent said of the alternatives it offered ("OPP-4002, Northwind Foods
+    POS upgrade (proposal)" - "if it's the one sitting in proposal"): a word of the condition only one
+    alternative has; met when that one is the call's."""
+    parts, offered = _alternatives(agent)
+    if len(parts) < 2:
+        return None
+    mine = _mine(parts, question, offered)
+    if mine is None:
+        return None
+    part_words = [_alt_words(p) for p in parts]
+    lex = lexicon()
+    opening = {w for phrase in [*lex.condition_openers, *lex.exact_counts, "only", "just", "still", "sure"] for w in words(phrase)}
+    said = {w for w in _alt_words(condition.raw) if w not in opening and len(w) > 3}
+    hits = {i for i, ws in enumerate(part_words) if any(sum(w in o for o in part_words) == 1 for w in said & ws)}
+    if len(hits) != 1:
+        return None
+    return mine[hits.pop()]
 
 
 @dataclass
@@ -498,6 +560,15 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     other = proposal is not None and _proposes_other(proposal, question)
     answers = proposal is not None and names_call(proposal, question) and not other
     pick = _option_pick(message.content, proposal, question, reading) if proposal is not None else None
+    # the alternatives the agent offered ("I can escalate it, or just add a note"; "card, bank transfer or
+    # PayPal?"; "a standard room at $169 and a family room at $239. Which?"): a pick of another one decides
+    # against the call, even in a request ("Just add the note"), and outweighs a word shared with an option
+    alternative = _alternative_pick(message.content, proposal, question, reading) if proposal is not None else None
+    if alternative is not None and (pick is None or pick == alternative or (pick is True and not (
+            _picks(message.content, question, phrases=False) or names_record(message.content, question)))):
+        pick = alternative  # an option read by a shared word alone gives way to the alternative picked
+    else:
+        alternative = None
     # "Disqualify the Northwind lead, Chen." - "There are two: ... Which one?" - "The Foods one.": a pick among
     # the options the agent listed after the customer asked for the call answers that request
     answers |= pick is True and asked_before
@@ -527,6 +598,11 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # (or takes back) the yes or the request before it
     refused |= reading.closes_refusal and (refuses_this or bool(about))
     refused |= not about and any(names_call(" ".join(n), question) for n in reading.negated_actions)
+    # "Just the hotel for now. Keep the flight.": a clause keeping the call's object or record as it is
+    refused |= any(
+        _keeps(strip_fillers(c)) and (_mentions(c, [f for f in object_forms(question.tool) if f not in _ANAPHORIC]) or names_record(raw, question))
+        for raw, c, _, _ in clauses(message.content)
+    )
     if refused:
         how = "puts the decision off" if reading.defers and not reading.declines else "declines"
         state.verdict = ConsentJudgement(granted=False, declined=how == "declines", explanation=f"the customer's latest answer {how}", **cite)
@@ -534,11 +610,13 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # an answer about another of the options the agent offered, or another value of the call's code
     # ("Laura's, the Logistics one" when Mark's lead is disqualified; "yes, as store credit" for a refund to
     # the card; "yes to the 2 pm one instead" for the 10:00 window) decides against this call
-    conflict = _names_other_code(message.content, question, reading) or any(
+    conflict = _names_other_code(message.content, question, reading) or _names_other_amount(reading, question) or any(
         _names_other_time(reading.without_conditions(w), question) or _names_other_text(reading.without_conditions(w), question)
         for w in reading.affirm_texts
     )
-    if (pick is False and not about) or conflict:
+    # a pick of another option decides against the call even in a request ("Cancel the one with the mug"),
+    # unless the answer names the call's own value too
+    if (pick is False and (alternative is False or not about)) or conflict:
         what = "another of the options offered" if pick is False else "another value than the call's"
         state.verdict = ConsentJudgement(granted=False, explanation=f"the customer's latest answer chose {what}", **cite)
         return state
@@ -549,7 +627,13 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # the call's action earlier: it restates that request with the value corrected
     if not about and asked_before and any(_picks(" ".join(st), question) for st in reading.statements):
         about = reading.statements
-    choice = pick is True or any(names_call(" ".join(s), question) or _shares_word(s, proposal or "") for s in reading.statements)
+    # a statement sharing a word with the proposal is a choice ("the Northwind one"), not when it is negated
+    # or stands beside a question back with no yes and no request ("We never sent a proposal... can't you skip it?")
+    asks_back = reading.question or bool(reading.requests and not about and all(t.rstrip().endswith("?") for t in reading.request_texts))
+    choice = pick is True or any(
+        names_call(" ".join(s), question) or (_shares_word(s, proposal or "") and not (asks_back and not reading.affirms) and not any(w in lexicon().negators for w in s))
+        for s in reading.statements
+    )
     # "Yes, move PNR-Q9YC5G instead": a yes whose sentence names another record decides nothing about this call
     elsewhere = not about and any(names_other_record(w, question, records_only=True) for w in reading.affirm_texts)
     # "Yes, upgrade to growth and add Sam.": a yes that asks, in its own sentence, for other actions is a yes to those
@@ -713,6 +797,234 @@ def _option_pick(text: str, proposal: str | None, question: ConsentQuestion, rea
     if any((v.kind, str(v.value).split("-")[0] if v.kind == "id" else "") in kinds for v in values):
         return False
     return None
+
+
+_ALTERNATIVE_SPLIT = re.compile(r";\s*|,?\s+(?:or|and|versus|vs\.?)\s+|,\s*|\s+[\u2014\u2013-]\s+|\s*[\u2014\u2013]\s*|:\s+")
+_ORDINALS = {"first": 0, "1st": 0, "former": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
+             "last": -1, "latter": -1, "final": -1}
+_ORDINAL_NOUNS = frozenset({"one", "option", "choice", "of", "please", "then", "thanks", "thank", "alternative", "pick"})
+
+
+def _alternatives(proposal: str) -> tuple[list[str], bool]:
+    """The alternatives an agent message offers, when it offers a choice: the parts (split at "or", "and",
+    commas, semicolons, dashes, brackets) of its sentences holding "or" ("I can escalate it, or just add a
+    note"; "card, bank transfer, PayPal or account balance?"), or, when it asks "which"/"either" without one,
+    of its sentences that are no question ("a standard room at $169 and a family room at $239. Which would
+    you like?")."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", proposal) if s.strip()]
+    choosing = [s for s in sentences if re.search(r"\bor\b", s, re.I)]
+    offered = bool(choosing)
+    if not choosing and re.search(r"\b(which|either|prefer)\b", proposal, re.I):
+        choosing = [s for s in sentences if not s.rstrip().endswith("?")]
+        # "Which would you like?", "Which room suits?": a choice among what was said, not "which card should I use?"
+        nouns = [m.group(1).lower() for m in re.finditer(r"\bwhich\s+([A-Za-z']+)", proposal, re.I)]
+        said = set(words(" ".join(choosing)))
+        if nouns and not any(n in _WHICH_OF or n.rstrip("s") in said or n in said for n in nouns):
+            choosing = []
+    parts: list[str] = []
+    for sentence in choosing:
+        pieces = [p.strip(" .?!") for p in _ALTERNATIVE_SPLIT.split(sentence) if p and p.strip(" .?!")]
+        merged: list[str] = []
+        for piece in pieces:
+            if merged and merged[-1].count("(") > merged[-1].count(")"):
+                merged[-1] += " and " + piece  # "(two T-shirts and a mug)" stays one part
+            elif merged and len(words(merged[-1])) == 1 and spoken_values(merged[-1]) and not spoken_values(piece):
+                merged[-1] += ", " + piece  # "LEAD-1001, Laura Chen at Northwind Logistics": the words describe the id
+            else:
+                merged.append(piece)
+        parts += merged
+    return parts, offered
+
+
+_COMPARATIVES = {
+    "cheaper": ("number", True), "cheapest": ("number", True), "cheap": ("number", True), "lower": ("number", True), "lowest": ("number", True),
+    "budget": ("number", True), "pricier": ("number", False), "priciest": ("number", False), "dearer": ("number", False),
+    "expensive": ("number", False), "costlier": ("number", False), "earlier": ("time", True), "earliest": ("time", True),
+    "sooner": ("time", True), "soonest": ("time", True), "later": ("time", False), "latest": ("time", False),
+}
+"""Words that pick an alternative by its amount or time ("the cheaper one", "the earliest"; "less" before one
+turns it round: "the less expensive one")."""
+
+_WHICH_OF = frozenset("one ones would do does of suits suit works work is are option options you shall should will i we".split())
+
+
+def _alt_words(text: str) -> set[str]:
+    """Content words of a text for telling options apart (an id's own part included: "D4E5F6" for
+    TXN-D4E5F6), singular."""
+    out = {w.rstrip("s") if len(w) > 3 else w for w in _content(text)}
+    for w in words(text):
+        if any(c.isdigit() for c in w) and any(c.isalpha() for c in w) and len(w) >= 4:
+            out |= {w, *w.split("-")[1:]}
+    return out
+
+
+def _kinds(part: str) -> list[tuple[str, str, Value | None]]:
+    """The values of an alternative, by kind ("id" with its prefix, "time", "date", "number"), and the
+    written shape of a token holding a digit ("AU214")."""
+    out: list[tuple[str, str, Value | None]] = [
+        (v.kind, str(v.value).split("-")[0] if v.kind == "id" else "", v) for v in spoken_values(part) if v.kind in ("id", "time", "date", "number")]
+    return out + [("shape", _shape(w), None) for w in words(part) if any(c.isdigit() for c in w) and any(c.isalpha() for c in w)]
+
+
+def _mine_by_value(parts: list[str], question: ConsentQuestion) -> list[bool] | None:
+    """The alternatives naming a value the call acts on or sets, counted on a kind another alternative
+    names with another value ("09:15" / "15:45" on the same Monday: the time tells them apart, not the day)."""
+    mine_values = values_of(question)
+    heads = {str(v.value).split("-", 1)[0].lower() for v in mine_values if v.kind == "id" and any(c.isdigit() for c in str(v.value).split("-", 1)[0])}
+    kinds = [_kinds(p) for p in parts]
+
+    def hit(kind: str, key: str, value: Value | None, part: str) -> bool:
+        if value is None:
+            return any(w in heads for w in words(part) if _shape(w) == key)
+        return any((value.same(m) or m.same(value)) for m in mine_values if m.kind == value.kind)
+
+    marks = [{(k, key) for k, key, v in ks if hit(k, key, v, p)} for ks, p in zip(kinds, parts, strict=True)]
+    others = [{(k, key) for k, key, v in ks if not hit(k, key, v, p)} for ks, p in zip(kinds, parts, strict=True)]
+    telling = {kk for i, m in enumerate(marks) for kk in m if any(kk in others[j] and kk not in marks[j] for j in range(len(parts)) if j != i)}
+    if not telling:
+        return None
+    out = [bool(m & telling) for m in marks]
+    return out if any(out) and not all(out) else None
+
+
+def _mine(parts: list[str], question: ConsentQuestion, offered: bool = True) -> list[bool] | None:
+    """Which alternatives are the call's, by the first of these that tells them apart (some but not all
+    hold it): a value the call acts on or sets, where another alternative names a value written the same
+    way ("AU214 at 17:30" / "AU210"; "TXN-A1B2C3" / "TXN-D4E5F6"); a short text argument of the call
+    ("standard room" / "family room"); the call's action, when the agent offered alternatives with "or"
+    (`offered`: "I can escalate it, or just add a note")."""
+    by_value = _mine_by_value(parts, question)
+    if by_value is not None:
+        return by_value
+    found = _mine_by_words(parts, question, offered)
+    # the alternatives are not told apart by the call's words when one said not to be the call's names a value it sets
+    if found is not None and any(not m and (_picks(p, question, phrases=False) or names_record(p, question)) for m, p in zip(found, parts, strict=True)):
+        return None
+    heads = {str(v.value).split("-", 1)[0].lower() for v in values_of(question) if v.kind == "id" and any(c.isdigit() for c in str(v.value).split("-", 1)[0])}
+    if found is not None and any(not m and heads & set(words(p)) for m, p in zip(found, parts, strict=True)):
+        return None
+    return found
+
+
+def _mine_by_words(parts: list[str], question: ConsentQuestion, offered: bool) -> list[bool] | None:
+    """The alternatives naming the call's code in words, else a short text argument or `proposal` item,
+    else (alternatives offered with "or") the call's action."""
+    codes = {str(leaf).lower() for call in question.calls for _, leaf in flatten(call.arguments) if isinstance(leaf, str)}
+    named = [aliases_named(p) for p in parts]
+    by_code = [any(code in codes and not negated for _, code, negated in n) for n in named]
+    if any(by_code) and not all(by_code) and all(n for n in named):
+        return by_code  # "back to your original card" / "as store credit"
+    norm = [normalise(p) for p in parts]
+    arguments = [a.replace("_", " ") for a in text_arguments(question)]
+    by_text = [any(phrase_pattern(a).search(n) for a in arguments) or _proposal_item(p, question) for p, n in zip(parts, norm, strict=True)]
+    if any(by_text) and not all(by_text):
+        return by_text
+    by_action = [_found(words(p), action_forms(question.tool)) for p in parts]
+    if offered and any(by_action) and not all(by_action):
+        return by_action
+    return None
+
+
+def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, reading: Reading) -> bool | None:
+    """Which of the alternatives the agent offered (`_alternatives`) the answer picks, by its first clause
+    that picks one: by a word only that alternative has ("the family room", "just add the note", "bank
+    transfer"), by an ordinal ("the second one", "the latter"), or by a part of the day its time falls in
+    ("the afternoon one"). True: the call's (an alternative naming a value or a short text argument of the
+    call); False: another, while one of them is the call's; None: no choice read."""
+    parts, offered = _alternatives(proposal)
+    if len(parts) < 2:
+        return None
+    mine = _mine(parts, question, offered)
+    if mine is None:
+        return None
+    part_words = [_alt_words(p) for p in parts]
+    counts: dict[str, int] = {}
+    for ws in part_words:
+        for w in ws:
+            counts[w] = counts.get(w, 0) + 1
+    valued = [i for i, p in enumerate(parts) if any(v.kind in ("id", "time", "date", "number") for v in spoken_values(p))] or list(range(len(parts)))
+    days = lexicon().times_of_day
+    for raw, clause, _, _ in clauses(text):
+        said = reading.without_conditions(raw)
+        if raw.rstrip().endswith("?") or not said.strip() or any(negated_at(clause, i) for i in range(len(clause))):
+            continue
+        picked = {i for i, ws in enumerate(part_words) if any(counts.get(w) == 1 for w in _alt_words(said) & ws)}
+        if not picked:
+            for at, w in enumerate(clause):
+                nxt = clause[at + 1] if at + 1 < len(clause) else None
+                if w in _ORDINALS and (nxt is None or nxt in _ORDINAL_NOUNS or _mentions([nxt], object_forms(question.tool))):
+                    index = _ORDINALS[w]
+                    if -len(valued) <= index < len(valued):
+                        picked.add(valued[index])
+        if not picked and not (_SUBJECTS | {"you"}) & set(clause):
+            # "the cheaper one", "the earliest": the alternative with the least (most) amount or time; not in a
+            # remark with a subject of its own ("I'll call you later")
+            for at, w in enumerate(clause):
+                kind_dir = _COMPARATIVES.get(w)
+                if kind_dir is None:
+                    continue
+                kind, lowest = kind_dir
+                lowest ^= at > 0 and clause[at - 1] in ("less", "least")  # "the less expensive one"
+                def worth(p: str, v: Value, kind: str = kind) -> bool:  # an amount is money ("$169.00"), not a count ("2 nights")
+                    return v.kind == kind and (kind != "number" or "$" in p[max(0, v.start - 1) : v.start + 1])
+
+                ranked = [(min((v.value for v in spoken_values(p) if worth(p, v)), default=None), i) for i, p in enumerate(parts)]
+                ranked = [(v, i) for v, i in ranked if v is not None]
+                if len(ranked) >= 2:
+                    best = min(ranked)[0] if lowest else max(ranked)[0]
+                    picked = {i for v, i in ranked if v == best}
+                break
+        if not picked:
+            spans = [days[w] for w in clause if w in days and w not in ("am", "pm")]
+            if spans:
+                picked = {i for i, p in enumerate(parts) if any(lo <= v.value < hi for v in spoken_values(p) if v.kind == "time" for lo, hi in spans)}
+        if len(picked) == 1:
+            chosen = picked.pop()
+            if not mine[chosen] and any(mine[i] and (any(counts.get(w) == 1 for w in _alt_words(said) & part_words[i]) or any(v.same(s) or s.same(v) for v in spoken_values(parts[i]) for s in spoken_values(said)))
+                                        for i in range(len(parts))):
+                return None  # the clause names the call's alternative too
+            return mine[chosen]
+        if picked:
+            return None
+    return None
+
+
+_CONTRAST = ["but", "instead", "rather", "actually", "make it", "change it to", "put", "write", "say", "note that", "correct"]
+
+
+_ANAPHORIC = frozenset({"one", "ones", "it", "that", "this", "them", "those", "these"})
+"""Object words that name nothing by themselves: "keep the Chicago one" keeps another record."""
+
+
+def _keeps(core: list[str]) -> bool:
+    """The clause opens with a verb keeping something as it is, and keeps a thing already named ("keep the
+    flight", "leave my appointment"), not a new one ("leave a note")."""
+    form = opens_with_any(core, lexicon().keep_forms)
+    if form is None:
+        return False
+    rest = core[len(words(form)) :]
+    return bool(rest) and rest[0] not in ("a", "an", "some", "me", "it", "that", "this")
+
+
+def _names_other_amount(reading: Reading, question: ConsentQuestion) -> bool:
+    """A yes or a request whose sentence, outside its conditions, corrects the amount ("Yes but put that I'm
+    paying $189", "yes, make it $40") when the call's arguments (their text included) hold amounts and none
+    is the one said: the customer asked for another amount than the call carries."""
+    record = [v for call in question.calls for k, leaf in flatten(call.arguments) for v in find_values(str(leaf))
+              if v.kind == "number" and ("$" in str(leaf)[max(0, v.start - 1) : v.start + 1] or MONEY_KEY.search(k))]
+    if not record:
+        return False
+    for sentence in dict.fromkeys([*reading.affirm_texts, *reading.request_texts]):
+        plain = reading.without_conditions(sentence)
+        bounds = lexicon().upper_bounds + lexicon().lower_bounds
+        said = [v for v in spoken_values(plain) if v.kind == "number" and "$" in plain[max(0, v.start - 1) : v.start + 1]
+                and not any(find(words(plain[: v.start])[-4:], b) for b in bounds)]  # "keep the card part under $100" bounds it
+        if said and any(find(words(plain), c) for c in _CONTRAST) and not any(v.same(r) or r.same(v) for v in said for r in record):
+            return True
+    return False
+
+
+MONEY_KEY = re.compile(r"amount|fee|total|price|cost|charge|credit|refund|balance|fare", re.I)
 
 
 def _names_other_code(text: str, question: ConsentQuestion, reading: Reading) -> bool:

@@ -59,6 +59,7 @@ class ConsentLexicon(BaseModel):
     objects: dict[str, list[str]]
     generic_actions: list[str]
     counter_markers: list[str]
+    keep_forms: list[str]
     remainder_words: list[str]
     after_markers: list[str]
     cost_words: list[str]
@@ -243,6 +244,14 @@ _PASSIVE_MODALS = ("can be", "could be", "should be", "may be", "must be", "need
                    "are good to go", "can be marked", "is ok to", "is okay to", "is fine to", "are ok to", "are okay to", "are fine to")
 
 
+_FUTURE = frozenset({"will", "would"})
+_DETERMINERS = frozenset({"the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "that", "these", "those", "any", "all"})
+""""Will the freeze stop my payroll?", "would the refund go to my card?": a question about what the action
+does, not a request ("could the technician come at 10?" is one)."""
+_BARE_ACKS = frozenset({"ok", "okay", "k", "kk", "alright", "all right", "right", "ok then", "okay then", "alright then", "i see", "hmm", "hm"})
+"""Acknowledgements that answer nothing when a question follows ("Ok. What's the 45 made up of?")."""
+
+
 def _is_request(clause: list[str]) -> bool:
     """A clause asking the agent to act: a request opener, an action word first (imperative), a modal
     question about someone other than the speaker ("could Ben do it?"; "can I ...?" asks for information),
@@ -252,7 +261,7 @@ def _is_request(clause: list[str]) -> bool:
         return True
     if any(find(clause, marker) for marker in lexicon().request_markers):
         return True
-    if len(core) > 1 and core[0] in MODALS and core[1] not in {"i", "it", "that", "this", "there"}:
+    if len(core) > 1 and core[0] in MODALS and core[1] not in {"i", "it", "that", "this", "there"} and not (core[0] in _FUTURE and core[1] in _DETERMINERS):
         return True
     if core and core[0] not in MODALS and core[0] not in {"i", "we", "you"} and any(find(core, p) for p in _PASSIVE_MODALS) and not any(w in lexicon().negators for w in core):
         return True
@@ -308,8 +317,15 @@ def _direction(clause: list[str], upper: list[str], lower: list[str]) -> str | N
 
 
 def _vacuous(clause: list[str]) -> bool:
-    """A condition that gates nothing ("if there is one", "if needed")."""
-    return any(find(clause, v) for v in lexicon().vacuous_conditions)
+    """A condition that gates nothing ("if there is one", "if needed"); not when a value or a part of the
+    day follows it ("only if you can do 8am" gates on the time)."""
+    days = lexicon().times_of_day
+    for v in lexicon().vacuous_conditions:
+        for at in find(clause, v):
+            rest = clause[at + len(_form(v)) :]
+            if not any(any(c.isdigit() for c in w) or w in days or w in _HOUR_WORDS or w in ("noon", "midday", "midnight") for w in rest):
+                return True
+    return False
 
 
 def _condition_at(core: list[str]) -> tuple[int, str] | None:
@@ -405,6 +421,10 @@ def read(text: str) -> Reading:
         whole = None if condition is not None or _vacuous(clause) or raw.rstrip().endswith("?") else _condition_at(clause)
         if whole is not None and whole[0] < len(clause) - len(core):
             core, condition = clause[whole[0] :], (0, whole[1])  # "so long as ...": the filler opened the condition
+        if condition is None and _after_but(raw, sentence_text) and not raw.rstrip().endswith("?"):
+            restricted = opens_with_any(core, _RESTRICTIONS)
+            if restricted:  # "yes but only the ones in North America": the yes is limited to what follows
+                condition = (0, restricted)
         if condition is not None:
             at, opener = condition
             said = _from_opener(raw, opener)
@@ -467,6 +487,9 @@ def read(text: str) -> Reading:
         reading.statements.append(core)
         reading.statement_texts.append(raw)
     reading.closes_refusal = last == "refuse" and not reading.opens_refusal
+    if reading.question and reading.affirms and not reading.requests and not reading.statements and not reading.conditions and all(
+        " ".join(strip_fillers(words(t))) in _BARE_ACKS or " ".join(words(t)) in _BARE_ACKS for t in reading.affirm_texts):
+        reading.affirms, reading.affirm_texts = False, []  # "Ok. What's the 45 made up of?" asks back
     return reading
 
 
@@ -483,6 +506,10 @@ def _acknowledges(clause: list[str]) -> bool:
     lex = lexicon()
     filler = opens_with_any(clause, lex.fillers)
     return filler is not None and len(_form(filler)) > 1 and not opens_with_any(clause, [f for f in lex.yes_forms if len(_form(f)) >= len(_form(filler))])
+
+
+_RESTRICTIONS = ["only", "just", "only for", "just for", "limit it to", "restrict it to", "keep it to", "limited to", "restricted to"]
+"""Openers of a clause after "but" that limit a yes ("yes, but only the NA ones"): read as its condition."""
 
 
 def _after_but(raw: str, sentence: str) -> bool:
@@ -557,7 +584,7 @@ def _holds(condition: Condition, record: list[tuple[str, Any]], status: str, sta
         left = _remaining(record, stated)
         return None if left is None else _within(left, condition)
     if condition.kind == "amount":
-        found = amounts(record, condition.noun) or _stated_costs(stated, "$" in condition.raw)
+        found = amounts(record, condition.noun) or _stated_costs(stated, "$" in condition.raw, condition.noun)
         if not found:
             return None
         return all(_within(v, condition) for v in found)
@@ -604,13 +631,15 @@ def _remaining(record: list[tuple[str, Any]], stated: list[str]) -> Decimal | No
     return None
 
 
-def _stated_costs(stated: list[str], money: bool) -> list[Decimal]:
+def _stated_costs(stated: list[str], money: bool, noun: tuple[str, ...] = ()) -> list[Decimal]:
     """The amounts of the agent's latest sentence about a cost ("cancelling now costs one night: $149.00";
-    with `money`, only amounts written as money)."""
+    "the cheapest plan that covers you is growth at $299 per month" for "if the growth one is under $300":
+    a sentence naming the condition's noun; with `money`, only amounts written as money)."""
     cost = [w for w in lexicon().cost_words if w != "it"]
+    named = [n for n in noun if len(n) > 3]
     for message in reversed(stated):
         for sentence in reversed(_SENTENCE_SPLIT.split(message)):
-            if not any(find(words(sentence), w) for w in cost):
+            if not any(find(words(sentence), w) for w in [*cost, *named]):
                 continue
             found = [v for v in find_values(sentence) if v.kind == "number" and (not money or "$" in sentence[max(0, v.start - 2) : v.start + 1])]
             if found:
@@ -714,11 +743,16 @@ def _aliases(text: str) -> list[tuple[str, str, bool]]:
                 if any(g == group and c == code for g, c, _ in out):
                     continue
                 if all(i in taken for i in span):
-                    out.append((group, code, negated_at(w, at, 4)))  # the same words name a code of another group
+                    out.append((group, code, _code_negated(w, at)))  # the same words name a code of another group
                 continue
             taken |= span
-            out.append((group, code, negated_at(w, at, 4)))
+            out.append((group, code, _code_negated(w, at)))
     return out
+
+
+def _code_negated(w: list[str], at: int) -> bool:
+    """A code named negated ("not to my card") or set aside ("rather than email", "instead of SMS")."""
+    return negated_at(w, at, 4) or w[max(0, at - 2) : at] in (["rather", "than"], ["instead", "of"]) or w[max(0, at - 1) : at] == ["than"]
 
 
 def aliases_named(text: str) -> list[tuple[str, str, bool]]:
@@ -736,7 +770,10 @@ def _alias_holds(condition: Condition, record: list[tuple[str, Any]]) -> bool | 
     checked on the call's argument holding a code of the same group."""
     codes = _codes(record)
     verdicts = []
-    for group, code, negated in _aliases(condition.raw):
+    named = _aliases(condition.raw)
+    for group, code, negated in named:
+        if any(g == group and c == code and n != negated for g, c, n in named):
+            continue  # "on the gift card and not some new card": the code is named both ways, the words tell
         group_codes = set(lexicon().value_aliases[group])
         present = codes & group_codes
         if not present:
@@ -753,7 +790,16 @@ def _keyed_text_holds(condition: Condition, record: list[tuple[str, Any]]) -> bo
     plain = {x for f in [*lexicon().fillers, *lexicon().yes_forms] for x in words(f)}
     for i, w in enumerate(cw):
         keyed = [v for k, v in texts if w.rstrip("s") == k.rstrip("s") or (len(w) > 3 and w.rstrip("s") == k.split("_")[-1].rstrip("s"))]
-        if not keyed or i == 0:
+        if not keyed:
+            continue
+        after = [x for x in cw[i + 1 : i + 4] if x not in _LINKS and x not in lexicon().negators]
+        if after and after[0].isalpha() and after[0] not in _STOPWORDS and after[0] not in plain and (i == 0 or cw[i - 1] in _STOPWORDS):
+            # "as long as the impact stays low", "provided the plan is growth": the value after its key
+            value = after[0]
+            if len(value) > 2 and value not in lexicon().negators:
+                same = any(value in v.split() or v.startswith(value) for v in keyed)
+                return same != any(x in lexicon().negators for x in cw[i + 1 : i + 4])
+        if i == 0:
             continue
         named = cw[i - 1]
         if named in _STOPWORDS or named in lexicon().negators or named in plain or not named.isalpha():
@@ -770,12 +816,14 @@ def _text_value_holds(condition: Condition, record: list[tuple[str, Any]]) -> bo
     for _, leaf in record:
         if not isinstance(leaf, str) or find_values(leaf) or not 2 < len(leaf) <= 40:
             continue
-        at = find(cw, leaf.lower().replace("_", " "))
+        form = leaf.lower().replace("_", " ")
+        at = find(cw, form) or find(cw, form + "s")  # "only actual customers" names lifecycle customer
         if at:
             return not negated_at(cw, at[0], 4)
     return None
 
 
+_LINKS = frozenset("is stays stay remains remain be being set kept at to as of was gets get goes go will would should".split())
 _STOPWORDS = frozenset("the a an my our your it is this that be to of for on in at and or its their new same".split())
 
 
