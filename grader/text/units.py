@@ -182,6 +182,7 @@ COURTESY = frozenset(
 """Words of an item that carries no content by itself ("Sure.", "Thanks!"): no keyword, no predicate."""
 
 
+@lru_cache(maxsize=65536)
 def _item_predicate(item: str, phrases: tuple[str, ...]) -> bool:
     """Whether a list item carries a predicate (`_predicate`)."""
     return _predicate(_grammar_words(item.strip().rstrip(".!?"), phrases))
@@ -231,9 +232,15 @@ LIST_RUN = 3
 
 def list_items(unit: str) -> list[str]:
     """The separated items of a unit (see ITEM_SEPARATOR)."""
-    return [i for i in ITEM_SEPARATOR.split(MONTH_DAY_YEAR.sub(r"\1\2", unit)) if i and i.strip(" .!?()[]")]
+    return list(_list_items(unit))
 
 
+@lru_cache(maxsize=65536)
+def _list_items(unit: str) -> tuple[str, ...]:
+    return tuple(i for i in ITEM_SEPARATOR.split(MONTH_DAY_YEAR.sub(r"\1\2", unit)) if i and i.strip(" .!?()[]"))
+
+
+@lru_cache(maxsize=65536)
 def _content(item: str, phrases: tuple[str, ...]) -> bool:
     """Whether an item says something (a value or a word beyond courtesy)."""
     words = [w.strip(".!?()") for w in _grammar_words(item, phrases)]
@@ -369,9 +376,11 @@ def _bare(item: str) -> bool:
     return len(words) <= SPREAD_ITEM_WORDS and not any(w in FUNCTION_WORDS or w in PREPOSITIONS for w in words)
 
 
-def dump_units(message: str, phrases: tuple[str, ...] = ()) -> set[int]:
+@lru_cache(maxsize=16384)
+def dump_units(message: str, phrases: tuple[str, ...] = ()) -> frozenset[int]:
     """The units of a message that belong to a keyword list spread over several units ("Silver. 30,000
-    miles. Gold."): consecutive predicate-free units whose content items together make a list run."""
+    miles. Gold."): consecutive predicate-free units whose content items together make a list run.
+    (Cached: a transcript is read once per criterion and the gate judges each reply many times.)"""
     units = _sentences(message)
     out: set[int] = set()
     run: list[int] = []
@@ -387,7 +396,7 @@ def dump_units(message: str, phrases: tuple[str, ...] = ()) -> set[int]:
         if len(run) >= 2 and _is_list_run(items):
             out.update(run)
         run = []
-    return out
+    return frozenset(out)
 
 
 TERSE_ITEMS = 3
@@ -449,6 +458,7 @@ def terse_statement(unit: str, phrases: tuple[str, ...] = ()) -> bool:
     return True
 
 
+@lru_cache(maxsize=16384)
 def message_is_dump(message: str, phrases: tuple[str, ...] = ()) -> bool:
     """A message that is mostly keyword lines (a list of evidence phrases, not an answer)."""
     units = _sentences(message)
