@@ -19,9 +19,10 @@ from contracts.evidence import Message
 from contracts.schema import ConsentCheck
 from grader.consent import ConsentQuestion, GatedCall, decide
 from grader.consent_language import read, spoken_values
-from grader.llm_consent import LLMConsentJudge, parse_request
+from grader.llm_consent import LLMConsentJudge
 from models.model import Model
 from models.scripted import ScriptedModel
+from tests.consent_model import rule_model
 
 pytestmark = pytest.mark.anyio
 
@@ -322,20 +323,9 @@ def test_rule(name: str, question: ConsentQuestion, granted: bool) -> None:
     assert judgement.granted is granted, judgement.explanation
 
 
-def _rule_model(messages, tools) -> str:  # noqa: ANN001
-    """A scripted model that applies the consent specification to what its request carries."""
-    inputs = parse_request(messages[-1].content)
-    fields = inputs["check"]
-    assert isinstance(fields, dict)
-    check = ConsentCheck(tool=fields["tool"], decision=str(inputs["decision"]), proposal=fields["proposal"], upfront=fields["upfront"])
-    conversation = [Message(role="user" if m["role"] == "customer" else "assistant", content=m["text"], turn=0) for m in inputs["conversation"]]  # type: ignore[union-attr]
-    calls = [GatedCall(**call) for call in inputs["calls"]]  # type: ignore[union-attr]
-    return decide(ConsentQuestion(check=check, tool=check.tool, turn=0, conversation=conversation, calls=calls)).model_dump_json()
-
-
 @pytest.mark.parametrize(("name", "question", "granted"), CASES[:: 3], ids=[c[0] for c in CASES[:: 3]])
 async def test_model_judge(name: str, question: ConsentQuestion, granted: bool) -> None:
-    judge = LLMConsentJudge(Model(ScriptedModel(_rule_model), role="judge"), retries=0)
+    judge = LLMConsentJudge(Model(ScriptedModel(rule_model), role="judge"), retries=0)
     judgement = await judge.judge(question)
     assert judgement.granted is granted, judgement.explanation
 
