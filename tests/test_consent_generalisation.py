@@ -15,25 +15,15 @@ from typing import Any
 
 import pytest
 
-from contracts.evidence import Message
 from contracts.schema import ConsentCheck
-from grader.consent import ConsentQuestion, GatedCall, decide
+from grader.consent import ConsentQuestion, decide
 from grader.consent_language import read, spoken_values
 from grader.llm_consent import LLMConsentJudge
 from models.model import Model
 from models.scripted import ScriptedModel
-from tests.consent_model import rule_model
+from tests.consent_model import ask, rule_model
 
 pytestmark = pytest.mark.anyio
-
-
-def ask(check: ConsentCheck, turns: list[tuple[str, str]], call: dict[str, Any], result: Any = None) -> ConsentQuestion:
-    """A question: alternating (role, text) turns ending with the customer's answer, then the gated call."""
-    messages, turn = [], -1
-    for role, text in turns:
-        turn += role == "user"
-        messages.append(Message(role=role, content=text, turn=max(turn, 0)))
-    return ConsentQuestion(check=check, tool=check.tool, turn=max(turn, 0), conversation=messages, calls=[GatedCall(arguments=call, result=result)])
 
 
 # ---- the scenarios -----------------------------------------------------------------------------------------
