@@ -502,17 +502,26 @@ def _other_action_held(condition: Condition, question: ConsentQuestion) -> bool 
     return None
 
 
-def _stated_of_alternative(condition: Condition, question: ConsentQuestion, agent: str) -> bool | None:
-    """A condition settled by what the agent said of the alternatives it offered ("OPP-4002, Northwind Foods
-    POS upgrade (proposal)" - "if it's the one sitting in proposal"): a word of the condition only one
-    alternative has; met when that one is the call's."""
+def _offered_alternatives(agent: str, question: ConsentQuestion) -> tuple[list[str], list[bool], list[set[str]]] | None:
+    """The alternatives an agent message offers (`_alternatives`), which of them the gated call carries out
+    (`_mine`) and each alternative's words; None when it offers fewer than two or none is the call's."""
     parts, offered = _alternatives(agent)
     if len(parts) < 2:
         return None
     mine = _mine(parts, question, offered)
     if mine is None:
         return None
-    part_words = [_alt_words(p) for p in parts]
+    return parts, mine, [_alt_words(p) for p in parts]
+
+
+def _stated_of_alternative(condition: Condition, question: ConsentQuestion, agent: str) -> bool | None:
+    """A condition settled by what the agent said of the alternatives it offered ("OPP-4002, Northwind Foods
+    POS upgrade (proposal)" - "if it's the one sitting in proposal"): a word of the condition only one
+    alternative has; met when that one is the call's."""
+    options = _offered_alternatives(agent, question)
+    if options is None:
+        return None
+    parts, mine, part_words = options
     lex = lexicon()
     opening = {w for phrase in [*lex.condition_openers, *lex.exact_counts, "only", "just", "still", "sure"] for w in words(phrase)}
     said = {w for w in _alt_words(condition.raw) if w not in opening and len(w) > 3}
@@ -931,13 +940,10 @@ def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, readi
     transfer"), by an ordinal ("the second one", "the latter"), or by a part of the day its time falls in
     ("the afternoon one"). True: the call's (an alternative naming a value or a short text argument of the
     call); False: another, while one of them is the call's; None: no choice read."""
-    parts, offered = _alternatives(proposal)
-    if len(parts) < 2:
+    options = _offered_alternatives(proposal, question)
+    if options is None:
         return None
-    mine = _mine(parts, question, offered)
-    if mine is None:
-        return None
-    part_words = [_alt_words(p) for p in parts]
+    parts, mine, part_words = options
     counts: dict[str, int] = {}
     for ws in part_words:
         for w in ws:
