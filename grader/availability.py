@@ -38,7 +38,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +109,13 @@ def _count(text: str) -> int:
 
 def polarities(clause: str) -> list[tuple[int, int, bool]]:
     """(start, end, free?) of every availability phrase of a clause, negation and counts applied."""
+    return list(_polarities(clause))
+
+
+@lru_cache(maxsize=16384)
+def _polarities(clause: str) -> tuple[tuple[int, int, bool], ...]:
+    """`polarities`, kept per clause: a trial's replies are read at every grade (the gate grades each
+    task's reply many times over its battery cases)."""
     lex = lexicon()
     blocked = [(m.start(), m.end()) for e in lex.exceptions for m in e.finditer(clause)]
     taken_spans: list[tuple[int, int]] = []
@@ -129,7 +136,7 @@ def polarities(clause: str) -> list[tuple[int, int, bool]]:
                     if lex.negator.search(prefix + (" " if prefix and not prefix.endswith(" ") else "")):
                         free = not free
             out.append((start, end, free))
-    return sorted(out)
+    return tuple(sorted(out))
 
 
 # ---- reading replies --------------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field, PrivateAttr
@@ -757,9 +757,15 @@ def _options(proposal: str) -> list[tuple[tuple[Value, ...], set[str]]]:
     return list(groups.values())
 
 
-def _content(text: str) -> set[str]:
+@cache
+def _plain_words() -> frozenset[str]:
+    """The words of the yes-forms and fillers: an answer's words that pick no option."""
     lex = lexicon()
-    plain = {w for f in [*lex.yes_forms, *lex.fillers] for w in words(f)}
+    return frozenset(w for f in [*lex.yes_forms, *lex.fillers] for w in words(f))
+
+
+def _content(text: str) -> set[str]:
+    plain = _plain_words()
     out = set()
     for w in words(text):
         w = w[:-2] if w.endswith("'s") else w

@@ -6,7 +6,6 @@ written; unknown ids raise `InvalidCall`. Times are local, "HH:MM"; dates are "Y
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 from collections.abc import Mapping
 from typing import Annotated, Any
@@ -454,7 +453,9 @@ def field_service_probes(state: FieldServiceState) -> list[tuple[str, list[Any]]
         return GoldCall(tool=tool, args=args)
 
     def works(method: str, **args: Any) -> bool:
-        env = FieldServiceEnvironment(copy.deepcopy(state), IdMinter("probe"))
+        # a copy through the model's own dump and validation: 3-4x cheaper than deepcopy of the models,
+        # and the probe tries many slots per appointment
+        env = FieldServiceEnvironment(type(state).model_validate(state.model_dump()), IdMinter("probe"))
         try:
             getattr(env, method)(**args)
         except (Refusal, InvalidCall):
