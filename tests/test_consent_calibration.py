@@ -20,8 +20,10 @@ from grader.grade import JudgeFailure
 from harness.judge_check import consent_checks
 
 CONSENT_DIR = CALIBRATION_DIR / CONSENT_DIRNAME
-SETS = {"v3": (CONSENT_DIR, ".v3c."), "v2": (CALIBRATION_DIR / "consent_v2", ".v2c."), "v1": (CALIBRATION_DIR / CONSENT_V1_DIRNAME, ".c.")}
-"""The held-out v3 consent set and the sets retired to dev (split `dev_consent`): directory, id infix."""
+SAMPLE_DIR = CALIBRATION_DIR / "consent_v3"
+SETS = {"v4": (CONSENT_DIR, ".v4c."), "v3": (SAMPLE_DIR, ".v3c."), "v2": (CALIBRATION_DIR / "consent_v2", ".v2c."),
+        "v1": (CALIBRATION_DIR / CONSENT_V1_DIRNAME, ".c.")}
+"""The held-out v4 consent set and the sets retired to dev (split `dev_consent`): directory, id infix."""
 GRANTED_KINDS = {"yes_form", "repeats_request", "conditional_kept", "upfront_request"}
 
 
@@ -80,7 +82,7 @@ def test_a_case_becomes_the_question_a_grader_asks(checks: dict) -> None:
 def _one_case(tmp_path: Path, mutate) -> Path:  # noqa: ANN001
     directory = tmp_path / CONSENT_DIRNAME
     directory.mkdir()
-    data = yaml.safe_load((CONSENT_DIR / "payments.yaml").read_text(encoding="utf-8"))
+    data = yaml.safe_load((SAMPLE_DIR / "payments.yaml").read_text(encoding="utf-8"))
     mutate(data["items"][0])
     (directory / "payments.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return directory
@@ -102,7 +104,7 @@ def test_a_bad_case_is_an_error_naming_the_file_and_the_case(tmp_path: Path, che
     with pytest.raises(CalibrationError) as exc:
         load_consent(checks, directory)
     text = str(exc.value)
-    first = yaml.safe_load((CONSENT_DIR / "payments.yaml").read_text(encoding="utf-8"))["items"][0]["id"]
+    first = yaml.safe_load((SAMPLE_DIR / "payments.yaml").read_text(encoding="utf-8"))["items"][0]["id"]
     assert str(directory / "payments.yaml") in text and first in text and message in text, text
 
 
