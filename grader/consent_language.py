@@ -289,7 +289,8 @@ def _condition(raw: str, clause: list[str], opener: str) -> Condition:
         return Condition(text, "feasible", None, None, noun, raw=raw, negative=negative)
     noun = tuple(w for w in noun if not any(w in _form(b) for b in lex.upper_bounds + lex.lower_bounds + lex.date_before + lex.date_after))
     numbers = [v for v in values if v.kind == "number"]
-    if numbers and any(find(rest, w) for w in lex.remainder_words):
+    kept_to = any(find(rest, b) for b in lex.upper_bounds + lex.lower_bounds if b.startswith("keep"))  # "keep it to $150": a cap
+    if numbers and not kept_to and any(find(rest, w) for w in lex.remainder_words):
         # "as long as I keep at least 4,000", "only if that leaves me $50": a bound on what is left
         direction = _direction(clause, lex.upper_bounds, lex.lower_bounds) or "min"
         return Condition(text, "remainder", direction, max(v.value for v in numbers), noun, raw=raw, negative=negative)  # type: ignore[type-var]
@@ -321,7 +322,8 @@ def _counted(raw: str, value: Value) -> bool:
     return "$" not in raw[max(0, value.start - 2) : value.end] and after is not None and after.group(1) not in _NOT_NOUNS and len(after.group(1)) > 2
 
 
-_NOT_NOUNS = frozenset("and or but then dollars dollar usd bucks euros pounds total in on at for to of the a an is it that this please thanks".split())
+_NOT_NOUNS = frozenset("and or but then dollars dollar usd bucks euros pounds total in on at for to of the a an is it that this please thanks "
+                       "tops max maximum min minimum latest earliest".split())
 
 
 def _direction(clause: list[str], upper: list[str], lower: list[str]) -> str | None:
@@ -447,13 +449,16 @@ def read(text: str) -> Reading:
         whole = None if condition is not None or _vacuous(clause) or raw.rstrip().endswith("?") else _condition_at(clause)
         if whole is not None and whole[0] < len(clause) - len(core):
             core, condition = clause[whole[0] :], (0, whole[1])  # "so long as ...": the filler opened the condition
+        if condition is None and core[:1] in (["though"], ["however"]) and _qualifies(clause, core[1:]):
+            core, condition = core[1:], (0, "")  # "alright, though cap it at 100"
         if condition is None and _after_but(raw, sentence_text) and not raw.rstrip().endswith("?"):
             restricted = opens_with_any(core, _RESTRICTIONS)
             if restricted:  # "yes but only the ones in North America": the yes is limited to what follows
                 condition = (0, restricted)
             elif _qualifies(clause, core):  # "yes, but put 9:40", "move it, but not before 11": what follows changes the yes
                 condition = (0, "")
-        if condition is None and not raw.rstrip().endswith("?") and _bound_only(raw, core):
+        after_yes = (reading.affirms and not reading.requests) or bool(reading.conditions)  # not a request's spec ("engagement 60 or more")
+        if condition is None and after_yes and not raw.rstrip().endswith("?") and _bound_only(raw, core):
             condition = (0, "")  # "yes - no more than $40", "sure, $40 max", "ok, before Friday": a bound on its own
         if condition is not None:
             at, opener = condition
@@ -573,7 +578,10 @@ def _ends_with(clause: list[str], phrase: str) -> bool:
 
 def _from_opener(raw: str, opener: str) -> str:
     """The written condition from its opener on ("I'll let you know if I have questions" -> "if I have
-    questions"); the whole clause when the opener is not found as written."""
+    questions"); the whole clause when the opener is not found as written, or when the clause is the condition
+    (no opener)."""
+    if not opener:
+        return raw
     pattern = r"\b" + r"\W+".join(re.escape(w) for w in opener.split()) + r"\b"
     m = re.search(pattern, raw, re.I)
     return raw[m.start() :] if m else raw
@@ -887,11 +895,12 @@ def _as_subject(w: list[str], at: int, end: int) -> bool:
     if after[0] in ("is", "are", "was", "were", "gets", "got") and w[end + 1 : end + 2] and w[end + 1] not in ("still", "not", "valid", "active", "expired", "ok", "okay", "good", "able", "going"):
         return False  # "as long as the card is the one charged": the value is still the condition's subject matter
     i = at - 1
-    while i >= 0 and w[i] in _DETERMINERS:
-        i -= 1
+    while i >= 0 and at - i <= 4 and (w[i] in _DETERMINERS or (w[i].isalpha() and w[i] not in _OPENER_TAILS and w[i] not in _OBJECT_MARKERS)):
+        i -= 1  # "that gift card": a determiner and the code's own modifiers
     return i < 0 or w[i] in _OPENER_TAILS
 
 
+_OBJECT_MARKERS = frozenset("to on onto into back via by as through with is it be than of not no go goes going using use from in at for is".split())
 _OPENER_TAILS = frozenset({"if", "as", "provided", "providing", "assuming", "unless", "that", "when", "long", "only", "but", "and", "so"})
 
 
