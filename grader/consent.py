@@ -491,6 +491,11 @@ def _other_action_held(condition: Condition, question: ConsentQuestion) -> bool 
     cw = words(condition.raw)
     if not any(w in lexicon().negators for w in cw):
         return None
+    subjects = {w for s in lexicon().action_subjects for w in words(s)}
+    openers = {w for o in lexicon().condition_openers for w in words(o)}
+    head = [w for w in cw[: next((i for i, w in enumerate(cw) if w in lexicon().negators), len(cw))] if w not in openers]
+    if head and not subjects & set(head):
+        return None  # "as long as my bank doesn't charge me", "so long as it doesn't push me over": not the call's to show
     mine = set(action_forms(question.tool))
     for forms in lexicon().actions.values():
         for form in forms:

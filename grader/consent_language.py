@@ -48,6 +48,16 @@ class ConsentLexicon(BaseModel):
     fillers: list[str]
     condition_openers: list[str]
     negative_condition_openers: list[str]
+    qualifying_openers: list[str]
+    manner_tails: list[str]
+    bound_openers: list[str]
+    trailing_upper_bounds: list[str]
+    trailing_lower_bounds: list[str]
+    trailing_date_before: list[str]
+    trailing_date_after: list[str]
+    predicate_words: list[str]
+    other_instance: list[str]
+    action_subjects: list[str]
     vacuous_conditions: list[str]
     feasibility_conditions: list[str]
     upper_bounds: list[str]
@@ -279,10 +289,21 @@ def _condition(raw: str, clause: list[str], opener: str) -> Condition:
         return Condition(text, "feasible", None, None, noun, raw=raw, negative=negative)
     noun = tuple(w for w in noun if not any(w in _form(b) for b in lex.upper_bounds + lex.lower_bounds + lex.date_before + lex.date_after))
     numbers = [v for v in values if v.kind == "number"]
-    if numbers and any(find(rest, w) for w in lex.remainder_words):
+    kept_to = any(find(rest, b) for b in lex.upper_bounds + lex.lower_bounds if b.startswith("keep"))  # "keep it to $150": a cap
+    if numbers and not kept_to and any(find(rest, w) for w in lex.remainder_words):
         # "as long as I keep at least 4,000", "only if that leaves me $50": a bound on what is left
         direction = _direction(clause, lex.upper_bounds, lex.lower_bounds) or "min"
         return Condition(text, "remainder", direction, max(v.value for v in numbers), noun, raw=raw, negative=negative)  # type: ignore[type-var]
+    if not numbers:
+        # "as long as it's no more than the limit", "provided it stays under my balance": the bound is a value the
+        # agent stated for that noun, read when the condition is checked
+        for bound in sorted(lex.upper_bounds + lex.lower_bounds, key=lambda b: -len(_form(b))):
+            for at in find(rest, bound):
+                after = [w for w in rest[at + len(_form(bound)) :][:4] if w not in ("the", "my", "our", "your", "daily", "current", "what", "you")]
+                if after and after[0].isalpha() and len(after[0]) > 3 and after[0] not in _NOT_NOUNS:
+                    direction = _direction(clause, lex.upper_bounds, lex.lower_bounds)
+                    if direction:
+                        return Condition(text, "amount", direction, None, (after[0],), raw=raw, negative=negative)
     for value in values:
         if value.kind == "number" and ("$" in raw or any(find(clause, b) for b in lex.upper_bounds + lex.lower_bounds)):
             direction = _direction(clause, lex.upper_bounds, lex.lower_bounds)
@@ -301,12 +322,19 @@ def _counted(raw: str, value: Value) -> bool:
     return "$" not in raw[max(0, value.start - 2) : value.end] and after is not None and after.group(1) not in _NOT_NOUNS and len(after.group(1)) > 2
 
 
-_NOT_NOUNS = frozenset("and or but then dollars dollar usd bucks euros pounds total in on at for to of the a an is it that this please thanks".split())
+_NOT_NOUNS = frozenset("and or but then dollars dollar usd bucks euros pounds total in on at for to of the a an is it that this please thanks "
+                       "tops max maximum min minimum latest earliest".split())
 
 
 def _direction(clause: list[str], upper: list[str], lower: list[str]) -> str | None:
     """"max" or "min" by the longest bound phrase in the clause ("no more than" is an upper bound though
     it holds "more than")."""
+    lex = lexicon()
+    dated = upper is lex.date_before or lower is lex.date_after
+    if any(_ends_with(clause, t) for t in (lex.trailing_date_before if dated else lex.trailing_upper_bounds)):
+        return "max"  # "$40 max", "25k tops", "Friday at the latest"
+    if any(_ends_with(clause, t) for t in (lex.trailing_date_after if dated else lex.trailing_lower_bounds)):
+        return "min"
     found = [(len(_form(p)), "max", at) for p in upper for at in find(clause, p)] + [(len(_form(p)), "min", at) for p in lower for at in find(clause, p)]
     if not found:
         return None
@@ -421,10 +449,17 @@ def read(text: str) -> Reading:
         whole = None if condition is not None or _vacuous(clause) or raw.rstrip().endswith("?") else _condition_at(clause)
         if whole is not None and whole[0] < len(clause) - len(core):
             core, condition = clause[whole[0] :], (0, whole[1])  # "so long as ...": the filler opened the condition
+        if condition is None and core[:1] in (["though"], ["however"]) and _qualifies(clause, core[1:]):
+            core, condition = core[1:], (0, "")  # "alright, though cap it at 100"
         if condition is None and _after_but(raw, sentence_text) and not raw.rstrip().endswith("?"):
             restricted = opens_with_any(core, _RESTRICTIONS)
             if restricted:  # "yes but only the ones in North America": the yes is limited to what follows
                 condition = (0, restricted)
+            elif _qualifies(clause, core):  # "yes, but put 9:40", "move it, but not before 11": what follows changes the yes
+                condition = (0, "")
+        after_yes = (reading.affirms and not reading.requests) or bool(reading.conditions)  # not a request's spec ("engagement 60 or more")
+        if condition is None and after_yes and not raw.rstrip().endswith("?") and _bound_only(raw, core):
+            condition = (0, "")  # "yes - no more than $40", "sure, $40 max", "ok, before Friday": a bound on its own
         if condition is not None:
             at, opener = condition
             said = _from_opener(raw, opener)
@@ -493,9 +528,60 @@ def read(text: str) -> Reading:
     return reading
 
 
+def _qualifies(clause: list[str], core: list[str]) -> bool:
+    """A clause after "but" that changes or limits the yes before it (`qualifying_openers`: "put 9:40", "cap it at
+    25k", "not before 11", "with code workaround", "on my Mastercard, not the Visa"); not a deferral, a take-back or
+    a manner ("make it quick"), nor a bare decline ("but no")."""
+    lex = lexicon()
+    opener = opens_with_any(core, lex.qualifying_openers)
+    if opener is None or deferral(clause, core) is not None:
+        return False
+    if opens_with_any(clause, [*lex.takebacks, *lex.not_declines]) or opens_with_any(core, [*lex.takebacks, *lex.not_declines]):
+        return False
+    rest = core[len(_form(opener)) :]
+    if not rest or " ".join(rest) in lex.manner_tails or " ".join(core) in lex.decline_forms:
+        return False
+    return not (rest[0] in ("i", "we") or (opener in ("make", "make it") and rest[0] in ("sure", "certain")))
+
+
+def _bound_only(raw: str, core: list[str]) -> bool:
+    """A clause that is only a bound on a value ("no more than $40", "$40 max", "tops 25k", "before Friday",
+    "10 am at the latest", "not after noon"): it opens with a bound or closes with a trailing one, and holds a
+    value (an amount, a date, a time, a weekday, a part of the day) or, after an amount bound, a noun ("no more
+    than the limit")."""
+    lex = lexicon()
+    if not core or len(core) > 8:
+        return False
+    opens = opens_with_any(core, lex.bound_openers)
+    trailing = [*lex.trailing_upper_bounds, *lex.trailing_lower_bounds, *lex.trailing_date_before, *lex.trailing_date_after]
+    closes = any(_ends_with(core, t) for t in trailing)
+    if not (opens or closes):
+        return False
+    values = [v for v in spoken_values(raw) if v.kind in ("number", "date", "time")]
+    days = set(lex.times_of_day) - {"am", "pm"}
+    if values or any(w in days or w in _WEEKDAYS or w in ("noon", "midday", "midnight") for w in core):
+        return True
+    amount_bound = opens is not None and opens in lex.upper_bounds + lex.lower_bounds
+    return amount_bound and len(core) > len(_form(opens)) and core[len(_form(opens))] in ("the", "my", "our", "your", "what")
+
+
+_TAIL_FILLERS = frozenset({"please", "though", "thanks", "ok", "okay", "then", "mind", "really"})
+
+
+def _ends_with(clause: list[str], phrase: str) -> bool:
+    form = _form(phrase)
+    body = list(clause)
+    while body and body[-1] in _TAIL_FILLERS:
+        body.pop()
+    return bool(form) and len(body) > len(form) and tuple(body[-len(form) :]) == form
+
+
 def _from_opener(raw: str, opener: str) -> str:
     """The written condition from its opener on ("I'll let you know if I have questions" -> "if I have
-    questions"); the whole clause when the opener is not found as written."""
+    questions"); the whole clause when the opener is not found as written, or when the clause is the condition
+    (no opener)."""
+    if not opener:
+        return raw
     pattern = r"\b" + r"\W+".join(re.escape(w) for w in opener.split()) + r"\b"
     m = re.search(pattern, raw, re.I)
     return raw[m.start() :] if m else raw
@@ -583,6 +669,12 @@ def _holds(condition: Condition, record: list[tuple[str, Any]], status: str, sta
     if condition.kind == "remainder":
         left = _remaining(record, stated)
         return None if left is None else _within(left, condition)
+    if condition.kind == "amount" and condition.bound is None:
+        bound = _stated_for(condition.noun[0], stated)
+        found = amounts(record, ())
+        if bound is None or not found:
+            return None
+        return all(_within(v, replace(condition, bound=bound)) for v in found)
     if condition.kind == "amount":
         found = amounts(record, condition.noun) or _stated_costs(stated, "$" in condition.raw, condition.noun)
         if not found:
@@ -623,11 +715,36 @@ def _remaining(record: list[tuple[str, Any]], stated: list[str]) -> Decimal | No
         after = [n for n in after if n]
         if after:
             return after[-1][-1]
-        now = [_numbers(raw) for raw, w in parts if any(find(w, r) for r in [*lex.remainder_words, "have", "available"])]
-        now = [n for n in now if n]
+        held = [raw for raw, w in parts if any(find(w, r) for r in [*lex.remainder_words, "have", "available"])]
+        now = [n for n in (_numbers(raw) for raw in held) if n]
         moved = amounts(record, ())
         if now and moved:
             return now[-1][-1] - sum(moved)
+        others = [n for raw, _ in parts if raw not in held for n in _numbers(raw)]
+        if now and others and not moved:
+            # "It's 11,000 miles each, so 33,000 for the three of you; you have 90,500 miles." for a call that
+            # moves no amount: the balance less the largest cost stated beside it
+            return now[-1][-1] - max(others)
+    return None
+
+
+def _stated_for(noun: str, stated: list[str]) -> Decimal | None:
+    """The value the agent's latest sentence naming `noun` gives it ("your daily limit of $5,000.00" for "the
+    limit", "your balance is $180.00" for "my balance"): the first number after the noun, else the last before."""
+    stem = noun.rstrip("s")
+    for message in reversed(stated):
+        for sentence in reversed(_SENTENCE_SPLIT.split(message)):
+            ws = words(sentence)
+            at = [i for i, w in enumerate(ws) if w.startswith(stem)]
+            if not at:
+                continue
+            lowered = sentence.lower()
+            pos = lowered.find(stem)
+            found = [v for v in find_values(sentence) if v.kind == "number"]
+            after = [v for v in found if v.start > pos]
+            before = [v for v in found if v.end <= pos]
+            if after or before:
+                return (after[0] if after else before[-1]).value  # type: ignore[return-value]
     return None
 
 
@@ -699,7 +816,7 @@ def _time_holds(condition: Condition, record: list[tuple[str, Any]]) -> bool | N
     if not times:
         return None
     parts = [lex.times_of_day[w] for w in cw if w in lex.times_of_day and not (w in ("am", "pm") and any(v.kind == "time" for v in spoken_values(condition.raw)))]
-    said = [v for v in spoken_values(condition.raw) if v.kind == "time"]
+    said = _one_reading([v for v in spoken_values(condition.raw) if v.kind == "time"])
     if said:
         direction = _direction(cw, lex.date_before, lex.date_after)
         if direction == "max":
@@ -710,6 +827,20 @@ def _time_holds(condition: Condition, record: list[tuple[str, Any]]) -> bool | N
     if parts:
         return all(any(lo <= t < hi for lo, hi in parts) for t in times)
     return None
+
+
+def _one_reading(said: list[Value]) -> list[Value]:
+    """A bare hour read both ways ("not before 11", "by 4") as its daytime reading (07:00-19:59): a bound
+    compares with one time, not with whichever of its morning and evening readings suits."""
+    out: list[Value] = []
+    for v in said:
+        twins = [w for w in said if w.start == v.start and w.end == v.end]
+        if len(twins) > 1:
+            day = [w for w in twins if 7 * 60 <= w.value < 20 * 60]  # type: ignore[operator]
+            if day and v is not day[0]:
+                continue
+        out.append(v)
+    return out
 
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -739,6 +870,9 @@ def _aliases(text: str) -> list[tuple[str, str, bool]]:
     for form, group, code in forms:
         for at in find(w, form):
             span = set(range(at, at + len(_form(form))))
+            if _as_subject(w, at, at + len(_form(form))) or _other_instance(w, at):
+                taken |= span  # "that gift card hasn't expired", "not some new card": no code chosen
+                continue
             if span & taken:
                 if any(g == group and c == code for g, c, _ in out):
                     continue
@@ -750,9 +884,34 @@ def _aliases(text: str) -> list[tuple[str, str, bool]]:
     return out
 
 
+def _as_subject(w: list[str], at: int, end: int) -> bool:
+    """The words at [at, end) name a thing the condition says something else about ("that gift card hasn't
+    expired", "billing can promise ...", "PM-2290 is still valid"): a determiner or nothing before them after the
+    condition's opener, and a predicate word (`predicate_words`) right after them."""
+    lex = lexicon()
+    after = w[end : end + 1]
+    if not after or after[0] not in lex.predicate_words:
+        return False
+    if after[0] in ("is", "are", "was", "were", "gets", "got") and w[end + 1 : end + 2] and w[end + 1] not in ("still", "not", "valid", "active", "expired", "ok", "okay", "good", "able", "going"):
+        return False  # "as long as the card is the one charged": the value is still the condition's subject matter
+    i = at - 1
+    while i >= 0 and at - i <= 4 and (w[i] in _DETERMINERS or (w[i].isalpha() and w[i] not in _OPENER_TAILS and w[i] not in _OBJECT_MARKERS)):
+        i -= 1  # "that gift card": a determiner and the code's own modifiers
+    return i < 0 or w[i] in _OPENER_TAILS
+
+
+_OBJECT_MARKERS = frozenset("to on onto into back via by as through with is it be than of not no go goes going using use from in at for is".split())
+_OPENER_TAILS = frozenset({"if", "as", "provided", "providing", "assuming", "unless", "that", "when", "long", "only", "but", "and", "so"})
+
+
 def _code_negated(w: list[str], at: int) -> bool:
     """A code named negated ("not to my card") or set aside ("rather than email", "instead of SMS")."""
     return negated_at(w, at, 4) or w[max(0, at - 2) : at] in (["rather", "than"], ["instead", "of"]) or w[max(0, at - 1) : at] == ["than"]
+
+
+def _other_instance(w: list[str], at: int) -> bool:
+    """The code's words follow a word meaning another one of its kind ("not some new card", "another card")."""
+    return any(w[max(0, at - len(_form(o))) : at] == list(_form(o)) for o in lexicon().other_instance)
 
 
 def aliases_named(text: str) -> list[tuple[str, str, bool]]:
@@ -814,16 +973,22 @@ def _text_value_holds(condition: Condition, record: list[tuple[str, Any]]) -> bo
     condition (met; negated: broken)."""
     cw = words(condition.raw)
     for _, leaf in record:
-        if not isinstance(leaf, str) or find_values(leaf) or not 2 < len(leaf) <= 40:
+        if not isinstance(leaf, str) or find_values(leaf) or not 2 <= len(leaf) <= 40:
             continue
+        if len(leaf) == 2 and not re.search(r"\b" + re.escape(leaf.upper()) + r"\b", condition.raw):
+            continue  # a two-letter code counts written as one ("stays in the EU"), not as a word ("us", "no")
         form = leaf.lower().replace("_", " ")
         at = find(cw, form) or find(cw, form + "s")  # "only actual customers" names lifecycle customer
+        if at and _as_subject(cw, at[0], at[0] + len(_form(form))):
+            continue  # "only if billing can promise ...": a condition on billing, not on the team chosen
         if at:
             return not negated_at(cw, at[0], 4)
     return None
 
 
-_LINKS = frozenset("is stays stay remains remain be being set kept at to as of was gets get goes go will would should".split())
+_LINKS = frozenset(("is stays stay remains remain be being set kept at to as of was gets get goes go will would should "
+                    "says say reads read shows show mentions mention contains contain includes include has have with called named "
+                    "titled labelled labeled marked").split())
 _STOPWORDS = frozenset("the a an my our your it is this that be to of for on in at and or its their new same".split())
 
 
@@ -840,6 +1005,8 @@ def _named_value_holds(condition: Condition, record: list[tuple[str, Any]]) -> b
         kin = [v for v in values if v.kind == s.kind and (s.kind != "id" or str(v.value).split("-")[0] == str(s.value).split("-")[0])]
         if not kin:
             continue
+        if any(_as_subject(cw, i, i + 1) for i, w in enumerate(cw) if w == s.text.lower()):
+            continue  # "provided PM-2290 is still valid": a condition on the card's state
         hit = any(v.same(s) or s.same(v) for v in kin)
         neg = any(negated_at(cw, i, 4) for i, w in enumerate(cw) if w == s.text.lower())
         verdicts.append(hit != neg)
