@@ -318,8 +318,9 @@ def _next_positions(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], j
     out, counted = [], 0
     span = max(MAX_SPAN, PARTICLE_SPAN) if particle else MAX_SPAN
     for k in range(j + 1, min(j + 2 + span, len(tokens))):
-        if particle and k - j - 1 > MAX_GAP and (tokens[k - 1][3] in _CLAUSE_WORDS or re.search(r"[,;:.!?\u2014]", text[tokens[k - 1][0] : tokens[k][0]])):
+        if particle and k - j - 1 > MAX_GAP and (tokens[k - 1][3] in _CLAUSE_WORDS or re.search(r"[,;:.!?\u2014]", text[tokens[k - 1][0] + len(tokens[k - 1][3]) : tokens[k][0]])):
             break  # a particle far from its verb only within one clause: "signed the form, and sent it off" is no "signed off"
+            # (the punctuation BETWEEN the words: the point of "$75.25" in "gave you the $75.25 back" ends no clause)
         out.append(k)
         if tokens[k][3] not in GAP_FREE:
             counted += 1
@@ -328,11 +329,37 @@ def _next_positions(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], j
     return out
 
 
-def _negator_before(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], i: int) -> bool:
+NO_MODIFIERS = 4
+"""At most this many nouns or adjectives between "no" and the noun it denies ("no seat changes", "no flight,
+date or seat changes" state "no changes")."""
+
+
+def _no_before_modifiers(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], i: int, text: str) -> bool:
+    """Whether the determiner "no" denies the noun at i across its modifiers: one to NO_MODIFIERS plain
+    words (never a function word but "or"/"and", a participle, a number or a negator) with nothing but
+    spaces or hyphens between them, or commas in a list joined by "or"/"and" ("no date or flight changes",
+    never "no problem, changes are free")."""
+    between: list[str] = []
+    for k in range(i - 1, max(-1, i - 2 - NO_MODIFIERS), -1):
+        word = tokens[k][3]
+        gap = text[tokens[k][0] + len(word) : tokens[(k + 1)][0]]
+        if word == "no":
+            return bool(between) and between[-1] not in ("or", "and") and not re.search(r"[^\s-]", gap)
+        if not word.isalpha() or tokens[k][2] or _done_form(word) or (word in FUNCTION_WORDS and word not in ("or", "and")):
+            return False
+        if re.search(r"[^\s,-]", gap) or ("," in gap and not {"or", "and"} & {*between, word}):
+            return False
+        between.append(word)
+    return False
+
+
+def _negator_before(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], i: int, text: str = "") -> bool:
     """Whether a negator stands before position i with only function words and LIGHT_BEFORE words
     between ("not able to reserve", "can't be marked implemented"), or "too late" ("too late for me to
     cancel it" states "can't cancel"), or a negated verb with "any"/"a" before the word ("won't give you any
-    refund" states "no refund")."""
+    refund" states "no refund"), or "no" before the word's modifiers ("no seat changes": `_no_before_modifiers`)."""
+    if text and _no_before_modifiers(tokens, i, text):
+        return True
     for k in range(i - 1, max(-1, i - 2 - NEGATOR_SPAN), -1):
         word = tokens[k][3]
         if tokens[k][2]:
@@ -387,7 +414,7 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
             if not ok:
                 continue
             if negative:  # its negator stands with it: "is not in stock", never "is not out of stock"
-                polarity = _negator_before(tokens, i) or any(t[2] for t in tokens[i : j + 1])
+                polarity = _negator_before(tokens, i, _joined(text)) or any(t[2] for t in tokens[i : j + 1])
                 if trailing and not polarity:  # "it cost you nothing": the negator after the words, within the gap
                     polarity = any(t[2] for t in tokens[j + 1 : j + 2 + MAX_GAP])
             else:
