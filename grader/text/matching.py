@@ -55,6 +55,27 @@ def counted_words_follow(unit: str, value: Value, nouns: tuple[str, ...]) -> boo
     return False
 
 
+COUNT_LABEL = re.compile(
+    r"(?:\b(?:number|no\.|count|total)\s+of\s+)?(?:\btotal\s+)?(?P<noun>[A-Za-z][A-Za-z']*(?:\s+[A-Za-z][A-Za-z']*)?)(?:\s+(?:count|total))?\s*(?::|=|\s[\u2014\u2013-])\s*$"
+)
+"""A count's noun as its label before it: "Recipients: 1", "Number of recipients: 1", "recipient count: 1",
+"Seats in use - 4" (the label's last one or two words are the count phrase's words)."""
+
+
+def counted_label_before(unit: str, value: Value, nouns: tuple[str, ...]) -> bool:
+    """Whether the words of a count phrase label the count `value` in `unit` (`COUNT_LABEL`), singular or
+    plural, never negated ("No recipients: 1" has no label of that kind)."""
+    head = re.split(r"[.;!?\n(]|,\s", unit[max(0, value.start - 80) : value.start])[-1]
+    m = COUNT_LABEL.search(head)
+    if m is None:
+        return False
+    got = [singular(w) for w in m["noun"].lower().split()]
+    while len(got) > 1 and got[-1] in ("count", "total", "number"):
+        got.pop()
+    want = [singular(n) for n in nouns]
+    return got[-len(want) :] == want and not any(w in NEGATORS or w.endswith("n't") for w in head.lower().split())
+
+
 def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carried_only: bool = True, forms: bool = True) -> list[Hit]:
     """Every mention of `phrase` in the units (un-negated ones only, unless `negation` is False). With
     `forms` False the phrase matches only as written (an `absent` phrase: what must not be said is a
@@ -69,7 +90,7 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
             found = [
                 Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value)
                 for value in find_values(unit.text)
-                if count[0].same(value) and counted_words_follow(unit.text, value, count[1]) and (not negation or not _value_negated(unit.text, value))
+                if count[0].same(value) and (counted_words_follow(unit.text, value, count[1]) or counted_label_before(unit.text, value, count[1])) and (not negation or not _value_negated(unit.text, value))
             ]
             if not found and len(count[1]) == 1 and (seconds := unit_seconds(singular(count[1][0]))) is not None:
                 # a span of time in another unit or in words: "half a minute" states "30 seconds"
@@ -183,6 +204,9 @@ def _writing_patterns(phrase: str) -> tuple[re.Pattern[str], ...]:
         skip = r"(?:(?:of|and|for|the|&)\s+)?"
         parts = [rf"{c}[a-z]+" for c in p]
         out.append(re.compile(r"(?<![A-Za-z])" + (r"(?:[\s\-]+" + skip + ")").join(parts) + r"(?![A-Za-z])"))
+    if "_" in p and re.fullmatch(r"[\w/\-.]+", p):  # an identifier's underscores written as spaces or hyphens: "America/Los Angeles"
+        parts = [re.escape(x) for x in p.split("_")]
+        out.append(re.compile(r"(?<![\w/])" + r"[ \-]".join(parts) + r"(?![\w/])", re.I))
     words = [w for w in re.findall(r"[A-Za-z]+", p) if w.lower() not in _INITIAL_SKIP]
     if 3 <= len(words) <= 5 and re.fullmatch(r"[A-Za-z \-]+", p) and not any(_is_negator(w.lower()) for w in words):
         out.append(re.compile(r"(?<![A-Za-z0-9])" + "".join(w[0].upper() for w in words) + r"s?(?![A-Za-z0-9])"))
