@@ -55,6 +55,27 @@ def counted_words_follow(unit: str, value: Value, nouns: tuple[str, ...]) -> boo
     return False
 
 
+COUNT_LABEL = re.compile(
+    r"(?:\b(?:number|no\.|count|total)\s+of\s+)?(?:\btotal\s+)?(?P<noun>[A-Za-z][A-Za-z']*(?:\s+[A-Za-z][A-Za-z']*)?)(?:\s+(?:count|total))?\s*(?::|=|\s[\u2014\u2013-])\s*$"
+)
+"""A count's noun as its label before it: "Recipients: 1", "Number of recipients: 1", "recipient count: 1",
+"Seats in use - 4" (the label's last one or two words are the count phrase's words)."""
+
+
+def counted_label_before(unit: str, value: Value, nouns: tuple[str, ...]) -> bool:
+    """Whether the words of a count phrase label the count `value` in `unit` (`COUNT_LABEL`), singular or
+    plural, never negated ("No recipients: 1" has no label of that kind)."""
+    head = re.split(r"[.;!?\n(]|,\s", unit[max(0, value.start - 80) : value.start])[-1]
+    m = COUNT_LABEL.search(head)
+    if m is None:
+        return False
+    got = [singular(w) for w in m["noun"].lower().split()]
+    while len(got) > 1 and got[-1] in ("count", "total", "number"):
+        got.pop()
+    want = [singular(n) for n in nouns]
+    return got[-len(want) :] == want and not any(w in NEGATORS or w.endswith("n't") for w in head.lower().split())
+
+
 def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carried_only: bool = True, forms: bool = True) -> list[Hit]:
     """Every mention of `phrase` in the units (un-negated ones only, unless `negation` is False). With
     `forms` False the phrase matches only as written (an `absent` phrase: what must not be said is a
@@ -69,7 +90,7 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
             found = [
                 Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value)
                 for value in find_values(unit.text)
-                if count[0].same(value) and counted_words_follow(unit.text, value, count[1]) and (not negation or not _value_negated(unit.text, value))
+                if count[0].same(value) and (counted_words_follow(unit.text, value, count[1]) or counted_label_before(unit.text, value, count[1])) and (not negation or not _value_negated(unit.text, value))
             ]
             if not found and len(count[1]) == 1 and (seconds := unit_seconds(singular(count[1][0]))) is not None:
                 # a span of time in another unit or in words: "half a minute" states "30 seconds"
@@ -183,6 +204,9 @@ def _writing_patterns(phrase: str) -> tuple[re.Pattern[str], ...]:
         skip = r"(?:(?:of|and|for|the|&)\s+)?"
         parts = [rf"{c}[a-z]+" for c in p]
         out.append(re.compile(r"(?<![A-Za-z])" + (r"(?:[\s\-]+" + skip + ")").join(parts) + r"(?![A-Za-z])"))
+    if "_" in p and re.fullmatch(r"[\w/\-.]+", p):  # an identifier's underscores written as spaces or hyphens: "America/Los Angeles"
+        parts = [re.escape(x) for x in p.split("_")]
+        out.append(re.compile(r"(?<![\w/])" + r"[ \-]".join(parts) + r"(?![\w/])", re.I))
     words = [w for w in re.findall(r"[A-Za-z]+", p) if w.lower() not in _INITIAL_SKIP]
     if 3 <= len(words) <= 5 and re.fullmatch(r"[A-Za-z \-]+", p) and not any(_is_negator(w.lower()) for w in words):
         out.append(re.compile(r"(?<![A-Za-z0-9])" + "".join(w[0].upper() for w in words) + r"s?(?![A-Za-z0-9])"))
@@ -318,8 +342,9 @@ def _next_positions(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], j
     out, counted = [], 0
     span = max(MAX_SPAN, PARTICLE_SPAN) if particle else MAX_SPAN
     for k in range(j + 1, min(j + 2 + span, len(tokens))):
-        if particle and k - j - 1 > MAX_GAP and (tokens[k - 1][3] in _CLAUSE_WORDS or re.search(r"[,;:.!?\u2014]", text[tokens[k - 1][0] : tokens[k][0]])):
+        if particle and k - j - 1 > MAX_GAP and (tokens[k - 1][3] in _CLAUSE_WORDS or re.search(r"[,;:.!?\u2014]", text[tokens[k - 1][0] + len(tokens[k - 1][3]) : tokens[k][0]])):
             break  # a particle far from its verb only within one clause: "signed the form, and sent it off" is no "signed off"
+            # (the punctuation BETWEEN the words: the point of "$75.25" in "gave you the $75.25 back" ends no clause)
         out.append(k)
         if tokens[k][3] not in GAP_FREE:
             counted += 1
@@ -328,11 +353,37 @@ def _next_positions(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], j
     return out
 
 
-def _negator_before(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], i: int) -> bool:
+NO_MODIFIERS = 4
+"""At most this many nouns or adjectives between "no" and the noun it denies ("no seat changes", "no flight,
+date or seat changes" state "no changes")."""
+
+
+def _no_before_modifiers(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], i: int, text: str) -> bool:
+    """Whether the determiner "no" denies the noun at i across its modifiers: one to NO_MODIFIERS plain
+    words (never a function word but "or"/"and", a participle, a number or a negator) with nothing but
+    spaces or hyphens between them, or commas in a list joined by "or"/"and" ("no date or flight changes",
+    never "no problem, changes are free")."""
+    between: list[str] = []
+    for k in range(i - 1, max(-1, i - 2 - NO_MODIFIERS), -1):
+        word = tokens[k][3]
+        gap = text[tokens[k][0] + len(word) : tokens[(k + 1)][0]]
+        if word == "no":
+            return bool(between) and between[-1] not in ("or", "and") and not re.search(r"[^\s-]", gap)
+        if not word.isalpha() or tokens[k][2] or _done_form(word) or (word in FUNCTION_WORDS and word not in ("or", "and")):
+            return False
+        if re.search(r"[^\s,-]", gap) or ("," in gap and not {"or", "and"} & {*between, word}):
+            return False
+        between.append(word)
+    return False
+
+
+def _negator_before(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], i: int, text: str = "") -> bool:
     """Whether a negator stands before position i with only function words and LIGHT_BEFORE words
     between ("not able to reserve", "can't be marked implemented"), or "too late" ("too late for me to
     cancel it" states "can't cancel"), or a negated verb with "any"/"a" before the word ("won't give you any
-    refund" states "no refund")."""
+    refund" states "no refund"), or "no" before the word's modifiers ("no seat changes": `_no_before_modifiers`)."""
+    if text and _no_before_modifiers(tokens, i, text):
+        return True
     for k in range(i - 1, max(-1, i - 2 - NEGATOR_SPAN), -1):
         word = tokens[k][3]
         if tokens[k][2]:
@@ -387,7 +438,7 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
             if not ok:
                 continue
             if negative:  # its negator stands with it: "is not in stock", never "is not out of stock"
-                polarity = _negator_before(tokens, i) or any(t[2] for t in tokens[i : j + 1])
+                polarity = _negator_before(tokens, i, _joined(text)) or any(t[2] for t in tokens[i : j + 1])
                 if trailing and not polarity:  # "it cost you nothing": the negator after the words, within the gap
                     polarity = any(t[2] for t in tokens[j + 1 : j + 2 + MAX_GAP])
             else:

@@ -133,6 +133,12 @@ SCALED_RE = re.compile(
 MONEY_AFTER = re.compile(r"(?:\s?-?\s?(?:dollars?|bucks?)\b|\s?usd\b)", re.I)
 """A currency word right after a number makes it money ("45 dollars", "a 50-dollar fee", "159 USD")."""
 PERCENT_AFTER = re.compile(r"\s?(?:%|per\s?cent\b|pct\b)", re.I)
+PER_HUNDRED_AFTER = re.compile(
+    r"\s+(?:in|out\s+of|per)\s+(?:(?:every|each)\s+)?(?:100|(?:a|one)\s+hundred|every\s+hundred|hundred)(?![\w.,]\d|\w)", re.I
+)
+"""A rate per hundred after a number, a percentage ("4 in every 100", "four out of every hundred", "6 per 100"; never
+a bare "out of 100": a score)."""
+PER_HUNDRED_DIGITS = re.compile(r"(?<![\w.,$\-])(?P<n>\d{1,2}(?:\.\d+)?)(?=\s+(?:in|out|per)\b)", re.I)
 PHONE_RE = re.compile(
     r"(?<![\w+.\-/$])(?:\+?1[\s.\-]?)?(?:\((?P<a>[2-9]\d{2})\)\s?|(?P<a2>[2-9]\d{2})[\s.\-])(?P<b>\d{3})[\s.\-](?P<c>\d{4})(?![\w\-]|[.,]\d)"
     r"|(?<![\w+])\+1\s?(?P<flat>[2-9]\d{9})(?!\w)"
@@ -565,6 +571,7 @@ def _scan_values(text: str) -> list[Value]:
             add("date", (2000 + int(m["y"]) if m["y"] else None, int(m["m"]), int(m["d"])), m.start(), m.end())
     _days(text, add)
     _times(text, add)
+    _per_hundred(text, add)
     _money_words(text, add)
     for m in CENTS_RE.finditer(text):
         add("number", (Decimal(m["n"]) / 100).normalize(), m.start(), m.end(), money=True)
@@ -713,6 +720,18 @@ def _clock_range(text: str, m: re.Match[str], add: Adder) -> None:
     add("time", b, m.start("second"), m.end())
 
 
+def _per_hundred(text: str, add: Adder) -> None:
+    """A rate per hundred is a percentage ("4 in every 100", "four out of every hundred", "6 per 100" = 4%, 4%, 6%),
+    the number in digits or words; an "out of" needs "every"/"each" ("61 out of 100" is a score, not a rate)."""
+    starts: list[tuple[int, int, Decimal]] = [(m.start(), m.end(), Decimal(m["n"])) for m in PER_HUNDRED_DIGITS.finditer(text)]
+    starts += [(run.start, run.end, run.value) for run in _cardinal_runs(text) if run.value < 100]
+    for start, end, number in starts:
+        m = PER_HUNDRED_AFTER.match(text, end)
+        if m is None or (re.match(r"\s+out\s+of\s+(?!every|each)", text[end:], re.I)):
+            continue
+        add("percent", number.normalize(), start, m.end())
+
+
 def _bare_hours(text: str) -> dict[int, tuple[tuple[str, object], ...]]:
     """The start of each bare hour where a time is plainly meant (`BARE_HOUR_RE`), with its two readings."""
     out: dict[int, tuple[tuple[str, object], ...]] = {}
@@ -759,7 +778,11 @@ def _cents_after(text: str, pos: int) -> tuple[Decimal, int]:
     """The cents after "... dollars" ("and thirty cents", ", 30 cents"), as (amount, end) — (0, pos) if none."""
     m = re.match(r"\s*,?\s*(?:and\s+)?(?P<n>\d{1,2}|[a-z]+(?:[-\s][a-z]+)?)\s+cents?\b", text[pos:], re.I)
     if m is None:
-        return Decimal(0), pos
+        # the cents said bare after the dollars, ending the clause: "139 dollars 20.", "forty dollars fifty,"
+        m = re.match(r"\s+(?:and\s+)?(?P<n>\d{2}|[a-z]+(?:-[a-z]+)?)(?=\s*(?:$|[.,;:!?)\u2014\u2013]))(?![.,]\d)", text[pos:], re.I)
+        words = None if m is None or m["n"].isdigit() else NUMBER_WORD_RE.fullmatch(m["n"])
+        if m is None or not (m["n"].isdigit() or (words is not None and (words["tens"] or _ONES.index(words["ones"].lower()) >= 10))):
+            return Decimal(0), pos  # cents said bare are two digits or "ten" to "ninety-nine" ("forty dollars five" is none)
     if m["n"].isdigit():
         return Decimal(m["n"]) / 100, pos + m.end()
     words = NUMBER_WORD_RE.fullmatch(m["n"])
