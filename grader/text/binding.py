@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from grader.text.lexicon import word_keys
-from grader.text.units import AUXILIARIES, CONTRACTED_VERB, FUNCTION_WORDS, IRREGULAR_PARTICIPLES, UNIT_WORDS, Hit, normalise, phrase_pattern
+from grader.text.units import AUXILIARIES, CONTRACTED_VERB, FUNCTION_WORDS, IRREGULAR_PARTICIPLES, UNIT_WORDS, Hit, normalise, phrase_pattern, record_head
 from grader.text.values import Value, find_values, phrase_value, singular
 
 # ---- clauses ---------------------------------------------------------------------------------------------
@@ -576,6 +576,13 @@ def mislabelled(hit: Hit, index: int, labels: tuple[frozenset[str] | None, ...])
     others = set().union(*(lab for j, lab in enumerate(labels) if j != index and lab is not None))
     if not others:
         return False
+    head = record_head(hit.sentence)
+    if head is not None:  # a record line's label is its values' label first ("November Newsletter (CMP-5003): 4% click-through")
+        keys = _stems(_lower_words(head))
+        if keys & own:
+            return False
+        if keys & others:
+            return True
     for _, keys in sorted(_label_words(hit.sentence, hit.value), key=lambda x: x[0]):
         if keys & own:
             return False

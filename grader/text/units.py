@@ -506,6 +506,8 @@ def _stated_value(body: str, phrases: tuple[str, ...]) -> bool:
     most TERSE_ITEMS values of pairwise different kinds ("Harbor Grocers, $120.00 (card)"; "$950.00 to
     ACC-1010, no memo, completed": a phrase is a kind of its own). Two bare values of one kind compete
     ("SKU-1007 - 45 - 22", "30.0% | 6.0% | 20.1%"): which is which is not said."""
+    if LABEL_COLON.search(body):
+        return _record(body, phrases)  # "documents: certificate_of_incorporation, proof_of_address": a record within
     items = _value_items(body, phrases)
     if not items:
         return False
@@ -521,6 +523,8 @@ def _stated_value(body: str, phrases: tuple[str, ...]) -> bool:
 def _value_kind(item: str, n: int) -> str:
     """`_item_kind`, but a phrase is a kind of its own and a lone participle is a status ("headphones,
     returned": a thing and its status, not two words)."""
+    if re.fullmatch(r"\s*[A-Za-z]+(?:_[A-Za-z]+)+\s*", item):
+        return "word"  # a raw field value ("proof_of_address") is one word
     if not _bare(item):
         return f"phrase{n}"
     words = re.findall(r"[a-z']+", item.lower())
@@ -535,8 +539,13 @@ def _label(head: str, phrases: tuple[str, ...]) -> bool:
     items = [i for i in list_items(head) if _content(i, phrases)]
     if not items or len(items) > TERSE_ITEMS or HEAD_LIST.search(head) or any(_item_predicate(i, phrases) for i in items):
         return False
+    if any(w in CLAUSE_SUBJECTS or w in AUXILIARIES or CONTRACTED_VERB.match(w) for w in re.findall(r"[a-z']+", head.lower())):
+        return False  # "It drew 196 clicks and sixty-one conversions: ..." is a sentence, not a label
     kinds = [_value_kind(i, n) for n, i in enumerate(items)]
     return len(set(kinds)) == len(kinds)  # "Flight AU512 JFK-MIA, Dec 18, standard": one thing described
+
+
+CLAUSE_SUBJECTS = frozenset("i we you he she they it there here".split())
 
 
 def _record(text: str, phrases: tuple[str, ...]) -> bool:
@@ -581,6 +590,16 @@ def record_line(unit: str, phrases: tuple[str, ...] = ()) -> bool:
         parts[0] = parts[0][colon.end() :]  # the head over the records
     records = [p for p in parts if not _bare_label(p, phrases)]
     return len(records) >= 2 and all(_record(p, phrases) for p in records)
+
+
+def record_head(unit: str, phrases: tuple[str, ...] = ()) -> str | None:
+    """The label of a record line ("November Newsletter (CMP-5003)" of "- **November Newsletter** (CMP-5003): 4%
+    click-through"): the words every value of the line is said of. None for any other unit."""
+    if not record_line(unit, phrases):
+        return None
+    text = _plain(unit)
+    m = HEAD_SEPARATOR.search(text)
+    return text[: m.start()] if m is not None and ";" not in text else None
 
 
 def bare_record_parts(unit: str, phrases: tuple[str, ...] = ()) -> list[tuple[str, bool]]:
