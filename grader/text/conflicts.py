@@ -334,7 +334,7 @@ def subject_of(unit: str, value: Value) -> str | None:
     if ids and len(re.findall(r"[A-Za-z0-9'-]+", clause[ids[-1].end :])) <= SUBJECT_WINDOW:
         return str(ids[-1].value)
     head = record_head(unit)  # a record line's values are said of its label: "- ORD-9017 - estimated delivery Monday 7 Dec"
-    head_ids = [v for v in find_values(head or "") if v.kind == "id"]
+    head_ids = [v for v in find_values(head or "") if v.kind == "id"] if head is None or value.text not in head else []
     if head_ids:
         return str(head_ids[-1].value)
     names = [m.group(1) for m in NAME.finditer(before) if m.start(1) >= len(before) - len(clause) - 2]

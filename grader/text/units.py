@@ -592,14 +592,37 @@ def record_line(unit: str, phrases: tuple[str, ...] = ()) -> bool:
     return len(records) >= 2 and all(_record(p, phrases) for p in records)
 
 
-def record_head(unit: str, phrases: tuple[str, ...] = ()) -> str | None:
-    """The label of a record line ("November Newsletter (CMP-5003)" of "- **November Newsletter** (CMP-5003): 4%
-    click-through"): the words every value of the line is said of. None for any other unit."""
+TABLE_ROW = re.compile(r"^\s*\|(?:[^|]*\|){2,}\s*$")
+
+
+def record_head_span(unit: str, phrases: tuple[str, ...] = ()) -> tuple[str, int] | None:
+    """(the label of a record line, where its value starts in `unit`): "November Newsletter (CMP-5003)" of "-
+    **November Newsletter** (CMP-5003): 4% click-through", the first cell of a table row ("| Summer | 12% |"):
+    the words every value of the line is said of. None for any other unit."""
+    if TABLE_ROW.match(unit):
+        cells = unit.strip().strip("|").split("|")
+        head = MARKUP.sub("", cells[0]).strip()
+        return (head, unit.index("|", unit.index("|") + 1)) if head else None
     if not record_line(unit, phrases):
         return None
     text = _plain(unit)
     m = HEAD_SEPARATOR.search(text)
-    return text[: m.start()] if m is not None and ";" not in text else None
+    if m is None or ";" in text:
+        return None
+    head = text[: m.start()]
+    at = 0
+    for word in re.findall(r"\w+", head):  # the head's words in the unit as written (markup, list marker)
+        found = unit.find(word, at)
+        if found < 0:
+            return None
+        at = found + len(word)
+    sep = re.compile(r"[\s*_`]*(?::|[-\u2013\u2014]+)\s*").match(unit, at)
+    return head, (sep.end() if sep else at)
+
+
+def record_head(unit: str, phrases: tuple[str, ...] = ()) -> str | None:
+    span = record_head_span(unit, phrases)
+    return span[0] if span else None
 
 
 def bare_record_parts(unit: str, phrases: tuple[str, ...] = ()) -> list[tuple[str, bool]]:
