@@ -187,20 +187,22 @@ COURTESY = frozenset(
 """Words of an item that carries no content by itself ("Sure.", "Thanks!"): no keyword, no predicate."""
 
 
-NAME_TOKEN = re.compile(r"\b[A-Z]{2,}\b|\b[A-Za-z]+-?\d[\w-]*\b")
+NAME_TOKEN = re.compile(r"\b[A-Za-z]+-?\d[\w-]*\b|\b[A-Z]{2,}\b(?!-)")
 """An acronym ("LED", "SMS") or an id ("CMP-5001", "AU330"): a thing named, never one of a clause's words nor
 a verb ("LED" is no "led")."""
 
 
-def _mask_names(item: str) -> str:
-    return NAME_TOKEN.sub("0nm", item)
+def _mask_names(words: tuple[str, ...], item: str) -> tuple[str, ...]:
+    names = {m.group(0).lower() for m in NAME_TOKEN.finditer(item)}
+    return tuple("0nm" if w.rstrip(".,;:!?") in names else w for w in words)
 
 
 @lru_cache(maxsize=65536)
 def _item_predicate(item: str, phrases: tuple[str, ...]) -> bool:
     """Whether a list item carries a predicate (`_predicate`). Acronyms and ids count as a word that is no
     verb and no clause word (NAME_TOKEN): "CMP-5001 (October Product Update)" and "LED Desk Lamp" are no clauses."""
-    return _predicate(_grammar_words(_mask_names(item.strip().rstrip(".!?")), phrases))
+    item = item.strip().rstrip(".!?")
+    return _predicate(_mask_names(_grammar_words(item, phrases), item))
 
 
 def _predicate(words: tuple[str, ...] | list[str]) -> bool:
