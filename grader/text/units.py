@@ -198,11 +198,12 @@ def _mask_names(words: tuple[str, ...], item: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=65536)
-def _item_predicate(item: str, phrases: tuple[str, ...]) -> bool:
+def _item_predicate(item: str, phrases: tuple[str, ...], masked: bool = True) -> bool:
     """Whether a list item carries a predicate (`_predicate`). Acronyms and ids count as a word that is no
     verb and no clause word (NAME_TOKEN): "CMP-5001 (October Product Update)" and "LED Desk Lamp" are no clauses."""
     item = item.strip().rstrip(".!?")
-    return _predicate(_mask_names(_grammar_words(item, phrases), item))
+    words = _grammar_words(item, phrases)
+    return _predicate(_mask_names(words, item) if masked else words)
 
 
 def _predicate(words: tuple[str, ...] | list[str]) -> bool:
@@ -359,7 +360,7 @@ def _head_list(unit: str, phrases: tuple[str, ...]) -> bool:
         return False
     rest = text[colon.end() :]
     records = [r for r in _top_level(rest) if r and _content(r, phrases)]
-    if len(records) <= TERSE_ITEMS or any(_item_predicate(i, phrases) for i in list_items(rest)):
+    if len(records) <= TERSE_ITEMS or any(_item_predicate(i, phrases, False) for i in list_items(rest)):
         return False
     if not _is_list_run(records) or terse_statement(rest, phrases):
         return False
@@ -585,8 +586,8 @@ def record_line(unit: str, phrases: tuple[str, ...] = ()) -> bool:
     if colon is not None and _label(text[: colon.start() + 1], phrases) and _record(text[colon.end() :], phrases):
         return True  # a head over one record: "Recent transfer on ACC-1001: XFER-Q7M2K9 - $950.00 to ACC-1010"
     parts = _record_parts(text)
-    if len(parts) < 2:
-        return False
+    if len(parts) < 2 or all(LABEL_COLON.search(p) and not re.search(r"\d", p[: LABEL_COLON.search(p).start()]) for p in parts):
+        return False  # "Balance: 3,100 miles; tier: silver; bags: 2; status: gold": a profile's fields, a dump
     colon = LABEL_COLON.search(parts[0])
     if colon is not None and HEAD_SEPARATOR.search(parts[0][colon.end() :]) and _label(parts[0][: colon.start() + 1].rstrip(":"), phrases):
         parts[0] = parts[0][colon.end() :]  # the head over the records
