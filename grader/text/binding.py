@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from grader.text.lexicon import word_keys
-from grader.text.units import AUXILIARIES, CONTRACTED_VERB, FUNCTION_WORDS, IRREGULAR_PARTICIPLES, UNIT_WORDS, Hit, normalise, phrase_pattern
+from grader.text.units import AUXILIARIES, CONTRACTED_VERB, FUNCTION_WORDS, IRREGULAR_PARTICIPLES, UNIT_WORDS, Hit, normalise, phrase_pattern, record_head, record_head_span
 from grader.text.values import Value, find_values, phrase_value, singular
 
 # ---- clauses ---------------------------------------------------------------------------------------------
@@ -391,10 +391,20 @@ def bound_elsewhere(hit: Hit, phrases: tuple[str, ...], criterion: str) -> tuple
     found, _ = _clause_subjects(hit.sentence, offset, b)
     side = _side(hit.sentence, offset, found)
     if not side and not found:
-        side = _inherited(hit.sentence, offset, b)
+        side = _record_subjects(hit.sentence, offset, b) or _inherited(hit.sentence, offset, b)
     if side and not any(x.same(y) for x in side for y in b.bound):
         return True, found or side
     return False, found
+
+
+def _record_subjects(text: str, offset: int, b: Binding) -> list[Subject]:
+    """The subjects a record line's value is said of: those its label names ("- **ORD-9017** - shipped", "|
+    Summer | 12% |"), a record id of a kind the item is bound to, or a name the criterion names."""
+    span = record_head_span(text)
+    if span is None or offset < span[1]:
+        return []
+    found = [replace(x, criterion=any(x.same(c) for c in b.everyone)) for x in subjects(span[0], b.names) if x.key not in b.own]
+    return [x for x in found if (x.kind.startswith("id") and _comparable(b, x)) or x.criterion]
 
 
 CONTINUES = re.compile(r"\s*,?\s*(?:and|or)\s*$", re.I)
@@ -576,6 +586,13 @@ def mislabelled(hit: Hit, index: int, labels: tuple[frozenset[str] | None, ...])
     others = set().union(*(lab for j, lab in enumerate(labels) if j != index and lab is not None))
     if not others:
         return False
+    head = record_head(hit.sentence)
+    if head is not None and hit.value.text not in head:  # a record line's label is its values' label first ("November Newsletter (CMP-5003): 4% click-through")
+        keys = _stems(_lower_words(head))
+        if keys & own:
+            return False
+        if keys & others:
+            return True
     for _, keys in sorted(_label_words(hit.sentence, hit.value), key=lambda x: x[0]):
         if keys & own:
             return False

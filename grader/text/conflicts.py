@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from grader.text.matching import contains
-from grader.text.units import _CLAUSE_BREAK, FUNCTION_WORDS, NEGATORS, UNIT_WORDS, Hit, Unit, _value_negated, negated_before, normalise, phrase_pattern
+from grader.text.units import _CLAUSE_BREAK, FUNCTION_WORDS, NEGATORS, UNIT_WORDS, Hit, Unit, _value_negated, negated_before, normalise, phrase_pattern, record_head
 from grader.text.values import Value, find_values, singular
 from grader.text.values import is_money as values_is_money  # conflicts' own is_money is the public name here
 
@@ -333,6 +333,10 @@ def subject_of(unit: str, value: Value) -> str | None:
     ids = [v for v in find_values(clause) if v.kind == "id"]
     if ids and len(re.findall(r"[A-Za-z0-9'-]+", clause[ids[-1].end :])) <= SUBJECT_WINDOW:
         return str(ids[-1].value)
+    head = record_head(unit)  # a record line's values are said of its label: "- ORD-9017 - estimated delivery Monday 7 Dec"
+    head_ids = [v for v in find_values(head or "") if v.kind == "id"] if head is None or value.text not in head else []
+    if head_ids:
+        return str(head_ids[-1].value)
     names = [m.group(1) for m in NAME.finditer(before) if m.start(1) >= len(before) - len(clause) - 2]
     return names[-1].lower() if names else None
 

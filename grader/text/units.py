@@ -39,8 +39,13 @@ def phrase_pattern(phrase: str) -> re.Pattern[str]:
 
 
 
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<!^\d[.)])(?<!^\d\d[.)])(?<![\s(][A-Z]\.)(?<!^[A-Z]\.)\s+|\n+", re.M)
+"""Where sentences part: after ".", "!" or "?" and at line ends, never after the number of a numbered
+list item ("1. **CASE-5006**: ...": the number belongs to its item) nor after an initial ("J. Doe")."""
+
+
 def _sentences(message: str) -> list[str]:
-    parts = re.split(r"(?<=[.!?])\s+|\n+", message)
+    parts = SENTENCE_BREAK.split(message)
     return [p for p in (part.strip() for part in parts) if p]
 
 
@@ -145,8 +150,8 @@ def _words(unit: str) -> list[str]:
     return re.findall(r"[a-z0-9][a-z0-9'.%:\-]*", unit.lower())
 
 
-LABEL_COLON = re.compile(r"[A-Za-z)]\s*:(?:\s|$)")
-"""A `label: value` colon (not the colon of a clock time)."""
+LABEL_COLON = re.compile(r"[A-Za-z0-9)]\s*:(?:\s|$)")
+"""A `label: value` colon, after a word or an id ("ACC-1003: ..."), never the colon of a clock time."""
 
 
 @lru_cache(maxsize=8192)
@@ -182,10 +187,23 @@ COURTESY = frozenset(
 """Words of an item that carries no content by itself ("Sure.", "Thanks!"): no keyword, no predicate."""
 
 
+NAME_TOKEN = re.compile(r"\b[A-Za-z]+-?\d[\w-]*\b|\b[A-Z]{2,}\b(?!-)")
+"""An acronym ("LED", "SMS") or an id ("CMP-5001", "AU330"): a thing named, never one of a clause's words nor
+a verb ("LED" is no "led")."""
+
+
+def _mask_names(words: tuple[str, ...], item: str) -> tuple[str, ...]:
+    names = {m.group(0).lower() for m in NAME_TOKEN.finditer(item)}
+    return tuple("0nm" if w.rstrip(".,;:!?") in names else w for w in words)
+
+
 @lru_cache(maxsize=65536)
-def _item_predicate(item: str, phrases: tuple[str, ...]) -> bool:
-    """Whether a list item carries a predicate (`_predicate`)."""
-    return _predicate(_grammar_words(item.strip().rstrip(".!?"), phrases))
+def _item_predicate(item: str, phrases: tuple[str, ...], masked: bool = True) -> bool:
+    """Whether a list item carries a predicate (`_predicate`). Acronyms and ids count as a word that is no
+    verb and no clause word (NAME_TOKEN): "CMP-5001 (October Product Update)" and "LED Desk Lamp" are no clauses."""
+    item = item.strip().rstrip(".!?")
+    words = _grammar_words(item, phrases)
+    return _predicate(_mask_names(words, item) if masked else words)
 
 
 def _predicate(words: tuple[str, ...] | list[str]) -> bool:
@@ -220,7 +238,7 @@ MONTH_DAY_YEAR = re.compile(
     r"\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?),(\s*\d{4})\b", re.I
 )
 ITEM_SEPARATOR = re.compile(
-    r"(?<!\d),|,(?!\d)|[;|\u2022\u00b7\u25aa\u25b8\u2023\u2043]|\s[-\u2013\u2014]+\s|(?<=[A-Za-z])/(?=[A-Za-z])|\s/\s|(?<=[A-Za-z)])\s*:(?:\s|$)|\s(?:and|or|&)\s"
+    r"(?<!\d),|,(?!\d)|[;|\u2022\u00b7\u25aa\u25b8\u2023\u2043]|\s[-\u2013\u2014]+\s|(?<=[A-Za-z])/(?=[A-Za-z])|\s/\s|(?<=[A-Za-z0-9)])\s*:(?:\s|$)|\s(?:and|or|&)\s"
 )
 """What separates the items of a list: commas, semicolons, pipes, bullets, spaced dashes, a slash between
 words ("balance/tier/bag") or a spaced one between anything ("196 / 61 / 31.1%"), a `label:` colon and "and"/"or". The comma of a thousands separator ("1,450")
@@ -288,6 +306,8 @@ def unit_is_list(unit: str, phrases: tuple[str, ...] = ()) -> bool:
     whatever the unit's length; or, under a predicate, a run of LONG_RUN short keyword items. Fewer items
     with no predicate are a terse answer ("Silver, 30,000 miles.", "Closed - CASE-5016."); "basic $109,
     standard $169, flexible $239" pairs labels with values; "is free at 8:00, 10:00, 12:00" enumerates."""
+    if record_line(unit, phrases):
+        return False
     runs = _runs(unit, phrases)
     if _predicate_free(unit, phrases):
         return any(_is_list_run(run) for run in runs) and not terse_statement(unit, phrases)
@@ -340,7 +360,7 @@ def _head_list(unit: str, phrases: tuple[str, ...]) -> bool:
         return False
     rest = text[colon.end() :]
     records = [r for r in _top_level(rest) if r and _content(r, phrases)]
-    if len(records) <= TERSE_ITEMS or any(_item_predicate(i, phrases) for i in list_items(rest)):
+    if len(records) <= TERSE_ITEMS or any(_item_predicate(i, phrases, False) for i in list_items(rest)):
         return False
     if not _is_list_run(records) or terse_statement(rest, phrases):
         return False
@@ -382,13 +402,14 @@ def dump_units(message: str, phrases: tuple[str, ...] = ()) -> frozenset[int]:
     miles. Gold."): consecutive predicate-free units whose content items together make a list run.
     (Cached: a transcript is read once per criterion and the gate judges each reply many times.)"""
     units = _sentences(message)
+    records = _records_of(message, phrases)
     out: set[int] = set()
     run: list[int] = []
     for i, unit in enumerate(units + [""]):
         social = (re.findall(r"[a-z']+", unit.lower()) or [""])[0] in COURTESY  # "Thanks, Oliver.": no keyword
         items = list_items(unit)
         lone = len(items) == 1 and len(re.findall(r"[A-Za-z0-9$]+", unit)) == 1  # "Enrolled." among keywords is one
-        record = LABEL_COLON.search(unit) is not None and terse_statement(unit, phrases)  # "Slack: connected.": a labelled record
+        record = (LABEL_COLON.search(unit) is not None and terse_statement(unit, phrases)) or i in records  # "Slack: connected.": a labelled record
         if unit and not social and not record and (lone or _predicate_free(unit, phrases)) and all(_bare(item) for item in items):
             run.append(i)
             continue
@@ -458,6 +479,201 @@ def terse_statement(unit: str, phrases: tuple[str, ...] = ()) -> bool:
     return True
 
 
+# ---- records: list rows, `label: value` lines, table rows ---------------------------------------------
+
+MARKUP = re.compile(r"\*\*|__|`|~~|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])")
+LIST_MARKER = re.compile(r"^\s*(?:[-*+\u2022\u25aa\u25b8\u2023\u2043\u25e6]|\(?\d{1,2}[.)]|[a-z][.)])\s+")
+HEAD_SEPARATOR = re.compile(r"(?<=[\w)\]%'\"])\s*:\s+|\s+[-\u2013\u2014]+\s+|(?<=\w)\u2014(?=\w)")
+"""What parts a record's label from its value: a `label:` colon (never a clock time's) or a spaced dash
+("REC-6008 (October VPN logs) - deleted", "Time zone: Europe/Paris")."""
+VALUE_SEPARATOR = re.compile(
+    r"(?<!\d),|,(?!\d)|[;|\u2022\u00b7\u25aa\u25b8\u2023\u2043]|\s[-\u2013\u2014]+\s|\s/\s|(?<=[\w)])\s*:(?:\s|$)|\s(?:and|or|&)\s"
+)
+"""What separates the values of a record: ITEM_SEPARATOR, except a slash inside a word ("Europe/Paris" is one value)."""
+TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)+\|?\s*$")
+
+
+def _plain(unit: str) -> str:
+    """A line without its markdown emphasis and list marker ("- **ORD-9016** - ..." reads "ORD-9016 - ...")."""
+    text = LIST_MARKER.sub("", MARKUP.sub("", unit))
+    return re.sub(r"^[^\w($\u20ac\u00a3]+", "", text).strip().rstrip(" .!;")
+
+
+def _value_items(text: str, phrases: tuple[str, ...]) -> list[str]:
+    text = MONTH_DAY_YEAR.sub(r"\1\2", text)
+    return [i for i in VALUE_SEPARATOR.split(text) if i and i.strip(" .!?()[]") and _content(i, phrases)]
+
+
+def _stated_value(body: str, phrases: tuple[str, ...]) -> bool:
+    """Whether what follows a record's label states one value of it: a clause ("router keeps rebooting"), or at
+    most TERSE_ITEMS values of pairwise different kinds ("Harbor Grocers, $120.00 (card)"; "$950.00 to
+    ACC-1010, no memo, completed": a phrase is a kind of its own). Two bare values of one kind compete
+    ("SKU-1007 - 45 - 22", "30.0% | 6.0% | 20.1%"): which is which is not said."""
+    if LABEL_COLON.search(body):
+        return _record(body, phrases)  # "documents: certificate_of_incorporation, proof_of_address": a record within
+    items = _value_items(body, phrases)
+    if not items:
+        return False
+    if any(_item_predicate(i, phrases) for i in items) and len(items) <= TERSE_ITEMS:
+        return True
+    if len(items) > TERSE_ITEMS:
+        return False
+    kinds = [_value_kind(i, n) for n, i in enumerate(items)]
+    kinds = [k for k in kinds if k != "status"] + ["status"] * ("status" in kinds)
+    return len(set(kinds)) == len(kinds)  # statuses of one record are all stated: "approved and implemented"
+
+
+def _value_kind(item: str, n: int) -> str:
+    """`_item_kind`, but a phrase is a kind of its own and a lone participle is a status ("headphones,
+    returned": a thing and its status, not two words)."""
+    if re.fullmatch(r"\s*[A-Za-z]+(?:_[A-Za-z]+)+\s*", item):
+        return "word"  # a raw field value ("proof_of_address") is one word
+    if not _bare(item):
+        return f"phrase{n}"
+    words = re.findall(r"[a-z']+", item.lower())
+    if len(words) == 1 and not find_values(item) and (re.search(r"[a-z]{2}ed$", words[0]) or words[0] in IRREGULAR_PARTICIPLES):
+        return "status"
+    return _item_kind(item)
+
+
+def _label(head: str, phrases: tuple[str, ...]) -> bool:
+    """A record's label: one name, id, date or short noun phrase ("Time zone", "REC-6008 (October VPN logs)",
+    "25 Nov 2026"), never a list of labels ("Balance/tier/bag") nor a sentence ("Here's what I pulled")."""
+    items = [i for i in list_items(head) if _content(i, phrases)]
+    if not items or len(items) > TERSE_ITEMS or HEAD_LIST.search(head) or any(_item_predicate(i, phrases) for i in items):
+        return False
+    if any(w in CLAUSE_SUBJECTS or w in AUXILIARIES or CONTRACTED_VERB.match(w) for w in re.findall(r"[a-z']+", head.lower())):
+        return False  # "It drew 196 clicks and sixty-one conversions: ..." is a sentence, not a label
+    kinds = [_value_kind(i, n) for n, i in enumerate(items)]
+    return len(set(kinds)) == len(kinds)  # "Flight AU512 JFK-MIA, Dec 18, standard": one thing described
+
+
+CLAUSE_SUBJECTS = frozenset("i we you he she they it there here".split())
+
+
+def _record(text: str, phrases: tuple[str, ...]) -> bool:
+    """`label SEP value` (HEAD_SEPARATOR) whose value is stated (`_stated_value`)."""
+    m = HEAD_SEPARATOR.search(text)
+    return m is not None and _label(text[: m.start()], phrases) and _stated_value(text[m.end() :], phrases)
+
+
+def _bare_label(part: str, phrases: tuple[str, ...]) -> bool:
+    """A record part that is a label alone ("timezone" among "verification - passed; ...; timezone; ..."): it
+    states nothing of what it names."""
+    return (
+        HEAD_SEPARATOR.search(part) is None and not find_values(part) and not _item_predicate(part, phrases)
+        and 0 < len(re.findall(r"[A-Za-z][A-Za-z'-]*", part)) <= SPREAD_ITEM_WORDS
+    )
+
+
+def _record_parts(text: str) -> list[str]:
+    return [p for p in re.split(r"\s*;\s*", text) if p.strip(" .!")]
+
+
+@lru_cache(maxsize=16384)
+def record_line(unit: str, phrases: tuple[str, ...] = ()) -> bool:
+    """A line that binds each value to its record: `label: value` or `label - value` ("Time zone:
+    Europe/Paris", "- **ORD-9016** - estimated delivery Sunday 6 Dec", "1. CASE-5006: router keeps
+    rebooting", "- 25 Nov 2026 - Harbor Grocers, $120.00 (card)"), or records of that form parted by ";"
+    under an optional head ("Go-live checklist: verification - passed; admin user - yes; data region -
+    us"). A label alone among them states nothing (`bare_record_parts`). Not a record: a list of labels, a
+    head over several values of one kind ("CMP-5001 (October Product Update): 30.0% | 6.0% | 20.1%", "LED
+    Desk Lamp - SKU-1007 - 45 - 22"), more than TERSE_ITEMS values after one label."""
+    text = _plain(unit)
+    if _record(text, phrases):
+        return True
+    colon = LABEL_COLON.search(text)
+    if colon is not None and _label(text[: colon.start() + 1], phrases) and _record(text[colon.end() :], phrases):
+        return True  # a head over one record: "Recent transfer on ACC-1001: XFER-Q7M2K9 - $950.00 to ACC-1010"
+    parts = _record_parts(text)
+    if len(parts) < 2 or all(LABEL_COLON.search(p) and not re.search(r"\d", p[: LABEL_COLON.search(p).start()]) for p in parts):
+        return False  # "Balance: 3,100 miles; tier: silver; bags: 2; status: gold": a profile's fields, a dump
+    colon = LABEL_COLON.search(parts[0])
+    if colon is not None and HEAD_SEPARATOR.search(parts[0][colon.end() :]) and _label(parts[0][: colon.start() + 1].rstrip(":"), phrases):
+        parts[0] = parts[0][colon.end() :]  # the head over the records
+    records = [p for p in parts if not _bare_label(p, phrases)]
+    return len(records) >= 2 and all(_record(p, phrases) for p in records)
+
+
+TABLE_ROW = re.compile(r"^\s*\|(?:[^|]*\|){2,}\s*$")
+
+
+def record_head_span(unit: str, phrases: tuple[str, ...] = ()) -> tuple[str, int] | None:
+    """(the label of a record line, where its value starts in `unit`): "November Newsletter (CMP-5003)" of "-
+    **November Newsletter** (CMP-5003): 4% click-through", the first cell of a table row ("| Summer | 12% |"):
+    the words every value of the line is said of. None for any other unit."""
+    if TABLE_ROW.match(unit):
+        cells = unit.strip().strip("|").split("|")
+        head = MARKUP.sub("", cells[0]).strip()
+        return (head, unit.index("|", unit.index("|") + 1)) if head else None
+    if not record_line(unit, phrases):
+        return None
+    text = _plain(unit)
+    m = HEAD_SEPARATOR.search(text)
+    if m is None or ";" in text:
+        return None
+    head = text[: m.start()]
+    at = 0
+    for word in re.findall(r"\w+", head):  # the head's words in the unit as written (markup, list marker)
+        found = unit.find(word, at)
+        if found < 0:
+            return None
+        at = found + len(word)
+    sep = re.compile(r"[\s*_`]*(?::|[-\u2013\u2014]+)\s*").match(unit, at)
+    return head, (sep.end() if sep else at)
+
+
+def record_head(unit: str, phrases: tuple[str, ...] = ()) -> str | None:
+    span = record_head_span(unit, phrases)
+    return span[0] if span else None
+
+
+def bare_record_parts(unit: str, phrases: tuple[str, ...] = ()) -> list[tuple[str, bool]]:
+    """The unit in parts, each marked whether it can carry a fact: in a record line, a label alone
+    (`_bare_label`) is a part of its own that carries nothing; any other unit is one part."""
+    if ";" not in unit or not record_line(unit, phrases):
+        return [(unit, True)]
+    out: list[tuple[str, bool]] = []
+    at = 0
+    for m in re.finditer(r"[^;]+;?", unit):
+        part = m.group(0)
+        if _bare_label(_plain(part), phrases):
+            if unit[at : m.start()].strip():
+                out.append((unit[at : m.start()], True))
+            out.append((part, False))
+            at = m.end()
+    if unit[at:].strip():
+        out.append((unit[at:], True))
+    return out
+
+
+def table_rows(message: str, phrases: tuple[str, ...] = ()) -> frozenset[str]:
+    """The body rows of the markdown tables of a message that state their cells: a row under a header row
+    and its rule (|---|---|) labels each cell by its column, so a row whose every cell is one stated value
+    (`_stated_value`) is a record ("| October Product Update | 1,075% |" under "| Campaign | ROI |")."""
+    lines = [line.strip() for line in message.splitlines()]
+    rows: set[str] = set()
+    for i, line in enumerate(lines):
+        if not (TABLE_RULE.match(line) and i > 0 and lines[i - 1].count("|") >= 1):
+            continue
+        header = [c for c in lines[i - 1].strip("|").split("|") if c.strip()]
+        if len(header) < 2 or any(find_values(c) for c in header):
+            continue
+        for row in lines[i + 1 :]:
+            if "|" not in row:
+                break
+            cells = [MARKUP.sub("", c).strip() for c in row.strip("|").split("|")]
+            if all(not c or _stated_value(c, phrases) for c in cells):
+                rows.add(row)
+    return frozenset(rows)
+
+
+def _records_of(message: str, phrases: tuple[str, ...]) -> frozenset[int]:
+    """The units (sentence indices) of a message that are records: record lines and stated table rows."""
+    rows = table_rows(message, phrases) if "|" in message else frozenset()
+    return frozenset(i for i, u in enumerate(_sentences(message)) if u in rows or record_line(u, phrases))
+
+
 @lru_cache(maxsize=16384)
 def message_is_dump(message: str, phrases: tuple[str, ...] = ()) -> bool:
     """A message that is mostly keyword lines (a list of evidence phrases, not an answer)."""
@@ -465,7 +681,7 @@ def message_is_dump(message: str, phrases: tuple[str, ...] = ()) -> bool:
     if not units:
         return False
     listy = dump_units(message, phrases) | {i for i, u in enumerate(units) if unit_is_list(u, phrases)}
-    return len(listy) / len(units) > 0.5
+    return len(listy - _records_of(message, phrases)) / len(units) > 0.5
 
 
 # ---- questions ---------------------------------------------------------------------------------------
@@ -635,12 +851,19 @@ def transcript_units(messages: list[str], phrases: tuple[str, ...] = ()) -> list
         short = len(_sentences(message)) == 1 and len(_words(message)) < FRAGMENT_WORDS
         dump = message_is_dump(message, phrases) or (listy_transcript and short)
         spread = dump_units(message, phrases)
+        records = _records_of(message, phrases)
         index = 0
         for i, sentence in enumerate(_sentences(message)):
             statement, question = split_question(sentence)
-            listed = dump or i in spread or unit_is_list(sentence, phrases)
+            listed = i not in records and (dump or i in spread or unit_is_list(sentence, phrases))
             for text, asked in ((statement, False), (question, True)):
-                for part, contrast in _contrast_parts(text) if not asked else ((text, False),):
+                if not asked:  # a bare label among records carries nothing, as a "rather than ..." clause does not
+                    pieces = []
+                    for record, stated in bare_record_parts(text, phrases):
+                        pieces += _contrast_parts(record) if stated else [(record, True)]
+                else:
+                    pieces = [(text, False)]
+                for part, contrast in pieces:
                     if part.strip(" ,;:.!?"):
                         units.append(Unit(m, index, part, carried=not listed and not asked and not contrast, question=asked))
                         index += 1
