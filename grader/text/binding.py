@@ -371,6 +371,7 @@ def _reaches(between: str, after: str) -> bool:
     """Whether a subject after a match is its object: within AFTER_WORDS words and no comma between them,
     except an apposition ("I've paged the on-call engineer, Jamal Wright."): a comma right before the subject,
     no verb between, and nothing but the clause's end after it."""
+    between = re.sub(r"(?<=\d),(?=\d)", "", between)  # "$1,800.00 went from ACC-1007": a thousands comma is no break
     if len(re.findall(r"\S+", between)) > AFTER_WORDS:
         return False
     if "," not in between:
@@ -398,6 +399,9 @@ def bound_elsewhere(hit: Hit, phrases: tuple[str, ...], criterion: str) -> tuple
 
 
 CONTINUES = re.compile(r"\s*,?\s*(?:and|or)\s*$", re.I)
+LABEL_COLON = re.compile(r"\s*:\s*")
+"""A colon introduces what the clause before it is about: "I've added the note to WO-5003: panel in the garage"
+states the note's words of WO-5003."""
 
 
 def _inherited(text: str, offset: int, b: Binding) -> list[Subject]:
@@ -412,7 +416,7 @@ def _inherited(text: str, offset: int, b: Binding) -> list[Subject]:
     s, e = parts[here]
     if here > 0:
         ps, pe = parts[here - 1]
-        if CONTINUES.fullmatch(text[pe:s]) or REFERS_BACK.search(text[s:e]):
+        if CONTINUES.fullmatch(text[pe:s]) or REFERS_BACK.search(text[s:e]) or LABEL_COLON.fullmatch(text[pe:s]):
             before, _ = _clause_subjects(text, ps, b, False)
             before = [x for x in before if x.kind in {y.kind for y in b.bound}]
             if before:
@@ -427,6 +431,40 @@ def _inherited(text: str, offset: int, b: Binding) -> list[Subject]:
     return []
 
 
+SOURCE_WORDS = r"(?:from|out\s+of|debited\s+from|taken\s+from|paid\s+from|sent\s+from)"
+TARGET_WORDS = r"(?:to|into|onto|towards?|credited\s+to|paid\s+to|sent\s+to)"
+ROLE_GAP = r"(?:\s+(?:your|my|our|their|his|her|the|a|account|acct\.?|savings|checking|current|business|card|wallet|number|no\.?))*\s*$"
+
+
+def _role(text: str, subject: Subject) -> str | None:
+    """Whether a record id stands as the source ("from ACC-1001") or the target ("to ACC-1010", "into your
+    account ACC-1001") of a movement, by the preposition before it (a few determiners or account words between)."""
+    before = text[max(0, subject.start - 60) : subject.start]
+    if re.search(r"\b" + SOURCE_WORDS + ROLE_GAP, before, re.I):
+        return "source"
+    if re.search(r"\b" + TARGET_WORDS + ROLE_GAP, before, re.I):
+        return "target"
+    return None
+
+
+def reversed_roles(hit: Hit, phrases: tuple[str, ...], criterion: str) -> bool:
+    """Whether the match's sentence moves the item the other way: an id the criterion states as the source of
+    the item's movement ("the $950.00 transfer from ACC-1001 to ACC-1010") stated as its target in the
+    reply, or the other way round ("$950.00 from ACC-1010 into your account ACC-1001")."""
+    b = binding(criterion, phrases)
+    if b is None:
+        return False
+    roles = {x.key: r for x in b.bound if x.kind.startswith("id:") and (r := _role(criterion, x))}
+    if not roles:
+        return False
+    for x in subjects(hit.sentence, b.names):
+        wanted = roles.get(x.key)
+        said = _role(hit.sentence, x) if wanted else None
+        if wanted and said and said != wanted:
+            return True
+    return False
+
+
 def uncovered(hits: list[Hit], phrases: tuple[str, ...], criterion: str) -> list[Hit]:
     """The hits said of the item's own subjects (or of none). When the criterion states the item of a list
     of subjects ("LEAD-1003 and LEAD-1007 were qualified"), each of them must be in the clause of one of
@@ -435,7 +473,7 @@ def uncovered(hits: list[Hit], phrases: tuple[str, ...], criterion: str) -> list
     kept: list[tuple[Hit, list[Subject]]] = []
     for h in hits:
         wrong, found = bound_elsewhere(h, phrases, criterion)
-        if not wrong:
+        if not wrong and not reversed_roles(h, phrases, criterion):
             kept.append((h, found))
     if b is None or not kept:
         return [h for h, _ in kept]
