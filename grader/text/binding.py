@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from grader.text.lexicon import word_keys
-from grader.text.units import AUXILIARIES, CONTRACTED_VERB, FUNCTION_WORDS, IRREGULAR_PARTICIPLES, UNIT_WORDS, Hit, normalise, phrase_pattern
+from grader.text.units import AUXILIARIES, CONTRACTED_VERB, FUNCTION_WORDS, IRREGULAR_PARTICIPLES, UNIT_WORDS, Hit, Unit, normalise, phrase_pattern
 from grader.text.values import Value, find_values, phrase_value, singular
 
 # ---- clauses ---------------------------------------------------------------------------------------------
@@ -651,3 +651,100 @@ def denied(hit: Hit) -> bool:
     ("does not have the HVAC skill", "PayPal does not help") is stated only in such a sentence ("a Basic
     fare, which can't be changed"; never "Mei Tanaka is HVAC-qualified and free at 14:00")."""
     return PRIVATIVE.search(hit.sentence.replace("\u2019", "'")) is not None
+
+
+# ---- the criterion's subject set aside (round 3) --------------------------------------------------------
+
+SET_ASIDE = re.compile(
+    r"\b(?:unchanged|untouched|unaffected|unmodified|unaltered|stays?|stayed|staying|remains?|remained|keeps?|keeping|kept"
+    r"|as\s+(?:it|they|he|she)\s+(?:is|are|was|were)|as[- ]is|as\s+before|stays?\s+the\s+same|separately|on\s+its\s+own|left\s+alone"
+    r"|leave|leaving|left\s+as|no\s+changes?|nothing\s+changed|not\s+(?:changed|touched|affected|included)|final\s+sale"
+    r"|excluded|except|(?:have|need)\s+to\s+(?:check|look|confirm)|(?:will|'ll|need\s+to)\s+check)\b",
+    re.I,
+)
+"""What a clause says of a thing it leaves as it was ("Your furnace work order WO-5001 is unchanged", "Wei keeps
+his current seat", "the mugs are final sale, so they'll stay with you", "I'd need to check the medium green
+separately")."""
+OTHER_THINGS = re.compile(r"\b(?:other|others|another|else|rest|remaining|everything|anything)\b", re.I)
+"""A set-aside clause about the other things ("nothing else changes", "the other orders stay") sets none of
+the criterion's subject aside."""
+ASIDE_STOP = LABEL_STOP | frozenset(
+    "now new current today done all set added updated changed booked confirmed gives give shows show whose their "
+    "with after before once then".split()
+)
+
+
+def _keys(text: str) -> dict[str, str]:
+    """The content words of a text by stem (ids by themselves), each with the word as written."""
+    from grader.text.stemmer import stem
+
+    out: dict[str, str] = {}
+    for v in find_values(text):
+        if v.kind == "id":
+            out["id:" + str(v.value)] = str(v.value)
+    for w in _lower_words(re.sub(r"[A-Z]+-[A-Z0-9-]+", " ", text)):
+        if len(w) < 3 or w in ASIDE_STOP or w in AUXILIARIES or CONTRACTED_VERB.match(w):
+            continue
+        out.setdefault(stem(w), w)
+    return out
+
+
+def _aside_clauses(text: str) -> list[str]:
+    """The clauses of a sentence, each with the clauses after it that refer back to it ("the mugs are final
+    sale, | so they'll have to stay with you")."""
+    parts = [text[s:e] for s, e in clauses(text)]
+    out: list[str] = []
+    for i, p in enumerate(parts):
+        j = i + 1
+        while j < len(parts) and re.match(r"\s*(?:so\s+|and\s+)?(?:it|they|he|she|its|their|his|her)\b", parts[j], re.I):
+            j += 1
+        out.append(" ".join(parts[i:j]))
+    return out
+
+
+def set_aside(hit: Hit, phrases: tuple[str, ...], evidence: Sequence[tuple[str, ...]], criterion: str, units: Sequence[Unit]) -> str | None:
+    """The clause that sets aside the subject a match is stated of, when the match is said of something else
+    (round 3): the criterion's words for its subject ("the furnace work order WO-5001", "medium green", "the mug
+    return", "Wei Liu") that the reply states only in clauses saying it is left as it was (SET_ASIDE), never in
+    the match's own clause, which names something else ("I've set your water heater work order to urgent.
+    Your furnace work order WO-5001 is unchanged."; "We have 5 of the large grey in stock; I'd need to check the
+    medium green separately."). A clause about the other things ("nothing else changes") sets nothing aside, nor
+    does any clause when the criterion's own fact is a thing kept or denied ("stays open", "cannot change").
+    `phrases`: the item's; `evidence`: every item of the criterion — the words of another item are another fact,
+    not the subject, unless the item names a record (an id among its phrases: ["WO-5001", "furnace"])."""
+    if SET_ASIDE.search(criterion) or PRIVATIVE.search(criterion.replace("\u2019", "'")):
+        return None  # the criterion's own fact is a thing kept or denied ("CASE-5001 stays open", "cannot change")
+    item_words = {k for p in phrases for k in _keys(p)}
+    item_words |= {k for item in evidence if not any(re.match(r"[A-Z]+-\w", p) for p in item) for p in item for k in _keys(p)}
+    subject = {k: w for k, w in _keys(criterion).items() if k not in item_words}
+    if not subject:
+        return None
+    offset = hit_offset(hit)
+    s, e = clause_at(hit.sentence, offset)
+    own = _keys(hit.sentence[s:e])
+    before = [c for c in clauses(hit.sentence) if c[1] <= s]
+    if before and LABEL_COLON.fullmatch(hit.sentence[before[-1][1] : s]):
+        own |= _keys(hit.sentence[before[-1][0] : before[-1][1]])  # "- **PNR-F8WL2C** (flight): full refund of $298"
+    person = any(x.kind == "name" for x in subjects(criterion, criterion=True))
+    you = person and re.search(r"\byou(?:'re|'ve|'ll|\s+are|\s+have)?\b", hit.sentence[s:e], re.I)  # the caller, not the person named
+    if not set(own) - set(subject) - item_words and not you:
+        return None  # the match's clause names nothing else ("Done, it's urgent now.")
+    aside: dict[str, str] = {}
+    plain: set[str] = set()
+    where = ""
+    for unit in units:
+        if not unit.carried:
+            continue
+        for piece in _aside_clauses(unit.text):
+            if unit.text == hit.sentence and hit.sentence[s:e].strip() in piece:
+                continue
+            keys = {k for k in _keys(piece) if k in subject}
+            if not keys:
+                continue
+            if SET_ASIDE.search(piece) and not OTHER_THINGS.search(piece):
+                aside.update({k: subject[k] for k in keys})
+                where = where or piece.strip()
+            else:
+                plain |= keys
+    distinct = set(aside) - set(own) - plain
+    return where if distinct else None
