@@ -748,3 +748,52 @@ def set_aside(hit: Hit, phrases: tuple[str, ...], evidence: Sequence[tuple[str, 
                 plain |= keys
     distinct = set(aside) - set(own) - plain
     return where if distinct else None
+
+
+# ---- a negative criterion stated positively (round 3) ---------------------------------------------------
+
+NEGATIVE_CRITERION = re.compile(
+    r"\b(?:not|no|never|none|nothing|cannot|can't|won't|doesn't|don't|isn't|aren't|wasn't|weren't|didn't|hasn't|haven't"
+    r"|unable|only)\b",
+    re.I,
+)
+"""A criterion clause that states its fact negated or restricted ("cannot change after go-live", "does not cover
+REC-6009", "only the compliance team can clear it", "does not help while the account is frozen")."""
+RESTRICTION = re.compile(
+    PRIVATIVE.pattern
+    + r"|\b(?:fixed|locked|frozen|freeze|permanent(?:ly)?|final|impossible|reserved|exclusively|solely|limited|restricted"
+    r"|must|required|requires?|has\s+to|have\s+to|need(?:s)?\s+to|stays?|remains?|stuck|set\s+in\s+stone|off[- ]limits|out\s+of\s+the\s+question"
+    r"|regardless|whatever|either\s+way|any(?:\s+other)?|every|all|same|still|won't|wouldn't|doesn't|don't|cannot|can't|unfortunately"
+    r"|blocks?|blocking|prevents?|stops?|bars?|forbid(?:s|den)?|prohibit(?:s|ed)?|disallow(?:s|ed)?|too\s+late|sold\s+out|out\s+of\s+stock"
+    r"|gone|closed|ended|over|past|expired|left\s+in\s+place|kept|held|hold)\b",
+    re.I,
+)
+"""The reply's words that deny or restrict (PRIVATIVE and more: "the region is fixed once live", "only for P1",
+"the freeze blocks every method")."""
+
+
+COMMA = re.compile(",")
+
+
+def positive_for_negative(hit: Hit, phrases: tuple[str, ...], criterion: str, units: Sequence[Unit]) -> bool:
+    """Whether a match states positively what the criterion states negated or restricted (round 3): the
+    criterion's clause of the item is negative ("Says CHG-4004 does not cover REC-6009"; "cannot change after
+    go-live"; "only the compliance team can clear it") and the match's sentence has no word that denies or
+    restricts anything ("REC-6009 is covered by CHG-4004, so the deletion can go ahead"; "moving the region is
+    possible even after go-live"; "PayPal should work"), nor does any sentence of its message. An id names
+    its record and is never held to this; a parenthesis of the criterion ("$950 (not $1,200)") is an aside."""
+    if any(phrase_value(p) is not None and phrase_value(p).kind == "id" for p in phrases):  # type: ignore[union-attr]
+        return False
+    text = re.sub(r"\([^)]*\)", lambda m: " " * len(m.group(0)), criterion.replace("\u2019", "'"))
+    for phrase in phrases:
+        spans = _item_spans(phrase, text)
+        if not spans:
+            continue
+        s, e = clause_at(text, spans[0][0], True)
+        s = max([m.end() for m in COMMA.finditer(text, s, spans[0][0])], default=s)
+        e = min([m.start() for m in COMMA.finditer(text, spans[0][1], e)], default=e)  # "size 10 is, size 9 is not": another fact
+        if not NEGATIVE_CRITERION.search(text[s:e]):
+            return False
+        message = " ".join(u.text for u in units if u.message == hit.message) or hit.sentence
+        return RESTRICTION.search(message.replace("\u2019", "'")) is None
+    return False
