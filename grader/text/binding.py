@@ -797,3 +797,20 @@ def positive_for_negative(hit: Hit, phrases: tuple[str, ...], criterion: str, un
         message = " ".join(u.text for u in units if u.message == hit.message) or hit.sentence
         return RESTRICTION.search(message.replace("\u2019", "'")) is None
     return False
+
+
+# ---- a match stated of another date (round 3) -------------------------------------------------------------
+
+
+def other_date(hit: Hit, evidence: Sequence[tuple[str, ...]], criterion: str) -> bool:
+    """Whether the match's sentence places it on another date than the criterion does (round 3): the
+    criterion dates its fact ("off on 1 December", "the 2026-12-18 basic fare of $179", "the drops started
+    2026-11-26") with a date that is not the item itself, and the match's sentence states a date, none of them
+    the criterion's ("Luis Ortega is off on Wednesday 2 December"; "booked you on December 20th for $179")."""
+    if any((v := phrase_value(p)) is not None and v.kind == "date" for item in evidence for p in item):
+        return False  # a date is an item: wrong dates are the value rule's (with its correction rule)
+    dated = [v for v in find_values(criterion) if v.kind == "date"]
+    if not dated:
+        return False
+    said = [v for v in find_values(hit.sentence) if v.kind == "date"]
+    return bool(said) and not any(d.same(c) for d in said for c in dated)
