@@ -656,7 +656,7 @@ def denied(hit: Hit) -> bool:
 # ---- the criterion's subject set aside (round 3) --------------------------------------------------------
 
 SET_ASIDE = re.compile(
-    r"\b(?:unchanged|untouched|unaffected|unmodified|unaltered|stays?|stayed|staying|remains?|remained|keeps?|keeping|kept"
+    r"\b(?:unchanged|untouched|unaffected|unmodified|unaltered|stays|stayed|staying|(?:will|'ll|to|can|must|should|would|'d)\s+stay|remains?|remained|keeps?|keeping|kept"
     r"|as\s+(?:it|they|he|she)\s+(?:is|are|was|were)|as[- ]is|as\s+before|stays?\s+the\s+same|separately|on\s+its\s+own|left\s+alone"
     r"|leave|leaving|left\s+as|no\s+changes?|nothing\s+changed|not\s+(?:changed|touched|affected|included)|final\s+sale"
     r"|excluded|except|(?:have|need)\s+to\s+(?:check|look|confirm)|(?:will|'ll|need\s+to)\s+check)\b",
@@ -716,7 +716,15 @@ def set_aside(hit: Hit, phrases: tuple[str, ...], evidence: Sequence[tuple[str, 
         return None  # the criterion's own fact is a thing kept or denied ("CASE-5001 stays open", "cannot change")
     item_words = {k for p in phrases for k in _keys(p)}
     item_words |= {k for item in evidence if not any(re.match(r"[A-Z]+-\w", p) for p in item) for p in item for k in _keys(p)}
-    subject = {k: w for k, w in _keys(criterion).items() if k not in item_words}
+    scope = criterion
+    for p in phrases:
+        spans = _item_spans(p, criterion)
+        if spans:  # the words of the item's own part of a list of facts ("the $229 flight | and $378 hotel")
+            a = max([m.end() for m in LIST_CUT.finditer(criterion, 0, spans[0][0])], default=0)
+            b = min([m.start() for m in LIST_CUT.finditer(criterion, spans[0][1])], default=len(criterion))
+            scope = criterion[a:b]
+            break
+    subject = {k: w for k, w in _keys(scope).items() if k not in item_words}
     if not subject:
         return None
     offset = hit_offset(hit)
