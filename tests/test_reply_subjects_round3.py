@@ -1,6 +1,6 @@
 """Subjects and false passes, round 3: replies that state the right value or word of the wrong thing (a subject
 the reply sets aside, a record moved the other way, another date, another period, a range's end), a negative
-criterion stated positively, a criterion that asks and a reply that does not, a figure said to be provisional.
+criterion stated positively, a figure said to be provisional.
 Cases in words of their own (none from a calibration set); each must-fail case stands next to a right reply
 that must pass."""
 
@@ -77,11 +77,6 @@ CASES = [
      "The pro plan comes to $49/month.", True),
     ("Tells the customer the pro plan costs $49 per month.", ["49"],
      "Pro is $49, billed monthly.", True),
-    # a criterion that asks the customer something
-    ("Tells the customer the card number does not match and asks them to re-enter it.", [["does not match", "doesn't match"]],
-     "That card number doesn't match what we have on file.", False),
-    ("Tells the customer the card number does not match and asks them to re-enter it.", [["does not match", "doesn't match"]],
-     "That card number doesn't match what we have on file. Could you type it in again?", True),
     # a match placed on another date than the criterion's
     ("Explains that Dana Wright is on leave on 8 December.", [["leave", "off"]],
      "Dana Wright is on leave on 9 December, so she can't take the job.", False),

@@ -733,6 +733,8 @@ def set_aside(hit: Hit, phrases: tuple[str, ...], evidence: Sequence[tuple[str, 
     before = [c for c in clauses(hit.sentence) if c[1] <= s]
     if before and LABEL_COLON.fullmatch(hit.sentence[before[-1][1] : s]):
         own |= _keys(hit.sentence[before[-1][0] : before[-1][1]])  # "- **PNR-F8WL2C** (flight): full refund of $298"
+    if any(k.startswith("id:") and k in subject for k in own):
+        return None  # the match's clause names the criterion's record
     person = any(x.kind == "name" for x in subjects(criterion, criterion=True))
     you = person and re.search(r"\byou(?:'re|'ve|'ll|\s+are|\s+have)?\b", hit.sentence[s:e], re.I)  # the caller, not the person named
     if not set(own) - set(subject) - item_words and not you:
@@ -746,10 +748,12 @@ def set_aside(hit: Hit, phrases: tuple[str, ...], evidence: Sequence[tuple[str, 
         for piece in _aside_clauses(unit.text):
             if unit.text == hit.sentence and hit.sentence[s:e].strip() in piece:
                 continue
-            keys = {k for k in _keys(piece) if k in subject}
+            piece_keys = _keys(piece)
+            keys = {k for k in piece_keys if k in subject}
             if not keys:
                 continue
-            if SET_ASIDE.search(piece) and not OTHER_THINGS.search(piece):
+            rival = any(k.startswith("id:") and k not in subject for k in piece_keys)  # "ORD-9017 keeps its address"
+            if SET_ASIDE.search(piece) and not OTHER_THINGS.search(piece) and not rival:
                 aside.update({k: subject[k] for k in keys})
                 where = where or piece.strip()
             else:
@@ -781,14 +785,21 @@ RESTRICTION = re.compile(
 
 
 COMMA = re.compile(",")
+POSSIBLE = re.compile(
+    r"\b(?:can|could|may|possible|able|allowed|permitted|fine|ok|okay|works?|go\s+ahead|exception|eligible|covered|covers"
+    r"|included|includes|available|no\s+problem|happy\s+to|feasible|doable|helps?|get\s+around|work\s+around|bypass(?:es)?)\b",
+    re.I,
+)
+"""A sentence that says a thing can be done, works or is allowed ("is possible even after go-live", "PayPal
+should work", "I can make a one-off exception")."""
 
 
 def positive_for_negative(hit: Hit, phrases: tuple[str, ...], criterion: str, units: Sequence[Unit]) -> bool:
     """Whether a match states positively what the criterion states negated or restricted (round 3): the
     criterion's clause of the item is negative ("Says CHG-4004 does not cover REC-6009"; "cannot change after
     go-live"; "only the compliance team can clear it") and the match's sentence has no word that denies or
-    restricts anything ("REC-6009 is covered by CHG-4004, so the deletion can go ahead"; "moving the region is
-    possible even after go-live"; "PayPal should work"), nor does any sentence of its message. An id names
+    restricts anything and says it can be done, works or is allowed ("moving the region is possible even after
+    go-live"; "PayPal should work"; "I can make a one-off exception"), nor does any sentence of its message. An id names
     its record and is never held to this; a parenthesis of the criterion ("$950 (not $1,200)") is an aside."""
     if any(phrase_value(p) is not None and phrase_value(p).kind == "id" for p in phrases):  # type: ignore[union-attr]
         return False
@@ -802,6 +813,8 @@ def positive_for_negative(hit: Hit, phrases: tuple[str, ...], criterion: str, un
         e = min([m.start() for m in COMMA.finditer(text, spans[0][1], e)], default=e)  # "size 10 is, size 9 is not": another fact
         if not NEGATIVE_CRITERION.search(text[s:e]):
             return False
+        if not POSSIBLE.search(hit.sentence.replace("\u2019", "'")):
+            return False  # no claim that it can be done or works: a terse or framed statement of the fact
         message = " ".join(u.text for u in units if u.message == hit.message) or hit.sentence
         return RESTRICTION.search(message.replace("\u2019", "'")) is None
     return False

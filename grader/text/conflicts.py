@@ -313,23 +313,24 @@ OPENS = re.compile(r"(?:\b(?:at|from|starting|starts?|begins?)\s+(?:at\s+)?$)", 
 
 def _closing_instead(right: list[Hit], units: list[Unit], criterion: str) -> list[Hit]:
     """A right time or date the criterion states as the start of a fact ("at 10:00 (until 12:00)", "from
-    10:00") that a reply states only as the end of a range another value opens ("08:00-10:00"): the fact
-    stated is the opening value (round 3)."""
+    10:00") that the replies state only as the end of a range another value opens ("08:00-10:00"), never
+    otherwise: the fact stated is the opening value (round 3)."""
     out: list[Hit] = []
     for hit in right:
         v = hit.value
         if v is None or v.kind not in ("time", "date"):
-            continue
+            return []
         starts = [c for c in find_values(criterion) if c.kind == v.kind and c.same(v)]
         if not starts or not any(OPENS.search(criterion[: c.start]) or RANGE.fullmatch(criterion[c.end : c.end + 3] + " ")
                                  for c in starts):
             continue
         opening = [o for o in find_values(hit.sentence) if o.kind == v.kind and o.end <= v.start
                    and RANGE.fullmatch(hit.sentence[o.end : v.start]) and hit.sentence[o.end : v.start].strip().lower() != "and"]
-        if opening and not any(o.same(c) for o in opening for c in find_values(criterion)):
-            unit = next((u for u in units if u.message == hit.message and u.text == hit.sentence), None)
-            if unit is not None:
-                out.append(Hit(hit.message, hit.sentence, unit.index * 10_000 + opening[-1].start, opening[-1]))
+        if not opening or any(o.same(c) for o in opening for c in find_values(criterion)):
+            return []  # a statement of the right value as the start: no range's end alone
+        unit = next((u for u in units if u.message == hit.message and u.text == hit.sentence), None)
+        if unit is not None:
+            out.append(Hit(hit.message, hit.sentence, unit.index * 10_000 + opening[-1].start, opening[-1]))
     return out
 
 

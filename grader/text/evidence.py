@@ -53,7 +53,7 @@ from grader.text.conflicts import period_mismatch, status_conflicts, value_confl
 from grader.text.matching import phrase_hits
 from grader.text.units import Hit, Unit, negated_in_criterion, transcript_units
 from grader.text.values import Value, find_values
-from grader.text.withdrawal import asks_nothing, offered_not_done, withdraw
+from grader.text.withdrawal import offered_not_done, withdraw
 
 
 # ---- the judge -----------------------------------------------------------------------------------
@@ -147,8 +147,6 @@ class EvidenceJudge:
         if offer is not None:
             why = f"the reply offers to do what the criterion says was done, and never says it was done: {offer[:160]!r}"
             return CriterionJudgement(passed=False, quote=offer, explanation=why), False
-        if not missing and asks_nothing(criterion.criterion, units):
-            return CriterionJudgement(passed=False, explanation="the criterion asks the customer something and no visible reply asks anything"), False
         if missing:
             why = "no visible reply states: " + "; ".join(repr(m) for m in missing)
             return CriterionJudgement(passed=False, explanation=why + (f" ({'; '.join(notes)})" if notes else "")), False

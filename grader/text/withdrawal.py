@@ -465,15 +465,3 @@ ATTRIBUTIVE = re.compile(r"\b(?:the|a|an|its|their|his|her|your|this|that|these|
 WH_BEFORE = re.compile(r"\b(?:which|what|who|whom|where|when|how)(?:\s+\w+)?\s+$", re.I)
 """"Which one should I charge?" asks which; it offers nothing."""
 
-
-ASKING = re.compile(r"(?:^\W*|\b(?:and|then|,)\s+(?:then\s+)?|\bbefore\s+)(?:asks|requests|invites)\b(?!\s+(?:for\s+)?(?:no|nothing)\b)", re.I)
-"""A criterion whose act is a question or a request to the customer ("Asks which Chen the caller is before
-acting", "... and asks her to check it")."""
-
-
-def asks_nothing(criterion: str, units: list[Unit]) -> bool:
-    """Whether the criterion asks the customer something and no reply asks anything (round 3): no question and
-    no request ("please check", "could you confirm", "let me know" are marked questions by
-    `grader.text.units.split_question`) in the transcript. "CUST-3005 doesn't match the owner of APT-7004, so I
-    can't cancel it." tells, and never asks her to check the id."""
-    return ASKING.search(criterion) is not None and not any(u.question for u in units)
