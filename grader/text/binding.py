@@ -733,6 +733,7 @@ def set_aside(hit: Hit, phrases: tuple[str, ...], evidence: Sequence[tuple[str, 
     before = [c for c in clauses(hit.sentence) if c[1] <= s]
     if before and LABEL_COLON.fullmatch(hit.sentence[before[-1][1] : s]):
         own |= _keys(hit.sentence[before[-1][0] : before[-1][1]])  # "- **PNR-F8WL2C** (flight): full refund of $298"
+    named = subjects(criterion, criterion=True)
     if any(k.startswith("id:") and k in subject for k in own):
         return None  # the match's clause names the criterion's record
     person = any(x.kind == "name" for x in subjects(criterion, criterion=True))
@@ -752,7 +753,8 @@ def set_aside(hit: Hit, phrases: tuple[str, ...], evidence: Sequence[tuple[str, 
             keys = {k for k in piece_keys if k in subject}
             if not keys:
                 continue
-            rival = any(k.startswith("id:") and k not in subject for k in piece_keys)  # "ORD-9017 keeps its address"
+            rival = any(not any(x.same(c) for c in named) for x in subjects(piece, tuple(c.key for c in named if c.kind == "name")))
+            # another record or name: "ORD-9017 keeps its address", "the Northwind Logistics deal is unchanged"
             if SET_ASIDE.search(piece) and not OTHER_THINGS.search(piece) and not rival:
                 aside.update({k: subject[k] for k in keys})
                 where = where or piece.strip()
