@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from grader.text.lexicon import word_keys
-from grader.text.units import AUXILIARIES, CONTRACTED_VERB, FUNCTION_WORDS, IRREGULAR_PARTICIPLES, UNIT_WORDS, Hit, normalise, phrase_pattern, record_head, record_head_span
+from grader.text.units import AUXILIARIES, CONTRACTED_VERB, FUNCTION_WORDS, IRREGULAR_PARTICIPLES, UNIT_WORDS, Hit, Unit, normalise, phrase_pattern, record_head, record_head_span
 from grader.text.values import Value, find_values, phrase_value, singular
 
 # ---- clauses ---------------------------------------------------------------------------------------------
@@ -371,6 +371,7 @@ def _reaches(between: str, after: str) -> bool:
     """Whether a subject after a match is its object: within AFTER_WORDS words and no comma between them,
     except an apposition ("I've paged the on-call engineer, Jamal Wright."): a comma right before the subject,
     no verb between, and nothing but the clause's end after it."""
+    between = re.sub(r"(?<=\d),(?=\d)", "", between)  # "$1,800.00 went from ACC-1007": a thousands comma is no break
     if len(re.findall(r"\S+", between)) > AFTER_WORDS:
         return False
     if "," not in between:
@@ -408,6 +409,9 @@ def _record_subjects(text: str, offset: int, b: Binding) -> list[Subject]:
 
 
 CONTINUES = re.compile(r"\s*,?\s*(?:and|or)\s*$", re.I)
+LABEL_COLON = re.compile(r"\s*:\s*")
+"""A colon introduces what the clause before it is about: "I've added the note to WO-5003: panel in the garage"
+states the note's words of WO-5003."""
 
 
 def _inherited(text: str, offset: int, b: Binding) -> list[Subject]:
@@ -422,7 +426,7 @@ def _inherited(text: str, offset: int, b: Binding) -> list[Subject]:
     s, e = parts[here]
     if here > 0:
         ps, pe = parts[here - 1]
-        if CONTINUES.fullmatch(text[pe:s]) or REFERS_BACK.search(text[s:e]):
+        if CONTINUES.fullmatch(text[pe:s]) or REFERS_BACK.search(text[s:e]) or LABEL_COLON.fullmatch(text[pe:s]):
             before, _ = _clause_subjects(text, ps, b, False)
             before = [x for x in before if x.kind in {y.kind for y in b.bound}]
             if before:
@@ -437,6 +441,40 @@ def _inherited(text: str, offset: int, b: Binding) -> list[Subject]:
     return []
 
 
+SOURCE_WORDS = r"(?:from|out\s+of|debited\s+from|taken\s+from|paid\s+from|sent\s+from)"
+TARGET_WORDS = r"(?:to|into|onto|towards?|credited\s+to|paid\s+to|sent\s+to)"
+ROLE_GAP = r"(?:\s+(?:your|my|our|their|his|her|the|a|account|acct\.?|savings|checking|current|business|card|wallet|number|no\.?))*\s*$"
+
+
+def _role(text: str, subject: Subject) -> str | None:
+    """Whether a record id stands as the source ("from ACC-1001") or the target ("to ACC-1010", "into your
+    account ACC-1001") of a movement, by the preposition before it (a few determiners or account words between)."""
+    before = text[max(0, subject.start - 60) : subject.start]
+    if re.search(r"\b" + SOURCE_WORDS + ROLE_GAP, before, re.I):
+        return "source"
+    if re.search(r"\b" + TARGET_WORDS + ROLE_GAP, before, re.I):
+        return "target"
+    return None
+
+
+def reversed_roles(hit: Hit, phrases: tuple[str, ...], criterion: str) -> bool:
+    """Whether the match's sentence moves the item the other way: an id the criterion states as the source of
+    the item's movement ("the $950.00 transfer from ACC-1001 to ACC-1010") stated as its target in the
+    reply, or the other way round ("$950.00 from ACC-1010 into your account ACC-1001")."""
+    b = binding(criterion, phrases)
+    if b is None:
+        return False
+    roles = {x.key: r for x in b.bound if x.kind.startswith("id:") and (r := _role(criterion, x))}
+    if not roles:
+        return False
+    for x in subjects(hit.sentence, b.names):
+        wanted = roles.get(x.key)
+        said = _role(hit.sentence, x) if wanted else None
+        if wanted and said and said != wanted:
+            return True
+    return False
+
+
 def uncovered(hits: list[Hit], phrases: tuple[str, ...], criterion: str) -> list[Hit]:
     """The hits said of the item's own subjects (or of none). When the criterion states the item of a list
     of subjects ("LEAD-1003 and LEAD-1007 were qualified"), each of them must be in the clause of one of
@@ -445,7 +483,7 @@ def uncovered(hits: list[Hit], phrases: tuple[str, ...], criterion: str) -> list
     kept: list[tuple[Hit, list[Subject]]] = []
     for h in hits:
         wrong, found = bound_elsewhere(h, phrases, criterion)
-        if not wrong:
+        if not wrong and not reversed_roles(h, phrases, criterion):
             kept.append((h, found))
     if b is None or not kept:
         return [h for h, _ in kept]
@@ -630,3 +668,189 @@ def denied(hit: Hit) -> bool:
     ("does not have the HVAC skill", "PayPal does not help") is stated only in such a sentence ("a Basic
     fare, which can't be changed"; never "Mei Tanaka is HVAC-qualified and free at 14:00")."""
     return PRIVATIVE.search(hit.sentence.replace("\u2019", "'")) is not None
+
+
+# ---- the criterion's subject set aside (round 3) --------------------------------------------------------
+
+SET_ASIDE = re.compile(
+    r"\b(?:unchanged|untouched|unaffected|unmodified|unaltered|stays|stayed|staying|(?:will|'ll|to|can|must|should|would|'d)\s+stay|remains?|remained|keeps?|keeping|kept"
+    r"|as\s+(?:it|they|he|she)\s+(?:is|are|was|were)|as[- ]is|as\s+before|stays?\s+the\s+same|separately|on\s+its\s+own|left\s+alone"
+    r"|leave|leaving|left\s+as|no\s+changes?|nothing\s+changed|not\s+(?:changed|touched|affected|included)|final\s+sale"
+    r"|excluded|except|(?:have|need)\s+to\s+(?:check|look|confirm)|(?:will|'ll|need\s+to)\s+check)\b",
+    re.I,
+)
+"""What a clause says of a thing it leaves as it was ("Your furnace work order WO-5001 is unchanged", "Wei keeps
+his current seat", "the mugs are final sale, so they'll stay with you", "I'd need to check the medium green
+separately")."""
+OTHER_THINGS = re.compile(r"\b(?:other|others|another|else|rest|remaining|everything|anything)\b", re.I)
+"""A set-aside clause about the other things ("nothing else changes", "the other orders stay") sets none of
+the criterion's subject aside."""
+ASIDE_STOP = LABEL_STOP | frozenset(
+    "now new current today done all set added updated changed booked confirmed gives give shows show whose their "
+    "with after before once then".split()
+)
+
+
+def _keys(text: str) -> dict[str, str]:
+    """The content words of a text by stem (ids by themselves), each with the word as written."""
+    from grader.text.stemmer import stem
+
+    out: dict[str, str] = {}
+    for v in find_values(text):
+        if v.kind == "id":
+            out["id:" + str(v.value)] = str(v.value)
+    for w in _lower_words(re.sub(r"[A-Z]+-[A-Z0-9-]+", " ", text)):
+        if len(w) < 3 or w in ASIDE_STOP or w in AUXILIARIES or CONTRACTED_VERB.match(w):
+            continue
+        out.setdefault(stem(w), w)
+    return out
+
+
+def _aside_clauses(text: str) -> list[str]:
+    """The clauses of a sentence, each with the clauses after it that refer back to it ("the mugs are final
+    sale, | so they'll have to stay with you")."""
+    parts = [text[s:e] for s, e in clauses(text)]
+    out: list[str] = []
+    for i, p in enumerate(parts):
+        j = i + 1
+        while j < len(parts) and re.match(r"\s*(?:so\s+|and\s+)?(?:it|they|he|she|its|their|his|her)\b", parts[j], re.I):
+            j += 1
+        out.append(" ".join(parts[i:j]))
+    return out
+
+
+def set_aside(hit: Hit, phrases: tuple[str, ...], evidence: Sequence[tuple[str, ...]], criterion: str, units: Sequence[Unit]) -> str | None:
+    """The clause that sets aside the subject a match is stated of, when the match is said of something else
+    (round 3): the criterion's words for its subject ("the furnace work order WO-5001", "medium green", "the mug
+    return", "Wei Liu") that the reply states only in clauses saying it is left as it was (SET_ASIDE), never in
+    the match's own clause, which names something else ("I've set your water heater work order to urgent.
+    Your furnace work order WO-5001 is unchanged."; "We have 5 of the large grey in stock; I'd need to check the
+    medium green separately."). A clause about the other things ("nothing else changes") sets nothing aside, nor
+    does any clause when the criterion's own fact is a thing kept or denied ("stays open", "cannot change").
+    `phrases`: the item's; `evidence`: every item of the criterion — the words of another item are another fact,
+    not the subject, unless the item names a record (an id among its phrases: ["WO-5001", "furnace"])."""
+    if SET_ASIDE.search(criterion) or PRIVATIVE.search(criterion.replace("\u2019", "'")):
+        return None  # the criterion's own fact is a thing kept or denied ("CASE-5001 stays open", "cannot change")
+    item_words = {k for p in phrases for k in _keys(p)}
+    item_words |= {k for item in evidence if not any(re.match(r"[A-Z]+-\w", p) for p in item) for p in item for k in _keys(p)}
+    scope = criterion
+    for p in phrases:
+        spans = _item_spans(p, criterion)
+        if spans:  # the words of the item's own part of a list of facts ("the $229 flight | and $378 hotel")
+            a = max([m.end() for m in LIST_CUT.finditer(criterion, 0, spans[0][0])], default=0)
+            b = min([m.start() for m in LIST_CUT.finditer(criterion, spans[0][1])], default=len(criterion))
+            scope = criterion[a:b]
+            break
+    subject = {k: w for k, w in _keys(scope).items() if k not in item_words}
+    if not subject:
+        return None
+    offset = hit_offset(hit)
+    s, e = clause_at(hit.sentence, offset)
+    own = _keys(hit.sentence[s:e])
+    before = [c for c in clauses(hit.sentence) if c[1] <= s]
+    if before and LABEL_COLON.fullmatch(hit.sentence[before[-1][1] : s]):
+        own |= _keys(hit.sentence[before[-1][0] : before[-1][1]])  # "- **PNR-F8WL2C** (flight): full refund of $298"
+    named = subjects(criterion, criterion=True)
+    if any(k.startswith("id:") and k in subject for k in own):
+        return None  # the match's clause names the criterion's record
+    person = any(x.kind == "name" for x in subjects(criterion, criterion=True))
+    you = person and re.search(r"\byou(?:'re|'ve|'ll|\s+are|\s+have)?\b", hit.sentence[s:e], re.I)  # the caller, not the person named
+    if not set(own) - set(subject) - item_words and not you:
+        return None  # the match's clause names nothing else ("Done, it's urgent now.")
+    aside: dict[str, str] = {}
+    plain: set[str] = set()
+    where = ""
+    for unit in units:
+        if not unit.carried:
+            continue
+        for piece in _aside_clauses(unit.text):
+            if unit.text == hit.sentence and hit.sentence[s:e].strip() in piece:
+                continue
+            piece_keys = _keys(piece)
+            keys = {k for k in piece_keys if k in subject}
+            if not keys:
+                continue
+            rival = any(not any(x.same(c) for c in named) for x in subjects(piece, tuple(c.key for c in named if c.kind == "name")))
+            # another record or name: "ORD-9017 keeps its address", "the Northwind Logistics deal is unchanged"
+            if SET_ASIDE.search(piece) and not OTHER_THINGS.search(piece) and not rival:
+                aside.update({k: subject[k] for k in keys})
+                where = where or piece.strip()
+            else:
+                plain |= keys
+    distinct = set(aside) - set(own) - plain
+    return where if distinct else None
+
+
+# ---- a negative criterion stated positively (round 3) ---------------------------------------------------
+
+NEGATIVE_CRITERION = re.compile(
+    r"\b(?:not|no|never|none|nothing|cannot|can't|won't|doesn't|don't|isn't|aren't|wasn't|weren't|didn't|hasn't|haven't"
+    r"|unable|only)\b",
+    re.I,
+)
+"""A criterion clause that states its fact negated or restricted ("cannot change after go-live", "does not cover
+REC-6009", "only the compliance team can clear it", "does not help while the account is frozen")."""
+RESTRICTION = re.compile(
+    PRIVATIVE.pattern
+    + r"|\b(?:fixed|locked|frozen|freeze|permanent(?:ly)?|final|impossible|reserved|exclusively|solely|limited|restricted"
+    r"|must|required|requires?|has\s+to|have\s+to|need(?:s)?\s+to|stays?|remains?|stuck|set\s+in\s+stone|off[- ]limits|out\s+of\s+the\s+question"
+    r"|regardless|whatever|either\s+way|any(?:\s+other)?|every|all|same|still|won't|wouldn't|doesn't|don't|cannot|can't|unfortunately"
+    r"|blocks?|blocking|prevents?|stops?|bars?|forbid(?:s|den)?|prohibit(?:s|ed)?|disallow(?:s|ed)?|too\s+late|sold\s+out|out\s+of\s+stock"
+    r"|gone|closed|ended|over|past|expired|left\s+in\s+place|kept|held|hold)\b",
+    re.I,
+)
+"""The reply's words that deny or restrict (PRIVATIVE and more: "the region is fixed once live", "only for P1",
+"the freeze blocks every method")."""
+
+
+COMMA = re.compile(",")
+POSSIBLE = re.compile(
+    r"\b(?:can|could|may|possible|able|allowed|permitted|fine|ok|okay|works?|go\s+ahead|exception|eligible|covered|covers"
+    r"|included|includes|available|no\s+problem|happy\s+to|feasible|doable|helps?|get\s+around|work\s+around|bypass(?:es)?)\b",
+    re.I,
+)
+"""A sentence that says a thing can be done, works or is allowed ("is possible even after go-live", "PayPal
+should work", "I can make a one-off exception")."""
+
+
+def positive_for_negative(hit: Hit, phrases: tuple[str, ...], criterion: str, units: Sequence[Unit]) -> bool:
+    """Whether a match states positively what the criterion states negated or restricted (round 3): the
+    criterion's clause of the item is negative ("Says CHG-4004 does not cover REC-6009"; "cannot change after
+    go-live"; "only the compliance team can clear it") and the match's sentence has no word that denies or
+    restricts anything and says it can be done, works or is allowed ("moving the region is possible even after
+    go-live"; "PayPal should work"; "I can make a one-off exception"), nor does any sentence of its message. An id names
+    its record and is never held to this; a parenthesis of the criterion ("$950 (not $1,200)") is an aside."""
+    if any(phrase_value(p) is not None and phrase_value(p).kind == "id" for p in phrases):  # type: ignore[union-attr]
+        return False
+    text = re.sub(r"\([^)]*\)", lambda m: " " * len(m.group(0)), criterion.replace("\u2019", "'"))
+    for phrase in phrases:
+        spans = _item_spans(phrase, text)
+        if not spans:
+            continue
+        s, e = clause_at(text, spans[0][0], True)
+        s = max([m.end() for m in COMMA.finditer(text, s, spans[0][0])], default=s)
+        e = min([m.start() for m in COMMA.finditer(text, spans[0][1], e)], default=e)  # "size 10 is, size 9 is not": another fact
+        if not NEGATIVE_CRITERION.search(text[s:e]):
+            return False
+        if not POSSIBLE.search(hit.sentence.replace("\u2019", "'")):
+            return False  # no claim that it can be done or works: a terse or framed statement of the fact
+        message = " ".join(u.text for u in units if u.message == hit.message) or hit.sentence
+        return RESTRICTION.search(message.replace("\u2019", "'")) is None
+    return False
+
+
+# ---- a match stated of another date (round 3) -------------------------------------------------------------
+
+
+def other_date(hit: Hit, evidence: Sequence[tuple[str, ...]], criterion: str) -> bool:
+    """Whether the match's sentence places it on another date than the criterion does (round 3): the
+    criterion dates its fact ("off on 1 December", "the 2026-12-18 basic fare of $179", "the drops started
+    2026-11-26") with a date that is not the item itself, and the match's sentence states a date, none of them
+    the criterion's ("Luis Ortega is off on Wednesday 2 December"; "booked you on December 20th for $179")."""
+    if any((v := phrase_value(p)) is not None and v.kind == "date" for item in evidence for p in item):
+        return False  # a date is an item: wrong dates are the value rule's (with its correction rule)
+    dated = [v for v in find_values(criterion) if v.kind == "date"]
+    if not dated:
+        return False
+    said = [v for v in find_values(hit.sentence) if v.kind == "date"]
+    return bool(said) and not any(d.same(c) for d in said for c in dated)

@@ -257,6 +257,7 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
         stems = _content_stems(re.findall(r"[a-z][a-z']+", phrase.lower())) & vocabulary
         if stems and any(contains(phrase, h.sentence) for h in right):
             facts.append(stems)
+    together += _closing_instead(right, units, criterion)
     if not facts and not together:
         return []
     wrong: list[Hit] = list(together)
@@ -305,6 +306,32 @@ def _range_partner(unit: Unit, value: Value, right: list[Hit]) -> bool:
         if RANGE.fullmatch(between) and (not between.strip().lower() == "and" or re.search(r"between\s*$", unit.text[: a.start], re.I)):
             return True
     return False
+
+
+OPENS = re.compile(r"(?:\b(?:at|from|starting|starts?|begins?)\s+(?:at\s+)?$)", re.I)
+
+
+def _closing_instead(right: list[Hit], units: list[Unit], criterion: str) -> list[Hit]:
+    """A right time or date the criterion states as the start of a fact ("at 10:00 (until 12:00)", "from
+    10:00") that the replies state only as the end of a range another value opens ("08:00-10:00"), never
+    otherwise: the fact stated is the opening value (round 3)."""
+    out: list[Hit] = []
+    for hit in right:
+        v = hit.value
+        if v is None or v.kind not in ("time", "date"):
+            return []
+        starts = [c for c in find_values(criterion) if c.kind == v.kind and c.same(v)]
+        if not starts or not any(OPENS.search(criterion[: c.start]) or RANGE.fullmatch(criterion[c.end : c.end + 3] + " ")
+                                 for c in starts):
+            continue
+        opening = [o for o in find_values(hit.sentence) if o.kind == v.kind and o.end <= v.start
+                   and RANGE.fullmatch(hit.sentence[o.end : v.start]) and hit.sentence[o.end : v.start].strip().lower() != "and"]
+        if not opening or any(o.same(c) for o in opening for c in find_values(criterion)):
+            return []  # a statement of the right value as the start: no range's end alone
+        unit = next((u for u in units if u.message == hit.message and u.text == hit.sentence), None)
+        if unit is not None:
+            out.append(Hit(hit.message, hit.sentence, unit.index * 10_000 + opening[-1].start, opening[-1]))
+    return out
 
 
 REFUSAL = frozenset(
@@ -631,3 +658,45 @@ def _items_of(criterion: str, phrases: tuple[str, ...]) -> tuple[tuple[str, ...]
     """The criterion's evidence phrases, each judged as an item of its own (an item's alternatives name the
     same subject: any of them said of a rival and none of the item is the same swap)."""
     return tuple((p,) for p in dict.fromkeys(phrases))
+
+
+# ---- a value's period (round 3) ---------------------------------------------------------------------------
+
+PERIODS = {
+    "hour": r"hour|hr|hourly", "day": r"day|daily|diem", "night": r"night|nightly", "week": r"week|wk|weekly",
+    "month": r"month|mo|mth|monthly", "quarter": r"quarter|qtr|quarterly", "year": r"year|yr|annum|annual|annually|yearly",
+}
+PERIOD_AFTER = re.compile(
+    r"^\s*(?:(?:usd|dollars?|eur|euros?)\s+)?(?:(?:per|a|an|each|every|/|a\s+single)\s*(?P<per>[a-z]+)\b|(?P<adv>hourly|daily|nightly|weekly|monthly|quarterly|yearly|annually)\b)",
+    re.I,
+)
+PERIOD_BEFORE = re.compile(r"\b(?P<adj>hourly|daily|nightly|weekly|monthly|quarterly|yearly|annual)\s+(?:[a-z]+\s+){0,2}$", re.I)
+
+
+def _period(text: str, value: Value) -> str | None:
+    """The period a money value is stated per ("$1,200 per month", "$299/mo", "$40 a night", "an annual fee of
+    $99", "$20 monthly"), or None."""
+    m = PERIOD_AFTER.match(text[value.end : value.end + 30])
+    word = (m.group("per") or m.group("adv")) if m else None
+    if word is None:
+        b = PERIOD_BEFORE.search(text[max(0, value.start - 40) : value.start])
+        word = b.group("adj") if b else None
+    if word is None:
+        return None
+    for period, forms in PERIODS.items():
+        if re.fullmatch(forms + r"s?", word.lower()):
+            return period
+    return None
+
+
+def period_mismatch(hit: Hit, criterion: str) -> bool:
+    """Whether a money match is stated per another period than the criterion states it ("costs $1,200 per
+    month" and "$1,200 per year"): another fact (round 3)."""
+    v = hit.value
+    if v is None or not is_money(v):
+        return False
+    said = _period(hit.sentence, v)
+    if said is None:
+        return False
+    wanted = {p for c in find_values(criterion) if c.kind == v.kind and c.same(v) and (p := _period(criterion, c))}
+    return bool(wanted) and said not in wanted

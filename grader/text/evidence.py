@@ -48,8 +48,8 @@ from collections.abc import Sequence
 
 from contracts.schema import ReplyCriterion
 from grader.judge import CriterionJudgement, JudgeOutput
-from grader.text.binding import attributed, denied, mislabelled, uncovered, value_labels
-from grader.text.conflicts import status_conflicts, value_conflicts
+from grader.text.binding import attributed, denied, mislabelled, other_date, positive_for_negative, set_aside, uncovered, value_labels
+from grader.text.conflicts import period_mismatch, status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
 from grader.text.units import Hit, Unit, negated_in_criterion, transcript_units
 from grader.text.values import Value, find_values
@@ -119,7 +119,7 @@ class EvidenceJudge:
                 stated = phrase_hits(phrase, units, negation=negation)
                 if not negation:  # the criterion states it negated: said of its subject, so must the reply ("Mei Tanaka is HVAC-qualified" is no match)
                     stated = [h for h in stated if denied(h) or not attributed(h, items[index], criterion.criterion)]
-                hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not mislabelled(h, index, labels)]
+                hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not mislabelled(h, index, labels) and not set_aside(h, items[index], items, criterion.criterion, units) and not positive_for_negative(h, items[index], criterion.criterion, all_units) and not period_mismatch(h, criterion.criterion) and not other_date(h, items, criterion.criterion)]
                 if stated and not hits:
                     notes.append(f"{phrase!r} is stated only of another subject or fact ({_where(stated[0])})")
                 if hits:

@@ -74,6 +74,8 @@ WITHDRAWAL = re.compile(
     + r"|\b" + _CLAIM + r"\s+(?:(?:was|is|were|are)(?:\s+(?:all|just|simply))?\s+(?:(?:not|n't)\s+(?:true|real|right|correct|accurate|so)|untrue|false|wrong|incorrect|fake|fictional|invented|made\s+up|a\s+(?:joke|lie|test|mistake))"
     + r"|(?:isn't|wasn't|aren't|weren't)\s+(?:true|real|right|correct|accurate|so)|(?:did\s+not|didn't|never)\s+(?:happen|occur|take\s+place)|(?:never\s+)?happened\s+(?:not|never))"
     + r"|\b(?:i|we)\s+(?:made|make)\s+(?:that|this|it|everything|all\s+of\s+(?:that|it|this))(?:\s+all)?\s+up\b"
+    + r"|\b(?:that|this|those|these|the|my)\s+(?:" + SAID + r"|counts?|figures?|size|balance|price|status)\s+(?:(?:i|we)\s+(?:gave|quoted|mentioned)\s+)?(?:came|comes|was|were|is|are)\s+(?:only\s+|just\s+)?(?:from|based\s+on|taken\s+from|off)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?(?:preview|estimate|draft|sample|old|stale|cached|outdated|test|wrong|earlier|previous|unsaved)\b"
+    + r"|\b(?:that|this|it|those|these)(?:'s|\s+is|\s+was|\s+were)\s+(?:only\s+|just\s+)?(?:an?\s+)?(?:(?:rough\s+)?estimate|preview|guess|placeholder|draft|approximation|provisional|unconfirmed|unverified|not\s+(?:final|confirmed|verified))\b"
     + r"|\b(?:just|only)\s+(?:kidding|joking)\b|\bi\s*(?:'m|\s+am|\s+was)\s+(?:just\s+)?(?:kidding|joking)\b|\bjk\b|\bapril\s+fools?\b",
     re.I,
 )
@@ -462,3 +464,4 @@ ATTRIBUTIVE = re.compile(r"\b(?:the|a|an|its|their|his|her|your|this|that|these|
 """A participle after a determiner describes a thing ("the cancelled booking"); it says nothing was done."""
 WH_BEFORE = re.compile(r"\b(?:which|what|who|whom|where|when|how)(?:\s+\w+)?\s+$", re.I)
 """"Which one should I charge?" asks which; it offers nothing."""
+
