@@ -29,6 +29,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from contracts.schema import Task, TaskFile
+from contracts.yaml_io import LOADER, read_yaml
 
 CONTRACTS_DIR = Path(__file__).resolve().parent
 TASKS_DIR = CONTRACTS_DIR / "tasks"
@@ -37,8 +38,6 @@ POLICIES_DIR = CONTRACTS_DIR / "policies"
 MANIFEST_PATH = CONTRACTS_DIR / "manifest.yaml"
 LOCK_PATH = CONTRACTS_DIR / "catalog.lock.json"
 
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +49,6 @@ _DOCUMENT_FORMAT = 1
 
 _documents: dict[str, Any] = {}
 """Parsed YAML documents by cache key, for the life of the process."""
-
-
-def read_yaml(text: str) -> object:
-    """Safe YAML loading with libyaml when available (the pure-Python loader is ~10x slower)."""
-    return yaml.load(text, Loader=_LOADER)  # noqa: S506 - a safe loader
 
 
 class CatalogError(ValueError):
@@ -96,7 +90,7 @@ def cache_dir() -> Path | None:
 
 
 def _document_key(data: bytes) -> str:
-    loader = f"{yaml.__version__}/{_LOADER.__name__}/{_DOCUMENT_FORMAT}"
+    loader = f"{yaml.__version__}/{LOADER.__name__}/{_DOCUMENT_FORMAT}"
     return hashlib.sha256(data).hexdigest() + "-" + hashlib.sha256(loader.encode()).hexdigest()[:12]
 
 

@@ -30,6 +30,7 @@ from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
+from contracts.yaml_io import read_yaml
 
 POLICIES_DIR = Path(__file__).resolve().parent / "policies"
 SECTION = "## Consent and refused attempts"
@@ -58,7 +59,7 @@ def parse_rules(text: str, domain: str) -> PolicyRules:
     if len(blocks) != 1:
         raise PolicyRulesError(f"{domain} policy: the consent section needs exactly one ```yaml consent-policy block, found {len(blocks)}")
     try:
-        return PolicyRules.model_validate(yaml.safe_load(blocks[0]) or {})
+        return PolicyRules.model_validate(read_yaml(blocks[0]) or {})
     except (yaml.YAMLError, ValidationError) as exc:
         raise PolicyRulesError(f"{domain} policy: the consent-policy block is invalid: {exc}") from None
 

@@ -42,10 +42,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from contracts.evidence import Evidence, ToolCallRecord
 from contracts.schema import Task
+from contracts.yaml_io import read_yaml
 from grader.text.units import split_question
 from grader.text.values import NUMBER_WORDS, Value, find_values
 from grader.verdicts import CheckVerdict
@@ -89,7 +88,7 @@ def _phrase_regex(phrase: str) -> str:
 
 @cache
 def lexicon(path: Path = LEXICON_FILE) -> Lexicon:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = read_yaml(path.read_text(encoding="utf-8"))
     own_negation = re.compile(r"^(?:no|not|un|cannot|can't|couldn't|none)\b|^un", re.I)
     phrases: list[tuple[str, bool | None]] = [(p, TAKEN) for p in data["taken"]] + [(p, FREE) for p in data["free"]]
     phrases += [(p, None) for p in data["counted"]]

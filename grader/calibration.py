@@ -28,6 +28,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from contracts.schema import ReplyCriterion
+from contracts.yaml_io import read_yaml
 from grader.judge import Judge
 
 log = logging.getLogger(__name__)
@@ -124,7 +125,7 @@ def read_cases(path: Path, model: type[BaseModel]) -> tuple[str, list[Any]]:
     """The domain and validated items of one file; every error names the file and the case (its id, or
     its position when the id itself is missing)."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = read_yaml(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise CalibrationError(f"{path}: not valid YAML: {exc}") from None
     try:

@@ -13,15 +13,16 @@ words, case- and punctuation-insensitive, contractions expanded ("don't" = "dont
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, Field
 
+from contracts.yaml_io import read_yaml
 from grader.text.values import Value, find_values
 
 LEXICON_PATH = Path(__file__).with_name("consent_lexicon.yaml")
@@ -80,7 +81,7 @@ class ConsentLexicon(BaseModel):
 
 @lru_cache(maxsize=1)
 def lexicon() -> ConsentLexicon:
-    return ConsentLexicon.model_validate(yaml.safe_load(LEXICON_PATH.read_text()))
+    return ConsentLexicon.model_validate(read_yaml(LEXICON_PATH.read_text()))
 
 
 _WORDS = re.compile(r"[a-z0-9][a-z0-9'$.:/-]*[a-z0-9]|[a-z0-9]")
@@ -160,14 +161,12 @@ def clauses(text: str) -> list[tuple[str, list[str], list[str], str]]:
 
 def strip_fillers(clause: list[str]) -> list[str]:
     """The clause without its leading fillers ("ok then", "great, now", "thanks. and")."""
-    fillers = sorted(lexicon().fillers, key=lambda f: -len(_form(f)))
-    changed = True
-    while changed and clause:
-        changed = False
-        for filler in fillers:
-            if starts_with(clause, filler):
-                clause, changed = clause[len(_form(filler)) :], True
-                break
+    fillers = lexicon().fillers
+    while clause:
+        filler = opens_with_any(clause, fillers)
+        if filler is None:
+            break
+        clause = clause[len(_form(filler)) :]
     return clause
 
 
@@ -176,11 +175,26 @@ def negated_at(clause: list[str], position: int, window: int = 3) -> bool:
     return any(w in lexicon().negators for w in clause[max(0, position - window) : position])
 
 
-def opens_with_any(clause: list[str], phrases: list[str]) -> str | None:
-    for phrase in sorted(phrases, key=lambda p: -len(_form(p))):
-        if starts_with(clause, phrase):
+def opens_with_any(clause: list[str], phrases: Sequence[str]) -> str | None:
+    """The longest of `phrases` the clause opens with (the first listed among equally long ones)."""
+    if not clause:
+        return None
+    for form, phrase in _openings(tuple(phrases)).get(clause[0], ()):
+        if tuple(clause[: len(form)]) == form:
             return phrase
     return None
+
+
+@lru_cache(maxsize=512)
+def _openings(phrases: tuple[str, ...]) -> dict[str, tuple[tuple[tuple[str, ...], str], ...]]:
+    """The phrases by their first word, longest first (stable): a clause is compared only with the phrases
+    that open with its own first word, in the order a scan of every phrase, longest first, would meet them."""
+    index: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for phrase in sorted(phrases, key=lambda p: -len(_form(p))):
+        form = _form(phrase)
+        if form:
+            index.setdefault(form[0], []).append((form, phrase))
+    return {first: tuple(entries) for first, entries in index.items()}
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,9 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-import yaml
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 from pydantic import BaseModel
 
+from contracts.yaml_io import read_yaml
 from models.types import Usage
 
 DEFAULT_PRICE_TABLE = Path(__file__).with_name("prices.yaml")
@@ -32,7 +30,7 @@ class PriceTable(BaseModel):
     @classmethod
     def load(cls, path: Path = DEFAULT_PRICE_TABLE) -> PriceTable:
         try:
-            return cls.model_validate(yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER))
+            return cls.model_validate(read_yaml(path.read_text(encoding="utf-8")))
         except FileNotFoundError:
             raise FileNotFoundError(f"price table {path} not found") from None
 

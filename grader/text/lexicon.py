@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, Field
 
+from contracts.yaml_io import read_yaml
 from grader.text.stemmer import stem
 
 log = logging.getLogger(__name__)
@@ -86,7 +86,7 @@ def _words(text: str) -> list[str]:
 
 @cache
 def lexicon(path: Path = LEXICON_FILE) -> Lexicon:
-    data = LexiconFile.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
+    data = LexiconFile.model_validate(read_yaml(path.read_text(encoding="utf-8")) or {})
     spellings = {k.lower(): v.lower() for k, v in data.spellings.items()}
     word_groups: dict[str, set[int]] = {}
     phrase_groups: list[tuple[str, ...]] = []

@@ -26,12 +26,12 @@ from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, Field
 
 from contracts.catalog import CONTRACTS_DIR
 from contracts.evidence import Evidence, Message, ToolCallRecord
 from contracts.schema import Task
+from contracts.yaml_io import read_yaml
 from grader.consent import NO_DECISION, ConsentQuestion, GatedCall, check_name, fold, gated_calls, names_call, puts_decision, step
 from grader.consent_language import amounts, dates, flatten
 
@@ -58,7 +58,7 @@ class ConsentBank(BaseModel):
 
 @lru_cache(maxsize=4)
 def load_bank(path: Path = BANKS_PATH) -> ConsentBank:
-    return ConsentBank.model_validate(yaml.safe_load(path.read_text())["consent"])
+    return ConsentBank.model_validate(read_yaml(path.read_text())["consent"])
 
 
 @dataclass

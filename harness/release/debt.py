@@ -14,6 +14,7 @@ from pathlib import Path
 import yaml
 
 from contracts.catalog import TASKS_DIR
+from contracts.yaml_io import read_yaml
 
 DEBT_DIR = TASKS_DIR.parent / "battery_debt"
 
@@ -26,7 +27,7 @@ def load_debt(domain: str, directory: Path = DEBT_DIR) -> dict[str, list[str]]:
     path = directory / f"{domain}.yaml"
     if not path.exists():
         return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = read_yaml(path.read_text(encoding="utf-8")) or {}
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, list) and all(isinstance(c, str) for c in v) for k, v in data.items()):
         raise DebtError(f"{path}: expected a mapping of task id -> list of case ids")
     return {k: list(v) for k, v in data.items()}

@@ -41,11 +41,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from contracts.evidence import Evidence
 from contracts.schema import ReplyCriterion, Task
+from contracts.yaml_io import read_yaml
 from harness.release.batteries import BatteryReport, CaseResult
 from harness.release.replies import gold_replies, world_values
 
@@ -84,7 +84,7 @@ class ReplyBanks(BaseModel):
 
 @cache
 def banks(path: Path = BANKS_FILE) -> ReplyBanks:
-    return ReplyBanks.model_validate((yaml.safe_load(path.read_text(encoding="utf-8")) or {})["replies"])
+    return ReplyBanks.model_validate((read_yaml(path.read_text(encoding="utf-8")) or {})["replies"])
 
 
 @dataclass(frozen=True)
