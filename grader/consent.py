@@ -730,6 +730,12 @@ _OPTION_SPLIT = re.compile(r",\s*|;\s*|\s+(?:and|or|plus|versus|vs\.?)\s+|\s*\(\
 
 
 def _options(proposal: str) -> list[tuple[tuple[Value, ...], set[str]]]:
+    """`_offered_options`, as fresh sets (kept per proposal: every answer to it reads the same options)."""
+    return [(values, set(ws)) for values, ws in _offered_options(proposal)]
+
+
+@lru_cache(maxsize=4096)
+def _offered_options(proposal: str) -> tuple[tuple[tuple[Value, ...], frozenset[str]], ...]:
     """The options an agent message offers: parts of its sentences (split at commas, "and", "or",
     brackets), each with the values it names (a part naming none belongs to the part before it, in its
     sentence) and its content words ("LEAD-1001, Laura Chen at Northwind Logistics, and LEAD-1002, Mark Chen
@@ -759,7 +765,7 @@ def _options(proposal: str) -> list[tuple[tuple[Value, ...], set[str]]]:
             pending, current = set(), key
         if current is not None:
             groups[current][1].update(pending)
-    return list(groups.values())
+    return tuple((values, frozenset(ws)) for values, ws in groups.values())
 
 
 @cache

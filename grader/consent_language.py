@@ -873,15 +873,22 @@ def _weekday_holds(condition: Condition, record: list[tuple[str, Any]]) -> bool 
     return all(d in named for d in days)
 
 
-def _aliases(text: str) -> list[tuple[str, str, bool]]:
+@lru_cache(maxsize=1)
+def _alias_forms() -> tuple[tuple[str, str, str], ...]:
+    """(spoken form, group, code) of every code alias, longest form first."""
+    return tuple(sorted(((form, group, code) for group, codes in lexicon().value_aliases.items() for code, fs in codes.items() for form in [*fs, code.replace("_", " ")]),
+                        key=lambda f: -len(_form(f[0]))))
+
+
+@lru_cache(maxsize=8192)
+def _aliases(text: str) -> tuple[tuple[str, str, bool], ...]:
     """(group, code, negated) for every code the text names in words ("my card" -> refund_destination /
-    original_payment), longest spoken form first, each span read once."""
+    original_payment), longest spoken form first, each span read once. Kept per text: the gate asks it of
+    the same answers for every case of a task."""
     w = list(words(text))
     taken: set[int] = set()
     out: list[tuple[str, str, bool]] = []
-    forms = sorted(((form, group, code) for group, codes in lexicon().value_aliases.items() for code, fs in codes.items() for form in [*fs, code.replace("_", " ")]),
-                   key=lambda f: -len(_form(f[0])))
-    for form, group, code in forms:
+    for form, group, code in _alias_forms():
         for at in find(w, form):
             span = set(range(at, at + len(_form(form))))
             if _as_subject(w, at, at + len(_form(form))) or _other_instance(w, at):
@@ -895,7 +902,7 @@ def _aliases(text: str) -> list[tuple[str, str, bool]]:
                 continue
             taken |= span
             out.append((group, code, _code_negated(w, at)))
-    return out
+    return tuple(out)
 
 
 def _as_subject(w: list[str], at: int, end: int) -> bool:
@@ -931,7 +938,7 @@ def _other_instance(w: list[str], at: int) -> bool:
 def aliases_named(text: str) -> list[tuple[str, str, bool]]:
     """(group, code, negated) for every code `text` names in words (`value_aliases`: "my card" names the
     refund destination `original_payment`; "not to my card" names it negated)."""
-    return _aliases(text)
+    return list(_aliases(text))
 
 
 def _codes(record: list[tuple[str, Any]]) -> set[str]:
