@@ -218,6 +218,29 @@ def _group_index() -> tuple[tuple[tuple[str, ...], tuple[str, ...], frozenset[st
     return tuple((g, tuple(sorted(g, key=len, reverse=True)), frozenset(m.split()[0] for m in g if m)) for g in lexicon().phrase_groups)
 
 
+@cache
+def _groups_by_first_word() -> dict[str, tuple[int, ...]]:
+    """Word -> the positions in `_group_index` of the groups with a member opening with it: a form is
+    compared only with the groups one of its words can open a member of, in the groups' own order."""
+    out: dict[str, list[int]] = {}
+    for i, (_, _, first_words) in enumerate(_group_index()):
+        for w in first_words:
+            out.setdefault(w, []).append(i)
+    return {w: tuple(ids) for w, ids in out.items()}
+
+
+@lru_cache(maxsize=None)
+def _member_openers(group: int) -> tuple[dict[str, tuple[int, ...]], tuple[bool, ...]]:
+    """For the group at `group` in `_group_index`: first word -> positions of its members (longest first)
+    opening with it, and whether each member is of particles only."""
+    _, longest_first, _ = _group_index()[group]
+    openers: dict[str, list[int]] = {}
+    for k, member in enumerate(longest_first):
+        if member:
+            openers.setdefault(member.split()[0], []).append(k)
+    return {w: tuple(ks) for w, ks in openers.items()}, tuple(all(w in PARTICLES for w in m.split()) for m in longest_first)
+
+
 def _substitutions(form: str, kept: tuple[int, int] = (0, 0)) -> list[tuple[str, tuple[int, int]]]:
     """Every form made by putting another member of one group in place of the member the form holds (the
     longest one a group has in it), with the span of what was put in. A one-word member is not replaced by
@@ -227,12 +250,15 @@ def _substitutions(form: str, kept: tuple[int, int] = (0, 0)) -> list[tuple[str,
     out: list[tuple[str, tuple[int, int]]] = []
     padded = f" {form} "
     present = set(form.split())
-    for group, longest_first, first_words in _group_index():
-        if not first_words & present:
-            continue
+    index, by_word = _group_index(), _groups_by_first_word()
+    for i in sorted({i for w in present for i in by_word.get(w, ())}):
+        group, longest_first, _ = index[i]
+        openers, particles_only = _member_openers(i)
         found = None
-        for member in longest_first:
-            if all(w in PARTICLES for w in member.split()) and member != form:
+        # only members opening with a word of the form can be in it; met in the longest-first order
+        for k in sorted({k for w in present for k in openers.get(w, ())}):
+            member = longest_first[k]
+            if particles_only[k] and member != form:
                 continue
             at = padded.find(f" {member} ")  # whole words: forms are words joined by single spaces
             while at != -1 and not (at + len(member) <= kept[0] or at >= kept[1]):
