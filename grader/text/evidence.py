@@ -74,6 +74,11 @@ def criteria_values(criteria: list[ReplyCriterion], instruction: str = "") -> li
     return [v for t in texts for v in find_values(t)]
 
 
+_JUDGED: dict[tuple[object, ...], JudgeOutput] = {}
+_JUDGED_MAX = 4096
+"""`EvidenceJudge.judge_sync`'s verdicts by their inputs (cleared whole when full, as the consent rule's)."""
+
+
 class EvidenceJudge:
     """Deterministic offline judge (rules in the module docstring)."""
 
@@ -86,7 +91,24 @@ class EvidenceJudge:
         self, criteria: list[ReplyCriterion], assistant_messages: list[str], *, instruction: str = "", only: Sequence[int] | None = None
     ) -> JudgeOutput:
         """The verdicts of every criterion, in order (`only`: of those indices alone, for a battery that
-        asks about one criterion; every criterion's values still count as the task's known values)."""
+        asks about one criterion; every criterion's values still count as the task's known values).
+        Remembered per process (`_JUDGED`): the judge is a pure function of its inputs, and the same replies
+        are judged again by a deterministic agent's every round, a task's battery cases, and each
+        measurement of the calibration set."""
+        key = (
+            tuple(c.model_dump_json() for c in criteria),
+            tuple(assistant_messages),
+            instruction,
+            None if only is None else tuple(only),
+        )
+        judged = _JUDGED.get(key)
+        if judged is None:
+            if len(_JUDGED) >= _JUDGED_MAX:
+                _JUDGED.clear()
+            judged = _JUDGED[key] = self._judge(criteria, assistant_messages, instruction, only)
+        return judged.model_copy(deep=True)
+
+    def _judge(self, criteria: list[ReplyCriterion], assistant_messages: list[str], instruction: str, only: Sequence[int] | None) -> JudgeOutput:
         phrases = tuple(p for c in criteria for item in c.evidence for p in ([item] if isinstance(item, str) else item))
         units = withdraw(transcript_units(assistant_messages, phrases))
         all_units = [Unit(u.message, u.index, u.text, True) for u in units]
