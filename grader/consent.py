@@ -653,7 +653,7 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # "Yes, upgrade to growth and add Sam.": a yes that asks, in its own sentence, for other actions is a yes to those
     every_action = [form for forms in lexicon().actions.values() for form in forms]
     elsewhere |= not about and pick is not True and bool(reading.affirm_texts) and all(
-        w in reading.request_texts and _found(words(w), every_action) and not names_value(w, question) and not _found(words(w), _ADDED)
+        w in reading.request_texts and _found(_without_manner(words(w)), every_action) and not names_value(w, question) and not _found(words(w), _ADDED)
         for w in reading.affirm_texts
     )
     # "Yes, all of it. And can you put the money on my card instead?": a counter-request in the same answer,
@@ -1096,6 +1096,20 @@ def _names_other_text(text: str, question: ConsentQuestion) -> bool:
     record = [pair for call in question.calls for pair in flatten(call.arguments)]
     plain = Condition(text=text, raw=text)
     return any(check(plain, record) is False for check in (keyed_text_holds, weekday_holds, count_holds))
+
+
+_MANNER_OPENERS = (("make", "it"), ("make", "that"), ("do", "it"), ("make",))
+
+
+def _without_manner(ws: list[str]) -> list[str]:
+    """The words without a closing remark on the manner ("yes, but make it quick", "do it fast"): "make it"
+    there asks for no other action, only how this one is done (`manner_tails`)."""
+    tails = lexicon().manner_tails
+    for i in range(len(ws)):
+        for opener in _MANNER_OPENERS:
+            if tuple(ws[i : i + len(opener)]) == opener and " ".join(ws[i + len(opener) :]) in tails:
+                return ws[:i]
+    return ws
 
 
 def _chooses(clause: list[str]) -> bool:

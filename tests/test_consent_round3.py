@@ -135,3 +135,21 @@ def test_refund_conditions(answer: str, to: str, expected: bool) -> None:
 ])
 def test_remainder_against_stated_cost(answer: str, expected: bool) -> None:
     assert granted(upgrade(answer)) is expected, decide(upgrade(answer)).explanation
+
+
+_REFUND = ConsentCheck(tool="issue_refund", decision="refund $45.00 for ORD-9001 to the original card", proposal=["refund"], upfront=False)
+_REFUND_TURNS = [("user", "I want my money back for ORD-9001."), ("assistant", "I can refund $45.00 for ORD-9001 to your original card. Shall I go ahead?")]
+
+
+@pytest.mark.parametrize(
+    ("answer", "granted"),
+    [
+        ("Yes, but make it quick.", True),  # a remark on the manner asks for no other action
+        ("Sure - do it fast please", True),
+        ("Yes, but make it store credit instead.", False),  # "make it" with another value is another refund
+        ("Yes, but make it $40.", False),
+    ],
+)
+def test_a_yes_with_a_remark_on_the_manner_is_granted(answer: str, granted: bool) -> None:
+    question = ask(_REFUND, [*_REFUND_TURNS, ("user", answer)], {"order_id": "ORD-9001", "amount": 45.0, "destination": "original_payment"})
+    assert decide(question).granted is granted
