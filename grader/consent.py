@@ -68,6 +68,7 @@ from grader.consent_language import (
     negated_at,
     opens_with_any,
     read,
+    remarks_on_manner,
     spoken_values,
     strip_fillers,
     weekday_holds,
@@ -729,17 +730,13 @@ def _proposes_other(proposal: str, question: ConsentQuestion) -> bool:
 _OPTION_SPLIT = re.compile(r",\s*|;\s*|\s+(?:and|or|plus|versus|vs\.?)\s+|\s*\(\s*|\)\s*|:\s+")
 
 
-def _options(proposal: str) -> list[tuple[tuple[Value, ...], set[str]]]:
-    """`_offered_options`, as fresh sets (kept per proposal: every answer to it reads the same options)."""
-    return [(values, set(ws)) for values, ws in _offered_options(proposal)]
-
-
 @lru_cache(maxsize=4096)
-def _offered_options(proposal: str) -> tuple[tuple[tuple[Value, ...], frozenset[str]], ...]:
+def _options(proposal: str) -> tuple[tuple[tuple[Value, ...], frozenset[str]], ...]:
     """The options an agent message offers: parts of its sentences (split at commas, "and", "or",
     brackets), each with the values it names (a part naming none belongs to the part before it, in its
     sentence) and its content words ("LEAD-1001, Laura Chen at Northwind Logistics, and LEAD-1002, Mark Chen
-    at Northwind Foods" -> LEAD-1001 with laura, chen, northwind, logistics; LEAD-1002 with mark, ...)."""
+    at Northwind Foods" -> LEAD-1001 with laura, chen, northwind, logistics; LEAD-1002 with mark, ...).
+    Kept per proposal: every answer to it reads the same options."""
     groups: dict[str, tuple[tuple[Value, ...], set[str]]] = {}
     for sentence in re.split(r"(?<=[.!?])\s+|\n+", proposal):
         current: str | None = None
@@ -1098,18 +1095,10 @@ def _names_other_text(text: str, question: ConsentQuestion) -> bool:
     return any(check(plain, record) is False for check in (keyed_text_holds, weekday_holds, count_holds))
 
 
-_MANNER_OPENERS = (("make", "it"), ("make", "that"), ("do", "it"), ("make",))
-
-
 def _without_manner(ws: list[str]) -> list[str]:
-    """The words without a closing remark on the manner ("yes, but make it quick", "do it fast"): "make it"
-    there asks for no other action, only how this one is done (`manner_tails`)."""
-    tails = lexicon().manner_tails
-    for i in range(len(ws)):
-        for opener in _MANNER_OPENERS:
-            if tuple(ws[i : i + len(opener)]) == opener and " ".join(ws[i + len(opener) :]) in tails:
-                return ws[:i]
-    return ws
+    """The words without a closing remark on the manner ("yes, but make it quick"): "make it" there asks for
+    no other action, only how this one is done (`remarks_on_manner`)."""
+    return next((ws[:i] for i in range(len(ws)) if remarks_on_manner(ws[i:])), ws)
 
 
 def _chooses(clause: list[str]) -> bool:

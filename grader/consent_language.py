@@ -542,6 +542,14 @@ def read(text: str) -> Reading:
     return reading
 
 
+def remarks_on_manner(core: list[str]) -> bool:
+    """A clause that only says how the thing is to be done: a qualifying opener and a manner tail ("make it
+    quick", "make that snappy please") — no condition, and no request for another action."""
+    lex = lexicon()
+    opener = opens_with_any(core, lex.qualifying_openers)
+    return opener is not None and " ".join(core[len(_form(opener)) :]) in lex.manner_tails
+
+
 def _qualifies(clause: list[str], core: list[str]) -> bool:
     """A clause after "but" that changes or limits the yes before it (`qualifying_openers`: "put 9:40", "cap it at
     25k", "not before 11", "with code workaround", "on my Mastercard, not the Visa"); not a deferral, a take-back or
@@ -553,7 +561,7 @@ def _qualifies(clause: list[str], core: list[str]) -> bool:
     if opens_with_any(clause, [*lex.takebacks, *lex.not_declines]) or opens_with_any(core, [*lex.takebacks, *lex.not_declines]):
         return False
     rest = core[len(_form(opener)) :]
-    if not rest or " ".join(rest) in lex.manner_tails or " ".join(core) in lex.decline_forms:
+    if not rest or remarks_on_manner(core) or " ".join(core) in lex.decline_forms:
         return False
     return not (rest[0] in ("i", "we") or (opener in ("make", "make it") and rest[0] in ("sure", "certain")))
 
