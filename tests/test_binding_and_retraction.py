@@ -5,15 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from contracts.schema import ReplyCriterion
 from grader.text.binding import clauses, subjects
-from grader.text.evidence import EvidenceJudge
 from grader.text.units import terse_statement
-
-
-def passes(criterion: str, evidence: list, messages: list[str]) -> bool:
-    out = EvidenceJudge().judge_sync([ReplyCriterion(criterion=criterion, evidence=evidence)], messages)
-    return out.criteria[0].passed
+from tests.reply_judge import passes
 
 
 # ---- binding: a word or value counts only for the subject the criterion states it of -------------------

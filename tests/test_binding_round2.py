@@ -6,15 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from contracts.schema import ReplyCriterion
 from grader.text.binding import binding, value_labels
-from grader.text.evidence import EvidenceJudge
-
-
-def passes(criterion: str, evidence: list, messages: list[str] | str) -> bool:
-    messages = [messages] if isinstance(messages, str) else messages
-    out = EvidenceJudge().judge_sync([ReplyCriterion(criterion=criterion, evidence=evidence)], messages)
-    return out.criteria[0].passed
+from tests.reply_judge import passes
 
 
 CASES = [

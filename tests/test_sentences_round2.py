@@ -6,14 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from contracts.schema import ReplyCriterion
-from grader.text.evidence import EvidenceJudge
 from grader.text.units import negated_after, split_question, unit_is_list
-
-
-def passes(criterion: str, evidence: list, messages: list[str]) -> bool:
-    out = EvidenceJudge().judge_sync([ReplyCriterion(criterion=criterion, evidence=evidence)], messages)
-    return out.criteria[0].passed
+from tests.reply_judge import passes
 
 
 # ---- take-backs: a later statement that undoes an earlier one, whatever its marker ----------------------------
