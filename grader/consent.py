@@ -45,6 +45,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any, Protocol
@@ -76,6 +77,7 @@ from grader.consent_language import (
 )
 from grader.text.units import normalise, phrase_pattern
 from grader.prepared import JudgeFailure, Prepared, prepare, quote_problem
+from grader.remembered import remembered
 from grader.settle import settle
 from grader.text.values import Value, find_values
 from grader.values import args_match, show
@@ -1173,7 +1175,7 @@ def _question_key(question: ConsentQuestion) -> tuple[object, ...]:
     return (question.tool, check.model_dump_json(), tuple((m.role, m.content) for m in question.conversation), calls)
 
 
-_DECIDED: dict[tuple[object, ...], ConsentJudgement] = {}
+_DECIDED: dict[Hashable, ConsentJudgement] = {}
 _DECIDED_MAX = 8192
 
 
@@ -1181,12 +1183,7 @@ def _decided(key: tuple[object, ...], question: ConsentQuestion) -> ConsentJudge
     """`decide`, remembered: a task's mutations and battery cases mostly keep the gold path's dialogue and
     gated calls, so the release gate asks the same question thousands of times (a pure function: the same
     judgement either way)."""
-    judgement = _DECIDED.get(key)
-    if judgement is None:
-        if len(_DECIDED) >= _DECIDED_MAX:
-            _DECIDED.clear()
-        judgement = _DECIDED[key] = decide(question)
-    return judgement.model_copy()
+    return remembered(_DECIDED, key, lambda: decide(question), _DECIDED_MAX).model_copy()
 
 
 async def judge_consent(

@@ -44,10 +44,11 @@ tests/test_evidence_judge.py; user-facing summary in docs/judges.md):
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from contracts.schema import ReplyCriterion
 from grader.judge import CriterionJudgement, JudgeOutput
+from grader.remembered import remembered
 from grader.text.binding import attributed, denied, mislabelled, other_date, positive_for_negative, set_aside, uncovered, value_labels
 from grader.text.conflicts import period_mismatch, status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
@@ -74,7 +75,7 @@ def criteria_values(criteria: list[ReplyCriterion], instruction: str = "") -> li
     return [v for t in texts for v in find_values(t)]
 
 
-_JUDGED: dict[tuple[object, ...], JudgeOutput] = {}
+_JUDGED: dict[Hashable, JudgeOutput] = {}
 _JUDGED_MAX = 4096
 """`EvidenceJudge.judge_sync`'s verdicts by their inputs (cleared whole when full, as the consent rule's)."""
 
@@ -101,11 +102,7 @@ class EvidenceJudge:
             instruction,
             None if only is None else tuple(only),
         )
-        judged = _JUDGED.get(key)
-        if judged is None:
-            if len(_JUDGED) >= _JUDGED_MAX:
-                _JUDGED.clear()
-            judged = _JUDGED[key] = self._judge(criteria, assistant_messages, instruction, only)
+        judged = remembered(_JUDGED, key, lambda: self._judge(criteria, assistant_messages, instruction, only), _JUDGED_MAX)
         return judged.model_copy(deep=True)
 
     def _judge(self, criteria: list[ReplyCriterion], assistant_messages: list[str], instruction: str, only: Sequence[int] | None) -> JudgeOutput:
