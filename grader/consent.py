@@ -368,9 +368,46 @@ def asks_for_call(request: list[str], question: ConsentQuestion, context: list[s
     if _found(request, action_forms(question.tool)) and in_context:
         return True
     # "Can APT-7003 move to 10:00?" ... "Put me in the 08:00 then.": a value the call sets, about the record named before
-    if (in_context or any(_names_own_record(m, question) for m in context[:-1])) and _picks(text, question):
+    if (in_context or any(_names_own_record(m, question) for m in context)) and _picks(text, question):
+        return True
+    # "Next: Quill & Ink, $89.49, on the card": a request naming an amount of money the call moves, or an id it
+    # chooses, is about the call without naming its action or object
+    if _picks_distinct(text, question):
         return True
     return _found(request, lexicon().generic_actions) and _names_pinned(text, question)
+
+
+def _picks_distinct(text: str, question: ConsentQuestion) -> bool:
+    """`text` names an amount of money the call moves ("$89.49", written with a currency sign or cents) or an id it
+    chooses (TECH-103, SEQ-02): values no other request of the conversation would name by chance."""
+    clause = words(text)
+    for s in spoken_values(text):
+        if s.kind == "id" or (s.kind == "number" and ("$" in text[max(0, s.start - 1) : s.start + 1] or "." in s.text)):
+            if any(v.kind == s.kind and (v.same(s) or s.same(v)) for v in chosen_values(question)) and not _excluded(clause, s.text):
+                return True
+    return False
+
+
+def excludes_call(text: str, question: ConsentQuestion) -> bool:
+    """`text` sets aside a value the call chooses or sets ("any east-region tech except Sam Okoro, TECH-107" before
+    an assignment of TECH-107; "anything but P2"; "not the 14:00 one"): an answer against the call."""
+    clause = words(text)
+    return any(_excluded(clause, s.text) for s in spoken_values(text)
+               if any(v.kind == s.kind and (v.same(s) or s.same(v)) for v in chosen_values(question)))
+
+
+def _excluded(clause: list[str], said: str) -> bool:
+    """The value `said` stands after an exclusion in its clause ("anyone except Sam Okoro, TECH-107", "not the $40 one",
+    "P1, nothing lower" names P1 and excludes the rest)."""
+    first = words(said)[:1]
+    positions = [i for i, w in enumerate(clause) if first and w == first[0]]
+    def out(p: int) -> bool:
+        return any(find(clause[max(0, p - (2 if form in _BARE_NEGATORS else 5)) : p], form) for form in lexicon().exclusions)
+
+    return bool(positions) and all(out(p) for p in positions)
+
+
+_BARE_NEGATORS = frozenset({"no", "not", "never"})
 
 
 def _names_own_record(text: str, question: ConsentQuestion) -> bool:
@@ -407,14 +444,15 @@ def names_other_record(text: str, question: ConsentQuestion, *, records_only: bo
     values = values_of(question)
     ids = {str(v.value) for v in values if v.kind == "id"}
     clause = words(text)
-    stated = [s for s in spoken_values(text) if not any(negated_at(clause, i) for i, w in enumerate(clause) if w == s.text.lower())]
+    stated = [s for s in spoken_values(text) if not any(negated_at(clause, i) for i, w in enumerate(clause) if w == s.text.lower()) and not _excluded(clause, s.text)]
     named = {str(s.value) for s in stated if s.kind == "id"}
     for prefix in {i.split("-", 1)[0] for i in ids if "-" in i}:
-        if {n for n in named if n.split("-", 1)[0] == prefix} - ids:
-            return True  # a record of the call's kind the call does not act on
+        of_kind = {n for n in named if n.split("-", 1)[0] == prefix}
+        if of_kind - ids and not of_kind & ids:
+            return True  # a record of the call's kind the call does not act on ("register UPL-7061 and UPL-7062" asks for both)
     if records_only:  # a yes may put a date or an amount in its condition
         return False
-    for kind in ("time", "date"):
+    for kind in ("time", "date", "level"):
         chosen = [v for v in chosen_values(question) if v.kind == kind]
         said = [s for s in stated if s.kind == kind]
         if chosen and said and not any(v.same(s) or s.same(v) for v in chosen for s in said):
@@ -627,7 +665,7 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # an answer about another of the options the agent offered, or another value of the call's code
     # ("Laura's, the Logistics one" when Mark's lead is disqualified; "yes, as store credit" for a refund to
     # the card; "yes to the 2 pm one instead" for the 10:00 window) decides against this call
-    conflict = _names_other_code(message.content, question, reading) or _names_other_amount(reading, question) or any(
+    conflict = excludes_call(message.content, question) or _names_other_code(message.content, question, reading) or _names_other_amount(reading, question) or any(
         _names_other_time(reading.without_conditions(w), question) or _names_other_text(reading.without_conditions(w), question)
         for w in reading.affirm_texts
     )
