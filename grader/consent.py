@@ -840,6 +840,8 @@ def _option_pick(text: str, proposal: str | None, question: ConsentQuestion, rea
         v for v in spoken_values(said) if v.kind in ("id", "time", "date") and not any(words(said[: v.start])[-2:][-len(words(b)):] == words(b) for b in bounds)
     ]
     answer_words = _content(said)
+    if any(find(words(said), form) for form in _ALL_OF):
+        return None  # "do both", "all of them": the call's option among the others
     counts: dict[str, int] = {}
     for _, ws in options:
         for w in ws:
@@ -1008,6 +1010,11 @@ def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, readi
         said = reading.without_conditions(raw)
         if raw.rstrip().endswith("?") or not said.strip() or any(negated_at(clause, i) for i in range(len(clause))):
             continue
+        if any(find(clause, form) for form in _ALL_OF):
+            return True if any(mine) else None  # "do both", "yes to all of them"
+        labelled = _labelled_pick(clause, proposal)
+        if labelled is not None:
+            return _mine_of_label(labelled, proposal, question)
         picked = {i for i, ws in enumerate(part_words) if any(counts.get(w) == 1 for w in _alt_words(said) & ws)}
         if not picked:
             for at, w in enumerate(clause):
@@ -1047,6 +1054,42 @@ def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, readi
         if picked:
             return None
     return None
+
+
+_ALL_OF = ("both", "all of them", "all of those", "all of these", "all of it", "all three", "all four", "all of the above",
+           "each of them", "each one", "every one of them", "the lot", "the whole lot", "all please", "do all", "do them all",
+           "all the options")
+"""Words picking every option offered at once ("do both", "yes to all of them", "each of them please")."""
+
+
+_LABEL = re.compile(r"(?:^|[\s(])\(?([a-dA-D1-4])\)\s+")
+
+
+def _labels(proposal: str) -> dict[str, str]:
+    """The options an agent message labels ("(a) register UPL-7122 ..., or (b) wait for a fresh scan"; "1) the
+    09:00 slot 2) the 14:00 slot"): label -> the text up to the next label."""
+    found = list(_LABEL.finditer(proposal))
+    if len(found) < 2:
+        return {}
+    return {m.group(1).lower(): proposal[m.end() : (found[i + 1].start() if i + 1 < len(found) else len(proposal))] for i, m in enumerate(found)}
+
+
+def _labelled_pick(clause: list[str], proposal: str) -> str | None:
+    """The label an answer clause picks ("b please", "option a", "(2)", "go with b"), when the proposal labels its options."""
+    labels = _labels(proposal)
+    if not labels:
+        return None
+    core = [w for w in strip_fillers(clause) if w not in ("please", "thanks", "thank", "you", "option", "choice", "go", "with", "let", "us", "do", "i", "will", "take", "pick", "choose")]
+    return core[0] if len(core) == 1 and core[0] in labels else None
+
+
+def _mine_of_label(label: str, proposal: str, question: ConsentQuestion) -> bool:
+    """Whether the labelled option is the call: it names a value the call acts on or sets, or its action."""
+    labels = _labels(proposal)
+    valued = {k: names_value(t, question) or _picks(t, question) for k, t in labels.items()}
+    if any(valued.values()):  # an option naming the call's record or value is the call's; the others are not
+        return valued[label]
+    return _mentions(words(labels[label]), action_forms(question.tool))
 
 
 _CONTRAST = ["but", "instead", "rather", "actually", "make it", "change it to", "put", "write", "say", "note that", "correct"]

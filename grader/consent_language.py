@@ -558,6 +558,10 @@ def read(text: str) -> Reading:
         opener = opens_with_any(core, lex.request_openers)
         if yes and opener and len(_form(opener)) > len(_form(yes)):
             yes = None  # "feel free to close it" is a request
+        if yes and "would be" in yes and starts_with(core, yes) and core[len(_form(yes)) :][:1] == ["to"]:
+            yes = None  # "it would be good to know the total first" asks back
+        if yes and "would" in yes.split() and reading.question and not reading.affirms:
+            yes = None  # "Is there nothing at 8? That would suit me better.": the "that" is the customer's own question
         if yes and not core and len(_form(yes)) < len(clause) - len(core) and _acknowledges(clause):
             yes = None  # "Good to know." acknowledges; it answers nothing
         if not core and not yes:
@@ -566,7 +570,9 @@ def read(text: str) -> Reading:
             reading.declines = True
             reading.negated_actions.append(core)
             continue
-        if (_is_question(raw, core) and not _is_request(clause)) or (core and asks_information(core)):
+        counter = raw.rstrip().endswith("?") and len(core) > 2 and core[0] in MODALS and core[1] == "not" and core[2] in ("you", "we")
+        if (_is_question(raw, core) and not _is_request(clause)) or (core and asks_information(core)) or counter:
+            # "can't you do two instead?": a negated modal question argues for something else; it asks back
             reading.question = True
             continue
         if yes:
