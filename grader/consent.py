@@ -180,8 +180,9 @@ def action_forms(tool: str) -> list[str]:
     first, *rest = tool.split("_")
     forms = [first, *actions.get(first, []), *(form for word in rest for form in actions.get(word, []))]
     # the participle names the action too ("CHG-4006 can be set to implemented", "the case can be closed")
-    single = [f for f in forms if " " not in f and f.isalpha() and len(f) > 3 and not f.endswith("ed")]
-    return forms + [f + ("d" if f.endswith("e") else "ed") for f in single] + [
+    single = [f for f in forms if " " not in f and f.isalpha() and len(f) >= 3 and not f.endswith("ed")]
+    # "added", "closed", "cancelled"/"canceled": the participle, with the final consonant doubled or not
+    return forms + [f + ("d" if f.endswith("e") else "ed") for f in single] + [f + f[-1] + "ed" for f in single if f[-1] in "lpt"] + [
         inflected for f in single for inflected in ((f[:-1] + "ing",) if f.endswith("e") else (f + "ing", f + f[-1] + "ing"))
     ]  # "would you mind cancelling it?", "closing it is fine"
 
@@ -1010,7 +1011,7 @@ def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, readi
         said = reading.without_conditions(raw)
         if raw.rstrip().endswith("?") or not said.strip() or any(negated_at(clause, i) for i in range(len(clause))):
             continue
-        if any(find(clause, form) for form in _ALL_OF):
+        if any(find(clause, form) for form in _ALL_OF) and not _refuses_all(clause):
             return True if any(mine) else None  # "do both", "yes to all of them"
         labelled = _labelled_pick(clause, proposal)
         if labelled is not None:
@@ -1060,6 +1061,12 @@ _ALL_OF = ("both", "all of them", "all of those", "all of these", "all of it", "
            "each of them", "each one", "every one of them", "the lot", "the whole lot", "all please", "do all", "do them all",
            "all the options")
 """Words picking every option offered at once ("do both", "yes to all of them", "each of them please")."""
+
+
+def _refuses_all(clause: list[str]) -> bool:
+    """"Neither - leave both for now", "not all of them", "keep both": the quantifier refuses every option."""
+    lex = lexicon()
+    return bool(set(clause) & ({"neither", "none", "nor"} | set(lex.negators))) or any(find(clause, k) for k in lex.keep_forms)
 
 
 _LABEL = re.compile(r"(?:^|[\s(])\(?([a-dA-D1-4])\)\s+")
