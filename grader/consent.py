@@ -379,14 +379,22 @@ def asks_for_call(request: list[str], question: ConsentQuestion, context: list[s
 
 
 def _picks_distinct(text: str, question: ConsentQuestion) -> bool:
-    """`text` names an amount of money the call moves ("$89.49", written with a currency sign or cents) or an id it
-    chooses (TECH-103, SEQ-02): values no other request of the conversation would name by chance."""
+    """`text` names an amount of money the call moves ("$89.49", written with a currency sign or cents): a value no
+    other request of the conversation names by chance (an id it chooses - a card, a technician - is shared by
+    other calls: "book the flight on PM-2290" asks for no hotel on PM-2290)."""
     clause = words(text)
     for s in spoken_values(text):
-        if s.kind == "id" or (s.kind == "number" and ("$" in text[max(0, s.start - 1) : s.start + 1] or "." in s.text)):
+        if s.kind == "number" and ("$" in text[max(0, s.start - 1) : s.start + 1] or "." in s.text):
             if any(v.kind == s.kind and (v.same(s) or s.same(v)) for v in chosen_values(question)) and not _excluded(clause, s.text):
                 return True
     return False
+
+
+def _listed_ids(question: ConsentQuestion) -> set[str]:
+    """The ids the calls hold in a list argument (`subscriber_ids`): a request naming others beside them asks for
+    another list, not for this call among several."""
+    return {str(v.value) for call in question.calls for key, leaf in call.arguments.items() if isinstance(leaf, list)
+            for item in leaf for v in leaf_values(key, item) if v.kind == "id"}
 
 
 def excludes_call(text: str, question: ConsentQuestion) -> bool:
@@ -449,7 +457,7 @@ def names_other_record(text: str, question: ConsentQuestion, *, records_only: bo
     named = {str(s.value) for s in stated if s.kind == "id"}
     for prefix in {i.split("-", 1)[0] for i in ids if "-" in i}:
         of_kind = {n for n in named if n.split("-", 1)[0] == prefix}
-        if of_kind - ids and not of_kind & ids:
+        if of_kind - ids and (not of_kind & ids or of_kind & _listed_ids(question)):
             return True  # a record of the call's kind the call does not act on ("register UPL-7061 and UPL-7062" asks for both)
     if records_only:  # a yes may put a date or an amount in its condition
         return False
