@@ -180,8 +180,9 @@ def action_forms(tool: str) -> list[str]:
     first, *rest = tool.split("_")
     forms = [first, *actions.get(first, []), *(form for word in rest for form in actions.get(word, []))]
     # the participle names the action too ("CHG-4006 can be set to implemented", "the case can be closed")
-    single = [f for f in forms if " " not in f and f.isalpha() and len(f) > 3 and not f.endswith("ed")]
-    return forms + [f + ("d" if f.endswith("e") else "ed") for f in single] + [
+    single = [f for f in forms if " " not in f and f.isalpha() and len(f) >= 3 and not f.endswith("ed")]
+    # "added", "closed", "cancelled"/"canceled": the participle, with the final consonant doubled or not
+    return forms + [f + ("d" if f.endswith("e") else "ed") for f in single] + [f + f[-1] + "ed" for f in single if f[-1] in "lpt"] + [
         inflected for f in single for inflected in ((f[:-1] + "ing",) if f.endswith("e") else (f + "ing", f + f[-1] + "ing"))
     ]  # "would you mind cancelling it?", "closing it is fine"
 
@@ -368,9 +369,54 @@ def asks_for_call(request: list[str], question: ConsentQuestion, context: list[s
     if _found(request, action_forms(question.tool)) and in_context:
         return True
     # "Can APT-7003 move to 10:00?" ... "Put me in the 08:00 then.": a value the call sets, about the record named before
-    if (in_context or any(_names_own_record(m, question) for m in context[:-1])) and _picks(text, question):
+    if (in_context or any(_names_own_record(m, question) for m in context)) and _picks(text, question):
+        return True
+    # "Next: Quill & Ink, $89.49, on the card": a request naming an amount of money the call moves, or an id it
+    # chooses, is about the call without naming its action or object
+    if _picks_distinct(text, question):
         return True
     return _found(request, lexicon().generic_actions) and _names_pinned(text, question)
+
+
+def _picks_distinct(text: str, question: ConsentQuestion) -> bool:
+    """`text` names an amount of money the call moves ("$89.49", written with a currency sign or cents): a value no
+    other request of the conversation names by chance (an id it chooses - a card, a technician - is shared by
+    other calls: "book the flight on PM-2290" asks for no hotel on PM-2290)."""
+    clause = words(text)
+    for s in spoken_values(text):
+        if s.kind == "number" and ("$" in text[max(0, s.start - 1) : s.start + 1] or "." in s.text):
+            if any(v.kind == s.kind and (v.same(s) or s.same(v)) for v in chosen_values(question)) and not _excluded(clause, s.text):
+                return True
+    return False
+
+
+def _listed_ids(question: ConsentQuestion) -> set[str]:
+    """The ids the calls hold in a list argument (`subscriber_ids`): a request naming others beside them asks for
+    another list, not for this call among several."""
+    return {str(v.value) for call in question.calls for key, leaf in call.arguments.items() if isinstance(leaf, list)
+            for item in leaf for v in leaf_values(key, item) if v.kind == "id"}
+
+
+def excludes_call(text: str, question: ConsentQuestion) -> bool:
+    """`text` sets aside a value the call chooses or sets ("any east-region tech except Sam Okoro, TECH-107" before
+    an assignment of TECH-107; "anything but P2"; "not the 14:00 one"): an answer against the call."""
+    clause = words(text)
+    return any(_excluded(clause, s.text) for s in spoken_values(text)
+               if any(v.kind == s.kind and (v.same(s) or s.same(v)) for v in chosen_values(question)))
+
+
+def _excluded(clause: list[str], said: str) -> bool:
+    """The value `said` stands after an exclusion in its clause ("anyone except Sam Okoro, TECH-107", "not the $40 one",
+    "P1, nothing lower" names P1 and excludes the rest)."""
+    first = words(said)[:1]
+    positions = [i for i, w in enumerate(clause) if first and w == first[0]]
+    def out(p: int) -> bool:
+        return any(find(clause[max(0, p - (2 if form in _BARE_NEGATORS else 5)) : p], form) for form in lexicon().exclusions)
+
+    return bool(positions) and all(out(p) for p in positions)
+
+
+_BARE_NEGATORS = frozenset({"no", "not", "never"})
 
 
 def _names_own_record(text: str, question: ConsentQuestion) -> bool:
@@ -407,14 +453,15 @@ def names_other_record(text: str, question: ConsentQuestion, *, records_only: bo
     values = values_of(question)
     ids = {str(v.value) for v in values if v.kind == "id"}
     clause = words(text)
-    stated = [s for s in spoken_values(text) if not any(negated_at(clause, i) for i, w in enumerate(clause) if w == s.text.lower())]
+    stated = [s for s in spoken_values(text) if not any(negated_at(clause, i) for i, w in enumerate(clause) if w == s.text.lower()) and not _excluded(clause, s.text)]
     named = {str(s.value) for s in stated if s.kind == "id"}
     for prefix in {i.split("-", 1)[0] for i in ids if "-" in i}:
-        if {n for n in named if n.split("-", 1)[0] == prefix} - ids:
-            return True  # a record of the call's kind the call does not act on
+        of_kind = {n for n in named if n.split("-", 1)[0] == prefix}
+        if of_kind - ids and (not of_kind & ids or of_kind & _listed_ids(question)):
+            return True  # a record of the call's kind the call does not act on ("register UPL-7061 and UPL-7062" asks for both)
     if records_only:  # a yes may put a date or an amount in its condition
         return False
-    for kind in ("time", "date"):
+    for kind in ("time", "date", "level"):
         chosen = [v for v in chosen_values(question) if v.kind == kind]
         said = [s for s in stated if s.kind == kind]
         if chosen and said and not any(v.same(s) or s.same(v) for v in chosen for s in said):
@@ -627,7 +674,7 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # an answer about another of the options the agent offered, or another value of the call's code
     # ("Laura's, the Logistics one" when Mark's lead is disqualified; "yes, as store credit" for a refund to
     # the card; "yes to the 2 pm one instead" for the 10:00 window) decides against this call
-    conflict = _names_other_code(message.content, question, reading) or _names_other_amount(reading, question) or any(
+    conflict = excludes_call(message.content, question) or _names_other_code(message.content, question, reading) or _names_other_amount(reading, question) or any(
         _names_other_time(reading.without_conditions(w), question) or _names_other_text(reading.without_conditions(w), question)
         for w in reading.affirm_texts
     )
@@ -802,6 +849,8 @@ def _option_pick(text: str, proposal: str | None, question: ConsentQuestion, rea
         v for v in spoken_values(said) if v.kind in ("id", "time", "date") and not any(words(said[: v.start])[-2:][-len(words(b)):] == words(b) for b in bounds)
     ]
     answer_words = _content(said)
+    if any(find(words(said), form) for form in _ALL_OF):
+        return None  # "do both", "all of them": the call's option among the others
     counts: dict[str, int] = {}
     for _, ws in options:
         for w in ws:
@@ -970,6 +1019,11 @@ def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, readi
         said = reading.without_conditions(raw)
         if raw.rstrip().endswith("?") or not said.strip() or any(negated_at(clause, i) for i in range(len(clause))):
             continue
+        if any(find(clause, form) for form in _ALL_OF) and not _refuses_all(clause):
+            return True if any(mine) else None  # "do both", "yes to all of them"
+        labelled = _labelled_pick(clause, proposal)
+        if labelled is not None:
+            return _mine_of_label(labelled, proposal, question)
         picked = {i for i, ws in enumerate(part_words) if any(counts.get(w) == 1 for w in _alt_words(said) & ws)}
         if not picked:
             for at, w in enumerate(clause):
@@ -1009,6 +1063,48 @@ def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, readi
         if picked:
             return None
     return None
+
+
+_ALL_OF = ("both", "all of them", "all of those", "all of these", "all of it", "all three", "all four", "all of the above",
+           "each of them", "each one", "every one of them", "the lot", "the whole lot", "all please", "do all", "do them all",
+           "all the options")
+"""Words picking every option offered at once ("do both", "yes to all of them", "each of them please")."""
+
+
+def _refuses_all(clause: list[str]) -> bool:
+    """"Neither - leave both for now", "not all of them", "keep both": the quantifier refuses every option."""
+    lex = lexicon()
+    return bool(set(clause) & ({"neither", "none", "nor"} | set(lex.negators))) or any(find(clause, k) for k in lex.keep_forms)
+
+
+_LABEL = re.compile(r"(?:^|[\s(])\(?([a-dA-D1-4])\)\s+")
+
+
+def _labels(proposal: str) -> dict[str, str]:
+    """The options an agent message labels ("(a) register UPL-7122 ..., or (b) wait for a fresh scan"; "1) the
+    09:00 slot 2) the 14:00 slot"): label -> the text up to the next label."""
+    found = list(_LABEL.finditer(proposal))
+    if len(found) < 2:
+        return {}
+    return {m.group(1).lower(): proposal[m.end() : (found[i + 1].start() if i + 1 < len(found) else len(proposal))] for i, m in enumerate(found)}
+
+
+def _labelled_pick(clause: list[str], proposal: str) -> str | None:
+    """The label an answer clause picks ("b please", "option a", "(2)", "go with b"), when the proposal labels its options."""
+    labels = _labels(proposal)
+    if not labels:
+        return None
+    core = [w for w in strip_fillers(clause) if w not in ("please", "thanks", "thank", "you", "option", "choice", "go", "with", "let", "us", "do", "i", "will", "take", "pick", "choose")]
+    return core[0] if len(core) == 1 and core[0] in labels else None
+
+
+def _mine_of_label(label: str, proposal: str, question: ConsentQuestion) -> bool:
+    """Whether the labelled option is the call: it names a value the call acts on or sets, or its action."""
+    labels = _labels(proposal)
+    valued = {k: names_value(t, question) or _picks(t, question) for k, t in labels.items()}
+    if any(valued.values()):  # an option naming the call's record or value is the call's; the others are not
+        return valued[label]
+    return _mentions(words(labels[label]), action_forms(question.tool))
 
 
 _CONTRAST = ["but", "instead", "rather", "actually", "make it", "change it to", "put", "write", "say", "note that", "correct"]

@@ -77,6 +77,11 @@ class ConsentLexicon(BaseModel):
     exact_counts: list[str]
     times_of_day: dict[str, tuple[int, int]]
     value_aliases: dict[str, dict[str, list[str]]]
+    imperative_verbs: list[str] = Field(default_factory=list)
+    desire_verbs: list[str] = Field(default_factory=list)
+    information_verbs: list[str] = Field(default_factory=list)
+    sequencers: list[str] = Field(default_factory=list)
+    exclusions: list[str] = Field(default_factory=list)
 
 
 @lru_cache(maxsize=1)
@@ -146,9 +151,15 @@ _CLAUSE_SPLIT = re.compile(r"(?<=[.!?;])\s+|,(?!\d{3})|(?<!\d):(?!\d)|[;\n]|\s[-
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
 
 
+_EMOJI = re.compile("([\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2300-\u23FF])")
+
+
 def clauses(text: str) -> list[tuple[str, list[str], list[str], str]]:
-    """(raw clause, its words, the words of its sentence, the sentence) for every clause of a message."""
+    """(raw clause, its words, the words of its sentence, the sentence) for every clause of a message. An
+    emoji ends a sentence, as a full stop would ("did the reset \U0001F389 go ahead and close it"): chat
+    writers put one where a full stop goes; an emoji read as a word ("\U0001F44D" -> "yes") is its own clause."""
     out = []
+    text = _EMOJI.sub(r" \1. ", _MODIFIERS.sub("", text)) if any(ord(c) > 0x2000 for c in text) else text
     for sentence in _SENTENCE_SPLIT.split(text):
         sentence_words = words(sentence)
         for raw in _CLAUSE_SPLIT.split(sentence):
@@ -289,7 +300,51 @@ def _is_request(clause: list[str]) -> bool:
         return True
     if core and core[0] not in MODALS and core[0] not in {"i", "we", "you"} and any(find(core, p) for p in _PASSIVE_MODALS) and not any(w in lexicon().negators for w in core):
         return True
+    if len(core) > 1 and core[0] in _imperatives() and core[1] not in _SUBJECTS:
+        return True  # an imperative in general words ("find mine and close it", "hook that segment up", "pick a tech who's free")
     return bool(core) and any(starts_with(core, form) for forms in lexicon().actions.values() for form in forms)
+
+
+_SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "is", "are", "was", "were", "has", "have", "had", "will", "would",
+                       "can", "could", "should", "did", "does", "do", "not"})
+"""A word after a clause's first word that makes that word a noun or a name, not an imperative verb ("Mark told
+me ...", "log is full", "set was fine")."""
+
+
+@lru_cache(maxsize=1)
+def _imperatives() -> frozenset[str]:
+    return frozenset(lexicon().imperative_verbs)
+
+
+def desires(core: list[str]) -> bool | None:
+    """A clause saying that someone wants or needs something done ("Sofia wants the admin role removed", "I need
+    that order gone", "Ben would like it closed", "the boss wants you to bump it"): True; negated ("I don't want
+    it cancelled", "she never wanted the role removed"): False; no desire verb: None. A desire verb opening the
+    clause is read elsewhere (a request opener, "want to know ...")."""
+    for verb in lexicon().desire_verbs:
+        for at in find(core, verb):
+            if at == 0 or len(core) <= at + len(_form(verb)):
+                continue
+            if core[at + len(_form(verb))] in ("to", "some", "more", "a", "an") and (at + len(_form(verb)) + 1 >= len(core) or core[at + len(_form(verb)) + 1] not in ("you", "it", "that", "this", "them")):
+                continue  # "I'd like to know", "we need some time", "I want a word": no act asked of the agent
+            return not negated_at(core, at)
+    return None
+
+
+def asks_information(core: list[str]) -> bool:
+    """A request whose verb asks for information, not for the action ("can you tell me what I'd have left
+    first?", "could you let me know the fee", "please explain the charge", "show me the options"): a question."""
+    lex = lexicon()
+    opener = opens_with_any(core, lex.request_openers)
+    rest = core[len(_form(opener)) :] if opener else core
+    return bool(rest) and opens_with_any(rest, lex.information_verbs) is not None
+
+
+def sequenced(sentence: str) -> bool:
+    """A sentence that opens with a sequencer and a colon ("Next: Quill & Ink, $89.49, on the card"; "Next up: time
+    zone America/New_York"; "Then: the 14:00 slot"): what follows the colon is the next request, said without a verb."""
+    head, colon, rest = sentence.partition(":")
+    return bool(colon) and bool(rest.strip()) and not rest[:1].isdigit() and " ".join(words(head)) in lexicon().sequencers
 
 
 def _condition(raw: str, clause: list[str], opener: str) -> Condition:
@@ -503,6 +558,10 @@ def read(text: str) -> Reading:
         opener = opens_with_any(core, lex.request_openers)
         if yes and opener and len(_form(opener)) > len(_form(yes)):
             yes = None  # "feel free to close it" is a request
+        if yes and "would be" in yes and starts_with(core, yes) and core[len(_form(yes)) :][:1] == ["to"]:
+            yes = None  # "it would be good to know the total first" asks back
+        if yes and "would" in yes.split() and reading.question and not reading.affirms:
+            yes = None  # "Is there nothing at 8? That would suit me better.": the "that" is the customer's own question
         if yes and not core and len(_form(yes)) < len(clause) - len(core) and _acknowledges(clause):
             yes = None  # "Good to know." acknowledges; it answers nothing
         if not core and not yes:
@@ -511,7 +570,9 @@ def read(text: str) -> Reading:
             reading.declines = True
             reading.negated_actions.append(core)
             continue
-        if _is_question(raw, core) and not _is_request(clause):
+        counter = raw.rstrip().endswith("?") and len(core) > 2 and core[0] in MODALS and core[1] == "not" and core[2] in ("you", "we")
+        if (_is_question(raw, core) and not _is_request(clause)) or (core and asks_information(core)) or counter:
+            # "can't you do two instead?": a negated modal question argues for something else; it asks back
             reading.question = True
             continue
         if yes:
@@ -524,7 +585,11 @@ def read(text: str) -> Reading:
                 reading.requests.append(sentence)
                 reading.request_texts.append(sentence_text)
             continue
-        if _is_request(clause) or opens_with_any(clause, lex.elliptical_openers):
+        wanted = desires(core)
+        if wanted is False:  # "I don't want it cancelled": a negated request for the action
+            reading.negated_actions.append(core)
+            continue
+        if _is_request(clause) or opens_with_any(clause, lex.elliptical_openers) or wanted or sequenced(sentence_text):
             reading.requests.append(sentence)
             reading.request_texts.append(sentence_text)
             last = "grant"
