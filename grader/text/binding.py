@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from grader.text.lexicon import word_keys
-from grader.text.units import AUXILIARIES, CONTRACTED_VERB, FUNCTION_WORDS, IRREGULAR_PARTICIPLES, UNIT_WORDS, Hit, Unit, normalise, phrase_pattern, record_head, record_head_span
+from grader.text.units import AUXILIARIES, CONTRACTED_VERB, FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, UNIT_WORDS, Hit, Unit, negated_in_criterion, normalise, phrase_pattern, record_head, record_head_span
 from grader.text.values import Value, find_values, phrase_value, singular
 
 # ---- clauses ---------------------------------------------------------------------------------------------
@@ -854,3 +854,214 @@ def other_date(hit: Hit, evidence: Sequence[tuple[str, ...]], criterion: str) ->
         return False
     said = [v for v in find_values(hit.sentence) if v.kind == "date"]
     return bool(said) and not any(d.same(c) for d in said for c in dated)
+
+
+# ---- subjects and values, round 4 (branch r4-subjects) ------------------------------------------------------
+
+_R4_BREAK = re.compile(r"[,;:.!?()\[\]\u2014\u2013]|\s-\s|\b(?:and|but|or|while|whereas|so|though|although|because|whereas|which|who)\b", re.I)
+"""Where what a reply says right after a match stops being about it (a list's comma, a new clause)."""
+_R4_GAP = r"(?:[\w'$%.-]+\s+){0,3}?"
+"""At most three words between a match and what its clause says of it ("size 10 is currently sold out")."""
+_UNAVAILABLE = re.compile(
+    r"^" + _R4_GAP + r"(?:(?:is|are|was|were|'s|has\s+been|have\s+been|went|has\s+gone|have\s+gone)\s+)?"
+    r"(?:(?:currently|now|already|still|completely|totally|unfortunately|sadly|right\s+now|all|just)\s+)*"
+    r"(?:sold\s+out|out\s+of\s+stock|unavailable|not\s+available|not\s+in\s+stock|not\s+stocked|no\s+longer\s+(?:available|in\s+stock|stocked|carried)"
+    r"|gone(?=\s*$|\s+(?:now|already|for\s+now|completely|i'm\s+afraid|sadly|unfortunately|at\s+the\s+moment|right\s+now|in\s+that)\b)|none\s+left|nothing\s+left|zero\s+left|backordered|back[- ]ordered|discontinued)\b",
+    re.I,
+)
+"""What a clause says of a thing that is not to be had ("size 10 is currently sold out", "black is out of stock",
+"medium green is gone")."""
+_KEPT = re.compile(
+    r"^" + _R4_GAP + r"(?:stays|stay|stayed|remains|remain|remained|is\s+kept|are\s+kept|was\s+kept|stays\s+put"
+    r"|(?:is|are|was|were)\s+(?:unchanged|untouched|unaffected|left\s+(?:as\s+is|alone|in\s+place)|still\s+(?:there|in\s+place|active|on|open|live|assigned|granted)))\b",
+    re.I,
+)
+"""What a clause says of a thing a change left as it was ("his ROLE-X stays", "the old role remains")."""
+_NEGATED_VERB = re.compile(
+    r"^" + _R4_GAP + r"(?:doesn't|does\s+not|didn't|did\s+not|don't|do\s+not|can't|cannot|can\s+not|couldn't|could\s+not|won't|will\s+not"
+    r"|wouldn't|would\s+not|isn't|is\s+not|aren't|are\s+not|wasn't|was\s+not|weren't|were\s+not|hasn't|has\s+not|haven't|have\s+not|never)"
+    r"\s+(?:(?:be|been|being|get|got|yet|actually|really|currently|quite|fully|successfully|even)\s+)*([a-z][\w-]*)",
+    re.I,
+)
+"""A negated verb of the match's clause right after it; its verb is compared with the criterion's words
+("Salesforce couldn't be connected", "growth doesn't have it")."""
+_HAS_NONE = re.compile(r"^" + _R4_GAP + r"(?:has|have|had|comes?\s+with|includes?|gets?)\s+(?:no|nothing)\b\s*([a-z][\w-]*)?", re.I)
+"""'has nothing to do with it', 'comes with no SSO'."""
+_HAVING = frozenset("have has had include includes included own owns owned cover covers covered come comes offer offers get gets handle handles".split())
+"""Verbs of having: a criterion's "includes SSO" / "is owned by" is denied by "doesn't have it"."""
+_CRITERION_DENIES = re.compile(
+    r"\b(?:not|no|never|none|nothing|cannot|without|unable|lacks?|lacking|missing|sold\s+out|out\s+of\s+stock|unavailable"
+    r"|stays?|stayed|remains?|remained|unchanged|kept|keeps?|un[a-z]{3,}(?:ed|able)|[a-z]+n't)\b",
+    re.I,
+)
+"""A criterion that says the thing is not so, not to be had, or kept as it was: the rules below do not apply."""
+_UN_STATE = re.compile(r"\bun((?:[a-z]{3,}ed)|paid|read|sent|sold|done|seen|known|won)\b", re.I)
+"""A criterion's state word made with un- ("undelivered", "unpaid"): the bare word is its opposite."""
+
+
+def _item_in_criterion(criterion: str, phrases: tuple[str, ...]) -> tuple[int, int] | None:
+    """Where the criterion states the item (its first phrase found), as offsets."""
+    for phrase in phrases:
+        for s, e in _item_spans(phrase, criterion):
+            return s, e
+    return None
+
+
+def _criterion_window(criterion: str, phrases: tuple[str, ...]) -> str:
+    """What the criterion says of the item: its clause from the item on, up to the next comma or bracket (the
+    whole criterion when it does not state the item in words)."""
+    at = _item_in_criterion(criterion, phrases)
+    if at is None:
+        return criterion
+    s, e = clause_at(criterion, at[0], criterion=True)
+    head = criterion[s : at[0]]
+    tail = re.split(r"[,;:()]|\b(?:and|but|or|while|whereas)\b", criterion[at[1] : e])[0]
+    head, tail = head + criterion[at[0] : at[1]], tail
+    return head + tail
+
+
+def _match_end(hit: Hit, phrase: str) -> int:
+    """Where a match ends in its sentence (a value's span; else as many words as the phrase has)."""
+    if hit.value is not None:
+        return hit.value.end
+    start = hit_offset(hit)
+    n = max(1, len(re.findall(r"[\w'-]+", phrase)))
+    words = list(re.finditer(r"[\w'$%./@-]+", hit.sentence[start:]))
+    return start + (words[n - 1].end() if len(words) >= n else len(hit.sentence) - start)
+
+
+def _after(hit: Hit, phrase: str) -> str:
+    """The match's clause right after it, up to the next list separator or new clause."""
+    rest = hit.sentence[_match_end(hit, phrase) :].replace("\u2019", "'")
+    cut = _R4_BREAK.search(rest)
+    return (rest[: cut.start()] if cut else rest).strip()
+
+
+def opposite_state(hit: Hit, phrase: str, phrases: tuple[str, ...], criterion: str) -> str | None:
+    """Whether the clause of a match says right after it the opposite of what the criterion says of the item
+    (round 4): that it is not to be had ("size 10 is sold out" for "size 10 is in stock"), that the change left
+    it as it was ("his ROLE-X stays" for "ROLE-X is revoked"), a negated verb of the criterion's own or of having
+    ("Salesforce couldn't be connected" for "… are connected", "growth doesn't have it" for "the growth plan
+    includes SSO", "the billing team has nothing to do with it"), or the bare word of the criterion's un-word
+    ("ORD-2 was delivered" for "the undelivered orders"). Not when the criterion itself denies, keeps or
+    restricts the item there. Returns the words that say so."""
+    window = _criterion_window(criterion, phrases)
+    after = _after(hit, phrase)
+    if not after:
+        return None
+    un = _UN_STATE.search(window)
+    if un is not None:
+        word = un.group(1).lower()
+        m = re.match(r"^" + _R4_GAP + r"(?:(?:is|are|was|were|has\s+been|have\s+been|got|'s)\s+)?(?:(?:already|now|just)\s+)?" + re.escape(word) + r"\b", after, re.I)
+        if m is not None and not any(w in NEGATORS or w.endswith("n't") for w in _lower_words(m.group(0))):
+            return m.group(0)
+        return None
+    if _CRITERION_DENIES.search(window) or negated_in_criterion(list(phrases), criterion):
+        return None
+    if (m := _UNAVAILABLE.match(after)) is not None:
+        return m.group(0)
+    if (m := _KEPT.match(after)) is not None and re.search(r"\b[a-z]{3,}ed\b|\b(?:" + "|".join(IRREGULAR_PARTICIPLES) + r")\b", window, re.I):
+        return m.group(0)
+    from grader.text.stemmer import stem
+
+    wanted = {stem(w) for w in _lower_words(window) if w not in FUNCTION_WORDS and len(w) > 2}
+    if (m := _NEGATED_VERB.match(after)) is not None:
+        verb = m.group(1).lower()
+        if stem(verb) in wanted or (verb in _HAVING and wanted & {stem(w) for w in _HAVING}) or verb in _HAVING and "it" in _lower_words(after[m.end() :])[:1]:
+            return m.group(0)
+    if (m := _HAS_NONE.match(after)) is not None:
+        noun = (m.group(1) or "").lower()
+        if not noun or noun in {"to"} or stem(noun) in wanted:
+            return m.group(0)
+    return None
+
+
+_WH = frozenset("which what whether who whom whose where when how".split())
+
+
+def wh_dropped(hit: Hit, phrase: str) -> bool:
+    """Whether a phrase that opens with a question word ("which Chen", "which account") matched without it:
+    the question word is what the phrase states (asking which one is meant), so "Thanks, Ms. Chen" is no
+    match of "which Chen"."""
+    words = re.findall(r"[a-z']+", phrase.lower())
+    if len(words) < 2 or words[0] not in _WH or phrase_value(phrase) is not None:
+        return False
+    before = hit.sentence[: hit_offset(hit)].lower()
+    near = re.findall(r"[a-z']+", before)[-4:]
+    return words[0] not in near and not hit.sentence[hit_offset(hit) :].lower().startswith(words[0])
+
+
+def counted_twice(hit: Hit, phrase: str, evidence: Sequence[tuple[str, ...]], index: int) -> bool:
+    """Whether a match of a word item lies inside a match of another item of the criterion that contains it
+    ("enterprise" inside "Enterprise SD-WAN"): one mention states one item, so the other needs its own."""
+    if phrase_value(phrase) is not None:
+        return False
+    at = hit_offset(hit)
+    own = phrase.lower().strip().rstrip("*")
+    for j, item in enumerate(evidence):
+        if j == index:
+            continue
+        for other in item:
+            low = other.lower()
+            if low == own or not re.search(r"(?<![\w-])" + re.escape(own) + r"(?![\w-])", low):
+                continue
+            for m in re.finditer(r"(?<![\w-])" + re.escape(low) + r"(?![\w-])", hit.sentence.lower()):
+                if m.start() <= at < m.end():
+                    return True
+    return False
+
+
+_TO_CUSTOMER = frozenset("refund refunds refunded refundable back credit credited reimbursed reimbursement returned repaid".split())
+_FROM_CUSTOMER = frozenset("fee fees charge charged penalty penalties cost costs surcharge owe owed".split())
+"""Money words of the two directions: what comes back to the customer and what the customer pays."""
+
+
+def _money_direction(words: Sequence[str]) -> set[str]:
+    out: set[str] = set()
+    if any(w in _TO_CUSTOMER for w in words):
+        out.add("to")
+    if any(w in _FROM_CUSTOMER for w in words):
+        out.add("from")
+    return out
+
+
+def rival_label(hit: Hit, phrases: tuple[str, ...], criterion: str) -> str | None:
+    """Whether a value is stated under a label of another fact than the criterion's (round 4): money the
+    criterion gives as coming back ("the $368 flight refund") stated as a fee or charge ("a $368.00 fee to
+    cancel"), or the other way round; a rate/fee/total the criterion names with its kind ("click-through rate
+    of 4.0%") stated as the same head of another kind ("an open rate of 4.0%")."""
+    if hit.value is None or hit.value.kind == "id":
+        return None
+    at = _item_in_criterion(criterion, phrases)
+    if at is None:
+        return None
+    cs, ce = clause_at(criterion, at[0], criterion=True)
+    c_before = _lower_words(re.split(r"[,;:()]", criterion[max(cs, at[0] - 40) : at[0]])[-1])[-3:]
+    c_after = _lower_words(re.split(r"[,;:()]", criterion[at[1] : min(ce, at[1] + 30)])[0])[:2]
+    s, e = clause_at(hit.sentence, hit.value.start)
+    r_before = _lower_words(re.split(r"[,;:()]", hit.sentence[max(s, hit.value.start - 40) : hit.value.start])[-1])[-3:]
+    r_after = _lower_words(re.split(r"[,;:()]", hit.sentence[hit.value.end : min(e, hit.value.end + 30)])[0])[:2]
+    if hit.value.money or hit.value.kind == "money":
+        want = _money_direction(c_before + c_after)
+        got = _money_direction(r_before + r_after)
+        if len(want) == 1 and len(got) == 1 and want != got and not _money_direction(_lower_words(hit.sentence[s:e])) >= {"to", "from"}:
+            return " ".join(r_before + r_after)
+    # a percentage: "<kind> rate of V" / "V <kind> rate", the same head with another kind ("open" / "click-through")
+    if hit.value.kind != "percent":
+        return None
+    heads = ("rate", "rates")
+    c_pair = _kind_head(c_before, c_after, heads)
+    r_pair = _kind_head(r_before, r_after, heads)
+    if c_pair and r_pair and c_pair[1] == r_pair[1] and r_pair[0] != c_pair[0] and r_pair[0] not in _lower_words(criterion):
+        return f"{r_pair[0]} {r_pair[1]}"
+    return None
+
+
+def _kind_head(before: list[str], after: list[str], heads: Sequence[str]) -> tuple[str, str] | None:
+    """The kind and head of a value's label: "open rate of" before it, or "open rate" after it."""
+    b = [w for w in before if w not in ("of", "at", "is", "was", "a", "an", "the", "its", "their")]
+    if b and b[-1] in heads and len(b) >= 2 and b[-2] not in FUNCTION_WORDS:
+        return b[-2].replace("-", ""), singular(b[-1])
+    if len(after) >= 2 and after[1] in heads and after[0] not in FUNCTION_WORDS:
+        return after[0].replace("-", ""), singular(after[1])
+    return None
