@@ -101,3 +101,48 @@ def test_no_left_answered_with_some_left_fails(reply):
 @pytest.mark.parametrize("reply", ["Sorry, the suites are all taken on those dates.", "There are no suites left for those nights.", "Suites are sold out for the 4th to the 6th."])
 def test_no_left_stated_passes(reply):
     assert passes(*NO_ROOMS, reply)
+
+
+# ---- a retraction or an undoing in a later message ------------------------------------------------------------
+
+REFUND = ("States the $85 refund to the original card.", ["85", ["refund", "refunded"]])
+
+
+@pytest.mark.parametrize("messages", [
+    ["Your $85 has been refunded to the card you paid with.", "Hang on - I was a bit hasty there. The refund hasn't gone through yet; it's queued for review."],
+    ["Refund of $85 is on its way to your card.", "Sorry, I need to correct myself: the $85 went out as account credit, not back to your card."],
+    ["$85 refunded to your Mastercard.", "I got ahead of myself, apologies - that refund hasn't completed."],
+])
+def test_withdrawn_in_a_later_message_fails(messages):
+    assert not passes(*REFUND, messages)
+
+
+@pytest.mark.parametrize("messages", [
+    ["Your $85 has been refunded to the card you paid with.", "Sorry, one more thing - it can take 3-5 days to show on your statement."],
+    ["Your $85 has been refunded to the original card.", "Hang on, I forgot to mention: the $12 delivery fee was not refundable."],
+    ["I was too quick to promise a date earlier.", "Your $85 has been refunded to the original card."],
+])
+def test_not_withdrawn_passes(messages):
+    assert passes(*REFUND, messages)
+
+
+# ---- a statement handed back to the customer ("..., do you know?") ----------------------------------------------
+
+LIMIT = ("Explains that the $900 withdrawal is over the daily cash limit.", ["900", "limit"])
+
+
+@pytest.mark.parametrize("reply", [
+    "Would $900 be above your daily cash limit, do you know?",
+    "Is $900 over the limit on your account? Can you check?",
+    "$900 might be past your daily limit - any idea?",
+])
+def test_handed_back_fails(reply):
+    assert not passes(*LIMIT, reply)
+
+
+@pytest.mark.parametrize("reply", [
+    "The $900 withdrawal is over your daily cash limit. Do you know roughly when you'll need the cash?",
+    "$900 goes over the daily limit, so it was declined - could you check whether a smaller amount works for you?",
+])
+def test_stated_then_asked_passes(reply):
+    assert passes(*LIMIT, reply)
