@@ -90,7 +90,7 @@ def test_denied_predicate_denied_passes(reply):
 
 # ---- "no X" in the criterion, "there are X" in the reply (a negation carried by a quantifier) --------------
 
-NO_ROOMS = ("Tells the customer there are no suites left on those dates.", ["suites"])
+NO_ROOMS = ("Tells the customer there are no suites left on those dates.", ["suites", ["no suites", "sold out", "all taken", "none left"]])
 
 
 @pytest.mark.parametrize("reply", ["Great news, we still have two suites free on those dates.", "There's plenty of suites on those dates - shall I hold one?"])
@@ -146,3 +146,9 @@ def test_handed_back_fails(reply):
 ])
 def test_stated_then_asked_passes(reply):
     assert passes(*LIMIT, reply)
+
+
+@pytest.mark.parametrize("reply", ["Closed as lost - reason: budget.", "All done, it's marked lost over budget."])
+def test_a_reason_noun_the_criterion_denies_with_no_is_an_item(reply):
+    # "for no budget": the item "budget" is the reason's word, stated either way round
+    assert passes("Confirms the deal is closed as lost for no budget.", ["lost", "budget"], reply)

@@ -132,6 +132,10 @@ def _polar(clause: str) -> tuple[set[str], set[str]]:
     return stated, denied
 
 
+_NO_NOUN = re.compile(r"\bno\s+(?P<w>[a-z][a-z'-]{2,})")
+_FINITE = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|can|could|will|would|shall|should|may|might|does|do|did)\b|'(?:s|re|ve|ll|d)\b|\b[a-z]{3,}(?:ed|es)\b")
+"""A clause with a finite verb: a terse fragment ("Done - unfrozen.") states the item as the evidence reads it and
+is left to the evidence rules."""
 _REQUIREMENT = re.compile(r"\b(?:must|needs?|required?|requires|has\s+to|have\s+to)\b", re.I)
 """A requirement of procedure ("it just needs enabling", "it has to be switched on by our identity team") restricts
 its clause but denies nothing of the criterion's things."""
@@ -148,6 +152,11 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
     """The sentence of the reply that states the criterion's predicate the other way round (module docstring),
     else None."""
     affirmed, denied_words = predicates(criterion)
+    # a noun the criterion denies with "no" that an item names as it is ("disqualified for no budget" / "budget"):
+    # the item is the reason's word, stated either way round, never a predicate turned
+    for m in _NO_NOUN.finditer(normalise(criterion)):
+        if any(not re.match(r"\W*(?:no|not|never)\b", p.lower()) and _keys(m["w"]) & {k for w in re.findall(r"[a-z]+", p.lower()) for k in _keys(w)} for item in items for p in item):
+            denied_words = denied_words - _keys(m["w"])
     if not affirmed and not denied_words:
         return None
     carried = [u for u in units if u.carried]
@@ -178,6 +187,7 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
         if any(on_topic and _negates(clause) and not _FIRST_PERSON.match(clause) for _, clause, on_topic in about):
             return None  # the reply denies something of the criterion's things in other words
         for u, clause, _ in about:
-            if _polar(clause)[0] & denied_words and not _RESTRICTED.search(clause) and _names_item(clause, items):
+            finite = _FINITE.search(clause) or any(_keys(w) & denied_words for w in re.findall(r"[a-z]{3,}s\b", clause))  # "the warranty covers it"
+            if _polar(clause)[0] & denied_words and finite and not _RESTRICTED.search(clause) and _names_item(clause, items):
                 return u.text
     return None
