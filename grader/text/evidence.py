@@ -52,6 +52,7 @@ from grader.remembered import remembered
 from grader.text.binding import attributed, counted_twice, denied, mislabelled, opposite_state, other_date, positive_for_negative, rival_label, set_aside, uncovered, value_labels, wh_dropped
 from grader.text.conflicts import period_mismatch, status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
+from grader.text.polarity import reversed_predicate
 from grader.text.units import Hit, Unit, negated_in_criterion, transcript_units
 from grader.text.values import Value, find_values
 from grader.text.withdrawal import offered_not_done, withdraw
@@ -178,6 +179,9 @@ class EvidenceJudge:
         if offer is not None:
             why = f"the reply offers to do what the criterion says was done, and never says it was done: {offer[:160]!r}"
             return CriterionJudgement(passed=False, quote=offer, explanation=why), False
+        if not missing and found and (turned := reversed_predicate(criterion.criterion, items, units)) is not None:
+            why = f"the reply states the criterion's predicate the other way round: {turned[:160]!r}"
+            return CriterionJudgement(passed=False, quote=turned, explanation=why), False
         if missing:
             why = "no visible reply states: " + "; ".join(repr(m) for m in missing)
             return CriterionJudgement(passed=False, explanation=why + (f" ({'; '.join(notes)})" if notes else "")), False

@@ -83,9 +83,12 @@ def hypothetical_before(prefix: str) -> bool:
 
 FAILED_VERBS = (
     r"(?:go\s+through|complete|save|work|succeed|happen|finish|process|apply|stick|post|land|register|take(?:\s+effect)?|"
-    r"go\s+out|get\s+sent|get\s+saved|come\s+through|take\s+place)"
+    r"go\s+out|get\s+sent|get\s+saved|come\s+through|take\s+place|"
+    r"gone\s+(?:through|out)|completed|saved|worked|succeeded|happened|finished|processed|applied|posted|landed|registered|"
+    r"taken(?:\s+effect)?|come\s+through|taken\s+place|gone\s+live)"
 )
-"""Verbs that, negated, say an action did not go through ("didn't save", "did not complete")."""
+"""Verbs that, negated, say an action did not go through ("didn't save", "did not complete"), and their
+participles after "has not" / "hasn't" ("the go-live step hasn't completed", "it hasn't gone through")."""
 NEGATED_AFTER = re.compile(
     r"^[\s,]*(?:(?:currently|still|now|really|actually|right now|also|sadly|unfortunately)\s+)?"
     r"(?:(?:is|are|was|were)\s+(?:(?:currently|still|now|really|sadly)\s+)?(?:not|no\s+longer|never)\b|(?:isn't|aren't|wasn't|weren't)\b)"
@@ -728,11 +731,22 @@ REQUEST_CONFIRM = re.compile(
 """A request to the customer to confirm or check something: what it names is asked, not stated."""
 
 
+ASK_BACK = re.compile(
+    r"^(?:(?:do|would|did)\s+you\s+(?:know|think|reckon|agree|remember|happen\s+to\s+know)|any\s+idea|you\s+(?:know|think|reckon)"
+    r"|(?:can|could|would)\s+you\s+(?:please\s+|quickly\s+|just\s+)?(?:check|double[-\s]?check|confirm|verify|look)(?:\s+(?:that|this|for\s+me|on\s+your\s+end|please))?"
+    r"|is\s+that\s+(?:so|the\s+case)|am\s+i\s+right)$"
+)
+"""A closing clause that hands the statement back to the customer to settle ("..., do you know?", "... - can you
+check?", "..., any idea?"): the sentence is asked, not stated."""
+
+
 def _tag_like(clause: list[str]) -> bool:
     """A question about what was just said: a tag ("..., right?", "..., isn't it?") or a short clause that asks
     for a verdict on it ("does that sound right?", "did I get that right?", "can you confirm that?", "is that
     correct?", "shall I confirm it?")."""
     if len(clause) <= 3 and all(w in TAG_WORDS for w in clause):
+        return True
+    if ASK_BACK.match(" ".join(clause)):
         return True
     return (
         len(clause) <= TAG_CLAUSE_WORDS and any(w in VERDICT_WORDS for w in clause)

@@ -136,7 +136,7 @@ STRONG_REVERSAL = re.compile(
     r"|having\s+thought\s+(?:about\s+it|it\s+over)|i\s+take\s+(?:that|it)\s+back|i\s+(?:mis(?:-)?(?:spoke|read|stated|typed|quoted|understood|heard)|misspoken)"
     r"|i\s+(?:was|am|'m)\s+(?:wrong|mistaken|incorrect)(?:\s+about\s+(?:that|this|it))?|i\s+(?:made|'ve\s+made|have\s+made)\s+(?:a|an)\s+(?:mistake|error|slip)"
     r"|my\s+(?:mistake|bad|error|apologies\s+for\s+the\s+(?:error|mistake|confusion|mix-?up))|i\s+(?:spoke|answered|replied|confirmed)\s+too\s+(?:soon|early|quickly|fast)"
-    r"|(?:i\s+)?jumped\s+the\s+gun|that\s+was\s+premature|i\s+was\s+premature|i\s+got\s+(?:that|this|it)\s+wrong|scratch\s+(?:that|this)"
+    r"|(?:i\s+)?jumped\s+the\s+gun|i\s+(?:was|'ve\s+been|have\s+been)\s+(?:(?:a\s+bit|a\s+little|far|way)\s+)?(?:too\s+(?:quick|hasty|fast|early|soon|eager)|premature|hasty)|(?:i\s+)?got\s+ahead\s+of\s+myself|let\s+me\s+(?:rephrase|restate|walk\s+(?:that|this)\s+back)|i\s+(?:need|have|want)\s+to\s+(?:walk|take)\s+(?:that|this|it)\s+back|i\s+should\s+have\s+said|i\s+misinformed\s+you|i\s+(?:was|am|'m)\s+(?:mistaken|off\s+base)|that\s+was\s+premature|i\s+was\s+premature|i\s+got\s+(?:that|this|it)\s+wrong|scratch\s+(?:that|this)"
     r"|(?:i|we)\s+(?:had|got|have|'ve\s+got|mixed|swapped|switched|reversed|flipped)\s+(?:those|these|them|it|that|the\s+\w+(?:\s+\w+)?)\s+(?:the\s+wrong\s+way\s+(?:round|around)|backwards|mixed\s+up|swapped|reversed|the\s+other\s+way\s+(?:round|around)|confused|wrong)"
     r"|(?:i|we)\s+(?:mixed|muddled)\s+(?:(?:those|these|them|it|that)\s+)?up|(?:update|edit|corrected)\s*:|i\s+stand\s+corrected|i've\s+changed\s+my\s+mind|i\s+changed\s+my\s+mind|wait,?\s+no\b|no,?\s+wait)\b",
     re.I,
@@ -320,8 +320,10 @@ def _value_correction(before: str, text: str) -> bool:
     number is still ..."): then it takes the earlier statement back."""
     if FAILED.search(text):
         return False
-    kinds = {v.kind for v in find_values(text) if v.kind != "id"}
-    return bool(kinds & {v.kind for v in find_values(before) if v.kind != "id"})
+    mine = [v for v in find_values(before) if v.kind != "id"]
+    # a value of the same kind that is another value: restating the same value ("the $269.00 was issued as
+    # travel credit") corrects something else, and that is a reversal, not a corrected value
+    return any(v.kind == w.kind and not v.same(w) for v in find_values(text) if v.kind != "id" for w in mine)
 
 
 MID_EDGE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s|\u2014")

@@ -1,0 +1,193 @@
+"""The criterion's own predicate said the other way round (round 4): a reply that names the criterion's things
+but states its predicate with the opposite polarity states the opposite fact.
+
+Evidence items name the things a criterion speaks of ("Ben", "starter", "SSO", "CHG-4004"); the criterion's
+predicate ("is assigned", "meets the threshold", "does not include", "does not cover", "cannot be unfrozen") is
+often in no item. Two structural readings of the criterion text, each checked against the carried units:
+
+- an affirmed predicate denied: a word the criterion affirms (a participle or a verb of its subject: "is
+  assigned", "meets", "are paid") is denied in the reply ("I couldn't assign him", "it doesn't quite meet the
+  threshold") in a clause about the criterion's things (a clause naming one of its items, or a pronoun in a
+  sentence that names one), and no carried unit states that word un-negated;
+- a denied predicate affirmed: a word the criterion denies (the verb after its negator: "does not include",
+  "does not cover", "is not configured", "cannot be unfrozen") is stated un-negated in a clause that names one of
+  the criterion's items ("SSO is included in your Starter plan", "REC-6009 is covered by CHG-4004", "I can
+  unfreeze ACC-1006"), and no carried unit denies that word, nor denies anything of the criterion's things in a
+  clause whose subject is not the agent ("Starter doesn't have SSO" is such a denial; "so I can't do it from here"
+  is not).
+
+Only carried units count (a withdrawn statement, a question or a keyword line states nothing), and a clause opened
+by "if" / "whether" / "unless" or a wh-word states nothing either way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Unit, normalise
+
+_SPLIT = re.compile(r"[;:.!?()\u2014]|\s[-\u2013]\s|\b(?:but|so|because|since|although|though|while|and|whereas|however)\b", re.I)
+_NEG_HEAD = re.compile(
+    r"(?:\b(?:not|never|no|cannot|unable|no\s+longer)|n't)\s+(?:(?:be|been|being|yet|actually|really|quite|fully|have|has|had|get|got|able|to|do|even|ever|currently|longer|successfully|always|necessarily|automatically|her|him|it|them|you)\s+)*(?P<w>[a-z][a-z'-]{2,})"
+)
+"""A negator, its auxiliaries and adverbs, and the word it denies ("does not include", "cannot be unfrozen",
+"doesn't quite meet", "couldn't assign")."""
+_REPORT = frozenset(
+    "confirms confirm says say explains explain states state tells tell gives give lists list reports report makes make "
+    "names name mentions mention notes note informs inform offers offer asks ask clear".split()
+)
+"""The criterion's own verbs of saying: never its predicate."""
+_OPENED = re.compile(r"^\W*(?:if|whether|unless|what|which|why|how|when|where|who|once|until|in\s+case)\b", re.I)
+_CONDITION = re.compile(r"\b(?:if|whether|unless|once|until|till|before|after|when|provided|as\s+soon\s+as|in\s+case|so\s+long\s+as|as\s+long\s+as)\b.*$", re.I)
+"""A subordinate clause of condition or time inside a clause states nothing of its own ("accounts only go live
+once verification has passed")."""
+_RESTRICTED = re.compile(
+    r"\b(?:only|just|solely|exclusively|too\s+late|too\s+early|until|till|must|needs?|required?|requires|has\s+to|have\s+to|at\s+least|"
+    r"at\s+most|locked|taken|pending|waiting|awaiting|blocked|frozen|expired|unavailable|ineligible|impossible|without|except|"
+    r"lacks?|missing|below|above|over|beyond|outside|instead|rather|unless|neither|nor|sold\s+out|out\s+of|full|gone)\b",
+    re.I,
+)
+"""Words that restrict or deny what their clause says ("only she can change it", "too late to cancel it",
+"a lead needs at least 60 points to qualify"): such a clause affirms nothing the criterion denies, and one about
+the criterion's things is a denial in other words."""
+_MODAL = re.compile(r"\b(?:must|can|could|will|would|should|may|might|needs?\s+to|has\s+to|have\s+to|to)\s+(?:\w+\s+){0,2}$")
+_PRONOUN = re.compile(r"\b(?:it|its|he|him|his|she|her|they|them|their)\b", re.I)
+_FIRST_PERSON = re.compile(r"^\W*(?:(?:so|and|but|then|sadly|unfortunately|honestly)\s+)*(?:i|we|i'm|we're|i've|we've|i'll|we'll|i'd|we'd)\b", re.I)
+_IRREGULAR = {
+    "frozen": "freeze", "unfrozen": "unfreeze", "paid": "pay", "sent": "send", "made": "make", "given": "give",
+    "taken": "take", "held": "hold", "kept": "keep", "shown": "show", "sold": "sell", "told": "tell", "found": "find",
+    "written": "write", "chosen": "choose", "begun": "begin", "done": "do", "met": "meet", "won": "win", "run": "run",
+    "set": "set", "put": "put", "cut": "cut", "left": "leave", "lost": "lose", "brought": "bring", "bought": "buy",
+}
+_SKIP = frozenset("based related called named listed shown said stated noted needed required asked wanted".split())
+"""Participles that describe or report rather than state the criterion's fact."""
+
+
+@lru_cache(maxsize=8192)
+def _keys(word: str) -> frozenset[str]:
+    """The stems of a word and of its base when irregular ("unfrozen" / "unfreeze"); never the lexicon's groups
+    (a group may hold a word and its opposite's neighbour: "qualified" / "disqualified")."""
+    from grader.text.lexicon import word_keys
+
+    word = word.lower().strip("'")
+    forms = {word}
+    if word in _IRREGULAR:
+        forms.add(_IRREGULAR[word])
+    return frozenset(k for f in forms for k in word_keys(f) if k[:2] == "s:")
+
+
+def _clauses(text: str) -> list[str]:
+    return [c for c in (_CONDITION.sub("", c) for c in _SPLIT.split(normalise(text))) if c and c.strip()]
+
+
+@lru_cache(maxsize=4096)
+def predicates(criterion: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(the keys of the words the criterion affirms, the keys of the words it denies): a denied word is the one
+    after a negator; an affirmed one is a participle or a verb after a subject pronoun in a clause with no
+    negator, not one of the criterion's verbs of saying."""
+    text = re.sub(r"\([^)]*\)", " ", criterion.replace("\u2019", "'"))
+    affirmed: set[str] = set()
+    denied: set[str] = set()
+    for clause in _clauses(text):
+        words = re.findall(r"[a-z][a-z'-]*", clause)
+        if any(w in NEGATORS or w.endswith("n't") for w in words):
+            for m in _NEG_HEAD.finditer(clause):
+                w = m["w"]
+                if w not in FUNCTION_WORDS and w not in NEGATORS:
+                    denied |= _keys(w)
+            continue
+        for i, w in enumerate(words):
+            if w in _REPORT or w in _SKIP or w in FUNCTION_WORDS:
+                continue
+            participle = (len(w) > 4 and w.endswith("ed")) or w in IRREGULAR_PARTICIPLES or w in _IRREGULAR
+            # a verb of the criterion's subject: "it meets", "the applicant meets" (never a noun after a possessive)
+            subject = i > 0 and (words[i - 1] in ("it", "he", "she", "which") or (i > 1 and words[i - 2] in ("the", "this", "that") and words[i - 1] not in FUNCTION_WORDS and not words[i - 1].endswith("'s")))
+            verb = subject and w.endswith("s") and not w.endswith("ss") and len(w) > 3
+            if (participle or verb) and not _MODAL.search(" ".join(words[:i]) + " "):
+                affirmed |= _keys(w)
+    return frozenset(affirmed - denied), frozenset(denied - affirmed)
+
+
+def _names_item(clause: str, items: Sequence[tuple[str, ...]]) -> bool:
+    from grader.text.matching import phrase_hits
+
+    unit = [Unit(0, 0, clause, True)]
+    return any(phrase_hits(p, unit, negation=False) for item in items for p in item)
+
+
+def _polar(clause: str) -> tuple[set[str], set[str]]:
+    """(keys the clause states un-negated, keys it denies)."""
+    stated: set[str] = set()
+    denied: set[str] = set()
+    for m in _NEG_HEAD.finditer(clause):
+        denied |= _keys(m["w"])
+    words = list(re.finditer(r"[a-z][a-z'-]*", clause))
+    negated = any(w.group(0) in NEGATORS or w.group(0).endswith("n't") for w in words)
+    if not negated:
+        for w in words:
+            if w.group(0) not in FUNCTION_WORDS:
+                stated |= _keys(w.group(0))
+    return stated, denied
+
+
+_NO_NOUN = re.compile(r"\bno\s+(?P<w>[a-z][a-z'-]{2,})")
+_FINITE = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|can|could|will|would|shall|should|may|might|does|do|did)\b|'(?:s|re|ve|ll|d)\b|\b[a-z]{3,}(?:ed|es)\b")
+"""A clause with a finite verb: a terse fragment ("Done - unfrozen.") states the item as the evidence reads it and
+is left to the evidence rules."""
+_REQUIREMENT = re.compile(r"\b(?:must|needs?|required?|requires|has\s+to|have\s+to)\b", re.I)
+"""A requirement of procedure ("it just needs enabling", "it has to be switched on by our identity team") restricts
+its clause but denies nothing of the criterion's things."""
+
+
+def _negates(clause: str) -> bool:
+    """Whether a clause denies or restricts something (a negator, or a restriction that is not a requirement)."""
+    if any(w in NEGATORS or w.endswith("n't") for w in re.findall(r"[a-z][a-z'-]*", clause)):
+        return True
+    return any(not _REQUIREMENT.fullmatch(m.group(0)) for m in _RESTRICTED.finditer(clause))
+
+
+def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: Sequence[Unit]) -> str | None:
+    """The sentence of the reply that states the criterion's predicate the other way round (module docstring),
+    else None."""
+    affirmed, denied_words = predicates(criterion)
+    # a noun the criterion denies with "no" that an item names as it is ("disqualified for no budget" / "budget"):
+    # the item is the reason's word, stated either way round, never a predicate turned
+    for m in _NO_NOUN.finditer(normalise(criterion)):
+        if any(not re.match(r"\W*(?:no|not|never)\b", p.lower()) and _keys(m["w"]) & {k for w in re.findall(r"[a-z]+", p.lower()) for k in _keys(w)} for item in items for p in item):
+            denied_words = denied_words - _keys(m["w"])
+    if not affirmed and not denied_words:
+        return None
+    carried = [u for u in units if u.carried]
+    stated_all: set[str] = set()
+    denied_all: set[str] = set()
+    about: list[tuple[Unit, str, bool]] = []  # (unit, clause, names an item or refers back to one)
+    named_before = False
+    last_message = -1
+    for u in carried:
+        if u.message != last_message:
+            named_before, last_message = False, u.message
+        names_unit = _names_item(u.text, items)
+        for clause in _clauses(u.text):
+            if _OPENED.match(clause):
+                continue
+            stated, denied = _polar(clause)
+            stated_all |= stated
+            denied_all |= denied
+            names = _names_item(clause, items)
+            refers = _PRONOUN.search(clause) is not None and (names_unit or named_before)
+            about.append((u, clause, names or bool(refers)))
+        named_before = names_unit or named_before
+    if affirmed:
+        for u, clause, on_topic in about:
+            if on_topic and _polar(clause)[1] & affirmed and not stated_all & (_polar(clause)[1] & affirmed):
+                return u.text
+    if denied_words and not denied_all & denied_words:
+        if any(on_topic and _negates(clause) and not _FIRST_PERSON.match(clause) for _, clause, on_topic in about):
+            return None  # the reply denies something of the criterion's things in other words
+        for u, clause, _ in about:
+            finite = _FINITE.search(clause) or any(_keys(w) & denied_words for w in re.findall(r"[a-z]{3,}s\b", clause))  # "the warranty covers it"
+            if _polar(clause)[0] & denied_words and finite and not _RESTRICTED.search(clause) and _names_item(clause, items):
+                return u.text
+    return None
