@@ -98,6 +98,11 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
                 for amount, start, _ in durations(unit.text):
                     if amount == want and not (negation and negated_before(normalise(unit.text[:start]))):
                         found.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
+            if not found and forms:  # "7 Lake Road" reads as a count of 7; its other writing is an address: "7 Lake Rd"
+                for start in _other_writings(phrase, unit.text):
+                    before = normalise(unit.text[:start])
+                    if not (negation and (hypothetical_before(before) or negated_before(before))):
+                        found.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
             hits += found
             if found or not STEMMABLE_COUNT.fullmatch(phrase.strip()):
                 continue
@@ -184,6 +189,15 @@ def _states_list(listed: tuple[Value, ...], text: str) -> Value | None:
 
 # ---- other writings: codes and acronyms ------------------------------------------------------------
 
+STREET_ABBREVIATIONS = {
+    "road": ("rd",), "street": ("st",), "avenue": ("ave", "av"), "boulevard": ("blvd",), "drive": ("dr",), "lane": ("ln",),
+    "court": ("ct",), "place": ("pl",), "terrace": ("terr", "ter"), "highway": ("hwy",), "parkway": ("pkwy",),
+    "square": ("sq",), "crescent": ("cres",), "circle": ("cir",), "suite": ("ste",), "apartment": ("apt",),
+}
+"""The postal abbreviations of street words: an address phrase is stated with its street word abbreviated."""
+_ADDRESS = re.compile(r"(?P<head>\d+[A-Za-z]?\s+(?:[A-Z][A-Za-z'-]*\s+){1,3})(?P<kind>" + "|".join(k.capitalize() for k in STREET_ABBREVIATIONS) + r")", re.I)
+_PERSON = re.compile(r"(?P<first>[A-Z][a-z]{2,})\s(?P<last>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)")
+"""A person's name of two capitalised words: stated also with the first name as its initial ("J. Wright")."""
 _CODE = re.compile(r"(?P<a>\d{1,4})(?P<b>[A-Za-z]{1,2})|(?P<c>[A-Za-z]{1,2})(?P<d>\d{1,4})")
 _ACRONYM = re.compile(r"[A-Z]{2,5}")
 _INITIAL_SKIP = frozenset("of and for the & to".split())
@@ -200,6 +214,14 @@ def _writing_patterns(phrase: str) -> tuple[re.Pattern[str], ...]:
     if (m := _CODE.fullmatch(p)) is not None:
         x, y = (m["a"], m["b"]) if m["a"] else (m["c"], m["d"])
         out.append(re.compile(rf"(?<![A-Za-z0-9-]){re.escape(x)}[-\u2011]{re.escape(y)}(?![A-Za-z0-9]|-[A-Za-z0-9])", re.I))
+        if m["a"] and y.isupper():  # "seat 12 A": a capital letter after a space, as written ("12 a day" is no seat)
+            out.append(re.compile(rf"(?<![A-Za-z0-9.,$-]){re.escape(x)}[ \u00a0]{re.escape(y)}(?![A-Za-z0-9]|-[A-Za-z0-9]|\.\s?[a-z])"))
+    if (address := _ADDRESS.fullmatch(p)) is not None:  # "7 Lake Road" / "7 Lake Rd." / "7 Lake Rd"
+        kind = address["kind"].lower()
+        short = "|".join(re.escape(a) for a in STREET_ABBREVIATIONS[kind])
+        out.append(re.compile(rf"(?<![A-Za-z0-9]){re.escape(address['head'].strip())}\s+(?:{short})\b\.?", re.I))
+    if (name := _PERSON.fullmatch(p)) is not None:  # "Jamal Wright" / "J. Wright" / "J Wright"
+        out.append(re.compile(rf"(?<![A-Za-z.]){name['first'][0]}\.?\s{re.escape(name['last'])}(?![A-Za-z])"))
     if _ACRONYM.fullmatch(p) and len(set(p)) > 1:
         skip = r"(?:(?:of|and|for|the|&)\s+)?"
         parts = [rf"{c}[a-z]+" for c in p]
