@@ -475,8 +475,9 @@ def is_money(value: Value) -> bool:
 
 
 def _day_first(year: int | None, month: int, day: int) -> tuple[tuple[str, object], ...]:
-    """The other reading of a numeric date whose two numbers could both be the month ("07/12/2026" is July 12
-    to an American and 7 December to most of the world): both readings are stated."""
+    """The other reading of a full numeric date whose two numbers could both be the month ("07/12/2026" is July
+    12 to an American and 7 December to most of the world): both readings are stated. A short date without its
+    year ("9/12") stays month first."""
     if day <= 12 and day != month and _valid_date(day, month):
         return (("date", (year, day, month)),)
     return ()
@@ -589,8 +590,7 @@ def _scan_values(text: str) -> list[Value]:
                 add("date", (int(m["year"]) if m["year"] else None, month, day), m.start(), m.end())
     for m in US_SHORT_DATE_RE.finditer(text):
         if _valid_date(int(m["m"]), int(m["d"])) and int(m["d"]) >= 1:
-            year = 2000 + int(m["y"]) if m["y"] else None
-            add("date", (year, int(m["m"]), int(m["d"])), m.start(), m.end(), alts=_day_first(year, int(m["m"]), int(m["d"])))
+            add("date", (2000 + int(m["y"]) if m["y"] else None, int(m["m"]), int(m["d"])), m.start(), m.end())
     _days(text, add)
     _times(text, add)
     _per_hundred(text, add)
