@@ -592,19 +592,23 @@ def value_labels(criterion: str, items: tuple[tuple[str, ...], ...]) -> tuple[fr
     """For each value item of a criterion (its phrases), the label stems no other value item of the
     criterion shares (None for a word or id item, or a value the criterion does not state)."""
     labels: list[list[frozenset[str]] | None] = []  # each value's label words, as the key sets of each word
+    kinds: list[str | None] = []
     for phrases in items:
         found: list[frozenset[str]] | None = None
+        kind = None
         for p in phrases:
             target = phrase_value(p)
             if target is None or target.kind == "id":
                 continue
             hits = [v for v in find_values(criterion) if target.same(v)]
+            kind = _KIND_FAMILY.get(target.kind, target.kind)
             if hits:
                 found = [frozenset(k) for _, k in _label_words(criterion, hits[0])]
                 if not found and (parallel := _parallel_label(criterion, hits[0])):
                     found = [frozenset(parallel)]
                 break
         labels.append(found)
+        kinds.append(kind)
     out: list[frozenset[str] | None] = []
     for i, lab in enumerate(labels):
         if lab is None:
@@ -612,7 +616,22 @@ def value_labels(criterion: str, items: tuple[tuple[str, ...], ...]) -> tuple[fr
             continue
         others = set().union(*(k for j, o in enumerate(labels) if j != i and o is not None for k in o))
         out.append(frozenset().union(*(k for k in lab if not k & others)))  # a word shared by form ("sign-ups", "sign-up") is no one's
-    return tuple(out)
+    return ValueLabels(out, kinds)
+
+
+_KIND_FAMILY = {"day": "date"}
+"""Value kinds one statement could confuse (a day of the month is a date)."""
+
+
+class ValueLabels(tuple):
+    """`value_labels`' answer: each item's own label stems, and (`kinds`) the kind of value each item is."""
+
+    kinds: tuple[str | None, ...] = ()
+
+    def __new__(cls, labels: list[frozenset[str] | None], kinds: list[str | None]) -> ValueLabels:
+        out = super().__new__(cls, labels)
+        out.kinds = tuple(kinds)
+        return out
 
 
 def mislabelled(hit: Hit, index: int, labels: tuple[frozenset[str] | None, ...]) -> bool:
@@ -621,7 +640,11 @@ def mislabelled(hit: Hit, index: int, labels: tuple[frozenset[str] | None, ...])
     if hit.value is None or hit.value.kind == "id" or index >= len(labels) or labels[index] is None:
         return False
     own = labels[index]
-    others = set().union(*(lab for j, lab in enumerate(labels) if j != index and lab is not None))
+    kinds = getattr(labels, "kinds", ())
+    kind = _KIND_FAMILY.get(hit.value.kind, hit.value.kind)
+    # only another item of the same kind of value can be the one a value is stated of: "10 pm on 2 December"
+    # states the time, whatever label the date item has
+    others = set().union(*(lab for j, lab in enumerate(labels) if j != index and lab is not None and (j >= len(kinds) or kinds[j] in (None, kind))))
     if not others:
         return False
     head = record_head(hit.sentence)

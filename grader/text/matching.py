@@ -98,6 +98,11 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
                 for amount, start, _ in durations(unit.text):
                     if amount == want and not (negation and negated_before(normalise(unit.text[:start]))):
                         found.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
+            if not found and forms:  # "7 Lake Road" reads as a count of 7; its other writing is an address: "7 Lake Rd"
+                for start in _other_writings(phrase, unit.text):
+                    before = normalise(unit.text[:start])
+                    if not (negation and (hypothetical_before(before) or negated_before(before))):
+                        found.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
             hits += found
             if found or not STEMMABLE_COUNT.fullmatch(phrase.strip()):
                 continue
@@ -184,6 +189,15 @@ def _states_list(listed: tuple[Value, ...], text: str) -> Value | None:
 
 # ---- other writings: codes and acronyms ------------------------------------------------------------
 
+STREET_ABBREVIATIONS = {
+    "road": ("rd",), "street": ("st",), "avenue": ("ave", "av"), "boulevard": ("blvd",), "drive": ("dr",), "lane": ("ln",),
+    "court": ("ct",), "place": ("pl",), "terrace": ("terr", "ter"), "highway": ("hwy",), "parkway": ("pkwy",),
+    "square": ("sq",), "crescent": ("cres",), "circle": ("cir",), "suite": ("ste",), "apartment": ("apt",),
+}
+"""The postal abbreviations of street words: an address phrase is stated with its street word abbreviated."""
+_ADDRESS = re.compile(r"(?P<head>\d+[A-Za-z]?\s+(?:[A-Z][A-Za-z'-]*\s+){1,3})(?P<kind>" + "|".join(k.capitalize() for k in STREET_ABBREVIATIONS) + r")", re.I)
+_PERSON = re.compile(r"(?P<first>[A-Z][a-z]{2,})\s(?P<last>[A-Z][a-z]+(?:-[A-Z][a-z]+)?)")
+"""A person's name of two capitalised words: stated also with the first name as its initial ("J. Wright")."""
 _CODE = re.compile(r"(?P<a>\d{1,4})(?P<b>[A-Za-z]{1,2})|(?P<c>[A-Za-z]{1,2})(?P<d>\d{1,4})")
 _ACRONYM = re.compile(r"[A-Z]{2,5}")
 _INITIAL_SKIP = frozenset("of and for the & to".split())
@@ -200,6 +214,14 @@ def _writing_patterns(phrase: str) -> tuple[re.Pattern[str], ...]:
     if (m := _CODE.fullmatch(p)) is not None:
         x, y = (m["a"], m["b"]) if m["a"] else (m["c"], m["d"])
         out.append(re.compile(rf"(?<![A-Za-z0-9-]){re.escape(x)}[-\u2011]{re.escape(y)}(?![A-Za-z0-9]|-[A-Za-z0-9])", re.I))
+        if m["a"] and y.isupper():  # "seat 12 A": a capital letter after a space, as written ("12 a day" is no seat)
+            out.append(re.compile(rf"(?<![A-Za-z0-9.,$-]){re.escape(x)}[ \u00a0]{re.escape(y)}(?![A-Za-z0-9]|-[A-Za-z0-9]|\.\s?[a-z])"))
+    if (address := _ADDRESS.fullmatch(p)) is not None:  # "7 Lake Road" / "7 Lake Rd." / "7 Lake Rd"
+        kind = address["kind"].lower()
+        short = "|".join(re.escape(a) for a in STREET_ABBREVIATIONS[kind])
+        out.append(re.compile(rf"(?<![A-Za-z0-9]){re.escape(address['head'].strip())}\s+(?:{short})\b\.?", re.I))
+    if (name := _PERSON.fullmatch(p)) is not None:  # "Jamal Wright" / "J. Wright" / "J Wright"
+        out.append(re.compile(rf"(?<![A-Za-z.]){name['first'][0]}\.?\s{re.escape(name['last'])}(?![A-Za-z])"))
     if _ACRONYM.fullmatch(p) and len(set(p)) > 1:
         skip = r"(?:(?:of|and|for|the|&)\s+)?"
         parts = [rf"{c}[a-z]+" for c in p]
@@ -302,7 +324,15 @@ def _form_specs(phrase: str) -> tuple[tuple[tuple[frozenset[str], ...], bool, tu
             done = tuple(words[i].startswith("+") or (_done_form(words[i]) and not (i > 0 and words[i - 1] == "be")) for i in at)
             trailing = bool(words) and _is_negator(words[-1]) and not any(_is_negator(w) for w in words[:-1])
             specs.append((tuple(_keys(w) for w in content), any(_is_negator(w) for w in words), done, trailing))
+            if len(content) == 2 and NOMINAL.search(content[1]) and content[0].isalpha():
+                # a noun compound whose head is an action noun is the action on the noun: "seat selection" /
+                # "choosing a seat", "name change" / "changing the name", "address verification" / "verify the address"
+                specs.append(((_keys(content[1]), _keys(content[0])), specs[-1][1], (done[1], done[0]), trailing))
     return tuple(specs)
+
+
+NOMINAL = re.compile(r"[a-z]{3}(?:tion|sion|ment|ance|ence|al)s?$")
+"""An action noun (derived from a verb: "selection", "payment", "renewal", "acceptance"): its stem is the verb's."""
 
 
 GAP_FREE = frozenset(
@@ -321,7 +351,8 @@ the same sentence ("took the admin role away", "taking one of your users off")."
 PARTICLE_WORDS = frozenset({"in", "out", "up", "off", "away", "back", "down", "over", "on", "into", "onto"})
 LIGHT_BEFORE = frozenset(
     "be been being get got go going able possible allowed permitted really currently actually also even yet still just "
-    "then now ever always at all marked set made put moved switched move mark switch turn turned".split()
+    "then now ever always at all marked set made put moved switched move mark switch turn turned "
+    "allow allows permit permits let lets include includes come comes offer offers support supports".split()
 )
 """Words a negator may stand before a negative form's words with, besides function words: "not able to
 reserve", "can't be marked implemented", "won't be able to cancel" (at most NEGATOR_SPAN words)."""
@@ -384,6 +415,8 @@ def _negator_before(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], i
     refund" states "no refund"), or "no" before the word's modifiers ("no seat changes": `_no_before_modifiers`)."""
     if text and _no_before_modifiers(tokens, i, text):
         return True
+    if i >= 2 and tokens[i - 1][3] == "of" and tokens[i - 2][3] == "out" and not (i >= 3 and tokens[i - 3][1] & _NUMBER_KEYS):
+        return not any(t[2] for t in tokens[max(0, i - 2 - NEGATOR_SPAN) : i - 2])  # never "isn't out of king rooms"  # "out of king rooms" states "no king rooms" ("3 out of 5 rooms" is a share)
     for k in range(i - 1, max(-1, i - 2 - NEGATOR_SPAN), -1):
         word = tokens[k][3]
         if tokens[k][2]:
@@ -397,6 +430,27 @@ def _negator_before(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], i
             return any(tokens[m][2] for m in range(max(0, k - 2), k))
         return False
     return False
+
+
+_NUMBER_KEYS = frozenset(f"n:{n}" for n in range(1000))
+ABSENT_PREDICATES = frozenset("included allowed permitted possible available offered supported an option".split())
+"""Predicates that deny their subject when negated after it: "choosing seats isn't included" states "no seat
+selection", "name changes aren't allowed" states "no name changes"."""
+
+
+def _denied_after(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], j: int) -> bool:
+    """Whether the words ending at j are the subject of a negated predicate of absence right after them
+    ("isn't included", "is not allowed", "aren't possible")."""
+    k = j + 1
+    if k < len(tokens) and tokens[k][3] in ("is", "are", "was", "were") and k + 1 < len(tokens) and tokens[k + 1][3] == "not":
+        k += 2
+    elif k < len(tokens) and tokens[k][2] and tokens[k][3].endswith("n't") and tokens[k][3][:-3] in ("is", "are", "was", "were", "ca", "wo"):
+        k += 1
+    else:
+        return False
+    while k < len(tokens) and tokens[k][3] in ("be", "really", "currently", "actually", "at", "all"):
+        k += 1
+    return k < len(tokens) and tokens[k][3] in ABSENT_PREDICATES
 
 
 def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
@@ -438,7 +492,7 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
             if not ok:
                 continue
             if negative:  # its negator stands with it: "is not in stock", never "is not out of stock"
-                polarity = _negator_before(tokens, i, _joined(text)) or any(t[2] for t in tokens[i : j + 1])
+                polarity = _negator_before(tokens, i, _joined(text)) or any(t[2] for t in tokens[i : j + 1]) or _denied_after(tokens, j)
                 if trailing and not polarity:  # "it cost you nothing": the negator after the words, within the gap
                     polarity = any(t[2] for t in tokens[j + 1 : j + 2 + MAX_GAP])
             else:

@@ -39,9 +39,16 @@ def phrase_pattern(phrase: str) -> re.Pattern[str]:
 
 
 
-SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<!^\d[.)])(?<!^\d\d[.)])(?<![\s(][A-Z]\.)(?<!^[A-Z]\.)\s+|\n+", re.M)
+_ABBREVIATED = "|".join(
+    rf"(?<=\b{w}\.)" for w in "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun No Nos".split()
+)
+SENTENCE_BREAK = re.compile(
+    r"(?<=[.!?])(?<!^\d[.)])(?<!^\d\d[.)])(?<![\s(][A-Z]\.)(?<!^[A-Z]\.)(?!(?:" + _ABBREVIATED + r")\s+\d)\s+|\n+",
+    re.M,
+)
 """Where sentences part: after ".", "!" or "?" and at line ends, never after the number of a numbered
-list item ("1. **CASE-5006**: ...": the number belongs to its item) nor after an initial ("J. Doe")."""
+list item ("1. **CASE-5006**: ...": the number belongs to its item) nor after an initial ("J. Doe"), nor
+after a month's, a weekday's or "No."'s abbreviation before a number ("Nov. 20th", "Wed. 2 Dec", "No. 5")."""
 
 
 def _sentences(message: str) -> list[str]:
@@ -890,5 +897,6 @@ $6,000" the amount is still stated (the action is what is refused)."""
 
 
 def _value_negated(unit: str, value: Value) -> bool:
-    words = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(normalise(unit[: value.start]))[-1])[-VALUE_NEGATION_WINDOW:]
+    # (a space after the text: a dash right before the value is a break, "No - $7.5k would be refused")
+    words = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(normalise(unit[: value.start]) + " ")[-1])[-VALUE_NEGATION_WINDOW:]
     return any(w in NEGATORS or w.endswith("n't") for w in words)

@@ -119,6 +119,17 @@ TIME_RANGE_RE = re.compile(
 Kept for readers; the scan uses the wider `CLOCK_RANGE_RE`."""
 CENTS_RE = re.compile(r"(?<![\d.,$])(?P<n>\d{1,2})\s?(?:cents?\b|\u00a2)", re.I)
 CENT_WORDS_RE = re.compile(r"(?<![A-Za-z-])(?P<w>[a-z]+(?:[-\s][a-z]+)?)\s+cents?\b", re.I)
+CENT_WORDS_AT_RE = re.compile(r"(?<![A-Za-z-])(?=(?P<all>(?P<w>[a-z]+(?:[-\s][a-z]+)?)\s+cents?\b))", re.I)
+"""`CENT_WORDS_RE` tried at every word start (a non-number word before the amount, "billed at ten cents",
+must not hide it)."""
+DECIMAL_COMMA_RE = re.compile(
+    r"(?<![\w.,])(?:(?:US|CA|AU)?\$|usd\s?|eur\s?|\u20ac\s?|\u00a3\s?)(?P<n>\d{1,3}(?:\.\d{3})+,\d{2}|\d+,\d{2})(?![\d,.]?\d)"
+    r"|(?<![\w.,$])(?P<n2>\d{1,3}(?:\.\d{3})+,\d{2}|\d+,\d{2})(?![\d,.]?\d)(?=\s?(?:\u20ac|eur\b|usd\b|dollars?\b))",
+    re.I,
+)
+"""Money written with a decimal comma (continental style): ``$640,20``, ``US$12.850,40``, ``12.850,40 EUR``.
+Only with a currency mark (a bare ``1,20`` may be a list), and a comma followed by exactly two digits (``$1,200``
+is twelve hundred)."""
 NUMBER_RE = re.compile(
     r"(?<![A-Za-z0-9.,\-])(?<![A-Za-z]-)(?P<cur>(?:\$|usd|eur|€|£)\s?)?(?P<n>\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d\-]|[.,]\d|\s\d)|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<pct>\s?%|\s?per\s?cent\b|\s?pct\b)?(?![\d,]*\d)(?!\.\d)",
@@ -269,6 +280,8 @@ def _number_word_value(text: str, m: re.Match[str]) -> int | None:
             prev = before[-1] if before else ""
             if prev in ONE_IS_A_COUNT_BEFORE:
                 return 1
+            if len(before) >= 2 and before[-2] in ONE_IS_A_COUNT_BEFORE and prev not in ONE_IS_NO_COUNT_BEFORE and (after is None or after.group(1).lower() not in ONE_IS_NO_COUNT_AFTER):
+                return 1  # "only supports one", "only allows one": the count of the verb's object
             if prev in ONE_IS_NO_COUNT_BEFORE or after is None or after.group(1).lower() in ONE_IS_NO_COUNT_AFTER:
                 return None
         return NUMBER_WORDS[word]
@@ -461,6 +474,15 @@ def is_money(value: Value) -> bool:
     return value.kind == "number" and (value.money or bool(MONEY_TEXT.search(value.text)))
 
 
+def _day_first(year: int | None, month: int, day: int) -> tuple[tuple[str, object], ...]:
+    """The other reading of a full numeric date whose two numbers could both be the month ("07/12/2026" is July
+    12 to an American and 7 December to most of the world): both readings are stated. A short date without its
+    year ("9/12") stays month first."""
+    if day <= 12 and day != month and _valid_date(day, month):
+        return (("date", (year, day, month)),)
+    return ()
+
+
 def _valid_date(month: int, day: int) -> bool:
     return 1 <= month <= 12 and 1 <= day <= 31
 
@@ -555,7 +577,7 @@ def _scan_values(text: str) -> list[Value]:
             add("id", m.group(0).upper(), m.start(), m.end())  # "noon-4" is a range, not an id
     for m in US_DATE_RE.finditer(text):
         if _valid_date(int(m["m"]), int(m["d"])):
-            add("date", (int(m["y"]), int(m["m"]), int(m["d"])), m.start(), m.end())
+            add("date", (int(m["y"]), int(m["m"]), int(m["d"])), m.start(), m.end(), alts=_day_first(int(m["y"]), int(m["m"]), int(m["d"])))
     for m in DAY_FIRST_DATE_RE.finditer(text):
         year = int(m["y"]) if len(m["y"]) == 4 else 2000 + int(m["y"])
         add("date", (year, int(m["m"]), int(m["d"])), m.start(), m.end())
@@ -575,10 +597,13 @@ def _scan_values(text: str) -> list[Value]:
     _money_words(text, add)
     for m in CENTS_RE.finditer(text):
         add("number", (Decimal(m["n"]) / 100).normalize(), m.start(), m.end(), money=True)
-    for m in CENT_WORDS_RE.finditer(text):
+    for m in CENT_WORDS_AT_RE.finditer(text):  # at every word: "at ten cents" is tried as "ten cents" too
         words = NUMBER_WORD_RE.fullmatch(m["w"])
         if words is not None and (count := _number_word_value(m["w"] + " cents", words)) is not None and count < 100:
-            add("number", (Decimal(count) / 100).normalize(), m.start(), m.end(), money=True)
+            add("number", (Decimal(count) / 100).normalize(), m.start(), m.end("all"), money=True)
+    for m in DECIMAL_COMMA_RE.finditer(text):
+        digits = (m["n"] or m["n2"]).replace(".", "").replace(",", ".")
+        add("number", Decimal(digits).normalize(), m.start(), m.end(), money=True)
     for m in TIME_RE.finditer(text):
         if m["h24"] is not None:
             add("time", int(m["h24"]) * 60 + int(m["m24"]), m.start(), m.end())
@@ -779,7 +804,7 @@ def _cents_after(text: str, pos: int) -> tuple[Decimal, int]:
     m = re.match(r"\s*,?\s*(?:and\s+)?(?P<n>\d{1,2}|[a-z]+(?:[-\s][a-z]+)?)\s+cents?\b", text[pos:], re.I)
     if m is None:
         # the cents said bare after the dollars, ending the clause: "139 dollars 20.", "forty dollars fifty,"
-        m = re.match(r"\s+(?:and\s+)?(?P<n>\d{2}|[a-z]+(?:-[a-z]+)?)(?=\s*(?:$|[.,;:!?)\u2014\u2013]))(?![.,]\d)", text[pos:], re.I)
+        m = re.match(r"\s+(?:and\s+)?(?P<n>\d{2}|[a-z]+(?:-[a-z]+)?)(?=\s*(?:$|[.,;:!?)\u2014\u2013])|\s+(?:in|on|left|remaining|available)\b)(?![.,]\d)", text[pos:], re.I)
         words = None if m is None or m["n"].isdigit() else NUMBER_WORD_RE.fullmatch(m["n"])
         if m is None or not (m["n"].isdigit() or (words is not None and (words["tens"] or _ONES.index(words["ones"].lower()) >= 10))):
             return Decimal(0), pos  # cents said bare are two digits or "ten" to "ninety-nine" ("forty dollars five" is none)
