@@ -194,6 +194,28 @@ class OrderConstraint(Strict):
 EvidencePhrase = str | list[str]
 
 
+class ContextValues(Strict):
+    """Values a reply criterion's statement names that its evidence deliberately does not require, with the
+    reason a reviewer can judge: a value the customer gave, restated to say which record or request the
+    criterion is about but not the fact asked for (`Explains that the $1,000 transfer cannot be made...`,
+    where the asked fact is the refusal), or an alternative the evidence accepts in other words (the
+    technician's name or his id). Every other value the statement names must be required by the evidence:
+    the catalog lint (`harness.validate.unrequired_values`) fails the release gate otherwise, so a reply
+    stating a wrong value of the asked fact cannot pass. Each entry of `values` is one value (an amount,
+    date, time, count, percentage, level or id) as the statement writes it, in any form the evidence judge
+    reads as the same value."""
+
+    values: list[str] = Field(min_length=1)
+    reason: str = Field(min_length=20, description="Why the reply need not state these values (whose values they are, what the asked fact is).")
+
+    @field_validator("values")
+    @classmethod
+    def _non_blank(cls, value: list[str]) -> list[str]:
+        if any(not v.strip() for v in value):
+            raise ValueError("context values must be non-empty strings")
+        return value
+
+
 class ReplyCriterion(Strict):
     """One semantic criterion on the user-visible replies.
 
@@ -204,6 +226,10 @@ class ReplyCriterion(Strict):
     asks for nothing, passes when the replies do not state the fact, and fails when they state a wrong
     value of it (another card on the profile, another refund destination), each wrong value an `absent`
     phrase generated from the world. A passing guard has nothing to quote.
+
+    Every value the statement names (amount, date, time, count, percentage, level, id) must be required by
+    the evidence - some item all of whose phrases state it - or be declared in `context_values` with a
+    reason (the catalog lint `harness.validate.unrequired_values`).
     """
 
     criterion: str = Field(min_length=8)
@@ -212,6 +238,12 @@ class ReplyCriterion(Strict):
         default=None,
         min_length=1,
         description="Phrases that must NOT occur in the visible replies for this criterion (e.g. a wrong amount).",
+    )
+    context_values: list[ContextValues] | None = Field(
+        default=None,
+        min_length=1,
+        description="Values the statement names that the evidence need not require, each group with its reason "
+        "(see ContextValues); every other value the statement names must be required by the evidence.",
     )
 
     @model_validator(mode="after")

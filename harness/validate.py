@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from contracts.graph import GraphConfig
-from contracts.schema import Task
+from contracts.schema import ReplyCriterion, Task
 from grader.textfacts import is_text_matcher
 from grader.values import MISSING, args_match, get_path
 from grader.refs import REF as CONTRACT_REF
@@ -345,7 +345,76 @@ def validate_task(task: Task, env: type[ToolEnvironment], graph: GraphConfig) ->
     for tool in sorted(needed - graph_tools):
         p.append(f"{where}: the {task.domain} graph exposes no node with tool {tool!r}")
     p += _consistency(task)
+    p += stated_value_problems(task)
     return p
+
+
+def _masked(text: str) -> str:
+    """`text` with every `${tool.field}` reference blanked out: a reference is no literal value (what it
+    resolves to is the trial's own), and its digits ("#2") are no count."""
+    return CONTRACT_REF.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _phrase_values(phrase: str) -> list[Any]:
+    from grader.text.values import find_values
+
+    return find_values(_masked(phrase))
+
+
+def _requires(item: str | list[str], value: Any) -> bool:
+    """Whether an evidence item requires `value`: every phrase of it (an item is any one of its phrases)
+    states the same value, as the judge compares them (`Value.same`, the phrase's value first)."""
+    phrases = [item] if isinstance(item, str) else item
+    return all(any(v.same(value) for v in _phrase_values(p)) for p in phrases)
+
+
+def unrequired_values(criterion: ReplyCriterion) -> list[str]:
+    """The catalog lint of one reply criterion (empty when clean): every value its statement names - read
+    by the evidence judge's own reader (`grader.text.values.find_values`: amounts, dates, times, counts,
+    percentages, levels, ids) - must be required by its evidence (some item all of whose phrases state
+    the same value in any form the judge reads as the same), or be declared in `context_values` with a
+    reason. Otherwise a reply stating a wrong value of that fact passes ("the 20A breaker on circuit 9").
+    A declared context value must name a value of the statement (the same value, or its very words) that
+    the evidence does not require (else the declaration is stale). Mention guards (no evidence) ask for nothing and are skipped."""
+    from grader.text.values import find_values, phrase_value
+
+    if criterion.is_guard:
+        return []
+    problems: list[str] = []
+    stated = find_values(_masked(criterion.criterion))
+
+    def named(text: str) -> list[Any]:
+        """The statement's values a declared entry names: the same value, or the same words ("one" of
+        "one-night", which reads as a count only in its sentence)."""
+        value = phrase_value(_masked(text))
+        words = text.strip().rstrip(".").lower()
+        return [v for v in stated if (value is not None and (value.same(v) or v.same(value))) or v.text.strip().rstrip(".").lower() == words]
+
+    declared = [(text, named(text)) for group in criterion.context_values or [] for text in group.values]
+    for value in stated:
+        if any(_requires(item, value) for item in criterion.evidence):
+            continue
+        if any(value in values for _, values in declared):
+            continue
+        problems.append(
+            f"states the {value.kind} {value.text!r}, which its evidence does not require (a reply with another "
+            f"{value.kind} passes): add it to the evidence, or declare it in context_values with a reason"
+        )
+    for text, values in declared:
+        if not values:
+            problems.append(f"context value {text!r} is no value the statement names")
+        elif all(any(_requires(item, v) for item in criterion.evidence) for v in values):
+            problems.append(f"context value {text!r} is required by the evidence: drop the declaration")
+    return problems
+
+
+def stated_value_problems(task: Task) -> list[str]:
+    """`unrequired_values` over a task's reply criteria, as lines naming the task and the criterion."""
+    return [
+        f"{task.id}: reply criterion {index + 1} ({criterion.criterion[:60]!r}) {problem}"
+        for index, criterion in enumerate(task.contract.reply_criteria or [])
+        for problem in unrequired_values(criterion)
+    ]
 
 
 def _references(task: Task, env: type[ToolEnvironment]) -> list[str]:
