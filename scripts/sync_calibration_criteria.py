@@ -27,6 +27,7 @@ def main() -> None:
     args = parser.parse_args()
     catalog = load_catalog()
     stale = 0
+    shared: dict[tuple[str, str, str], dict] = {}  # one object per criterion: the dump writes it once (an anchor) and aliases it after
     for path in sorted(DEV_DIR.glob("*.yaml")):
         text = path.read_text(encoding="utf-8")
         doc = yaml.safe_load(text)
@@ -41,6 +42,7 @@ def main() -> None:
                 continue
             fresh = matches[0].model_dump(mode="json", exclude_none=True, exclude_defaults=True)
             fresh["criterion"] = matches[0].criterion
+            fresh = shared.setdefault((path.name, item["task"], matches[0].criterion), fresh)
             if fresh != snapshot:
                 stale += 1
                 print(f"{path.name}: {item['id']}: stale")
