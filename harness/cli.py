@@ -154,7 +154,7 @@ class Report(ReportConfig):
             if self.price_table is not None:
                 load_price_table(self.price_table)
             labels = parse_labels(self.label)
-            report = build_report(self.runs, self.out, card_tasks=self.card, price_table=self.price_table, labels=labels, allow_mixed=self.allow_mixed)
+            report = build_report(self.runs, self.out, card_tasks=self.card, price_table=self.price_table, labels=labels, allow_mixed=self.allow_mixed, figures=self.figures)
         except (ReportInputError, KeyError) as exc:
             fail(str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc))
         except OSError as exc:

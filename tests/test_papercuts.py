@@ -51,8 +51,8 @@ async def test_the_report_uses_the_price_table_the_run_recorded(tmp_path: Path) 
     plan = Plan(agent="graph", agent_model="mock:agent", router_model="mock:agent", user="scripted", judge="evidence", offline=False)
     script = [tool_call("route", node="balance_inquiry"), tool_call("get_account_balance", account_id="ACC-1005"), text("Your balance is $640.20.")]
     result = await execute_run(config, console=QUIET, components=TrialComponents(config, plan, apis={"agent": ScriptedModel(script), "router": ScriptedModel(script)}))
-    recorded = build_report([result.directory], tmp_path / "a")
-    default = build_report([result.directory], tmp_path / "b", price_table=DEFAULT_PRICE_TABLE)
+    recorded = build_report([result.directory], tmp_path / "a", figures=False)
+    default = build_report([result.directory], tmp_path / "b", price_table=DEFAULT_PRICE_TABLE, figures=False)
     board = {t.key: t for t in recorded.tables}["leaderboard"]
     other = {t.key: t for t in default.tables}["leaderboard"]
     assert board.rows != other.rows  # priced at the run's own rates, not the default table's "n/a"

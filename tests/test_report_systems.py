@@ -1,7 +1,8 @@
 """Reports over runs that must not merge, or that lack something: run identity, copies, mixed catalogs,
 labels, partial and ungraded runs, ⊥ trials, demo cards. What they check does not depend on the catalog's
 size, so they use runs of two domains reported against those two domains (tests/report_runs.py), apart
-from the full-catalog report tests (tests/test_report.py) so that the two run on two cores at once."""
+from the full-catalog report tests (tests/test_report.py) so that the two run on two cores at once. They
+build reports without figures (`--no-figures`), which are most of a report's time and none of what they check."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def test_partial_run_says_what_is_missing(small: dict[str, Path], tmp_path: Path
     removed = sorted((partial / "trials" / "payments").glob("payments_transfer_*__r0__*.json"))[:3]
     for path in removed:
         path.unlink()
-    report = build_report([partial], tmp_path / "out", **two_domains())
+    report = build_report([partial], tmp_path / "out", **two_domains(), figures=False)
     coverage = table(report, "coverage")
     first = next(r for r in coverage.rows if r[1] == 1)
     col = coverage.columns.index
@@ -34,14 +35,14 @@ def test_partial_run_says_what_is_missing(small: dict[str, Path], tmp_path: Path
 
 
 def test_demo_card_for_a_requested_task(scripted: dict[str, Path], tmp_path: Path) -> None:
-    report = build_report([scripted["case_b"]], tmp_path / "out", card_tasks=["payments_checkout_full_chain_02"])
+    report = build_report([scripted["case_b"]], tmp_path / "out", card_tasks=["payments_checkout_full_chain_02"], figures=False)
     [card] = report.cards
     md = (report.out / "report.md").read_text()
     assert "graded failure (primary: state)" in card.outcome
     assert "accounts.ACC-1002.loyalty_points: expected 155, got 310" in md
     assert "process_payment" in md and "node `scripted`" in md
     with pytest.raises(KeyError):
-        build_report([scripted["case_b"]], tmp_path / "out2", card_tasks=["payments_nope_01"])
+        build_report([scripted["case_b"]], tmp_path / "out2", card_tasks=["payments_nope_01"], figures=False)
 
 
 def test_different_configurations_of_one_agent_are_different_systems(scripted: dict[str, Path]) -> None:
@@ -75,7 +76,7 @@ def test_mixed_catalogs_are_refused_or_marked(small: dict[str, Path], tmp_path: 
     other = copy_run(small["noop"], tmp_path / "noop_v0", dataset_version="0.9.0", dataset_lock_sha256="f" * 64, started_at="2099-01-01")
     with pytest.raises(ReportInputError, match="different catalog versions"):
         load_runs([small["oracle"], other], **scope)
-    report = build_report([small["oracle"], other], tmp_path / "out", allow_mixed=True, **scope)
+    report = build_report([small["oracle"], other], tmp_path / "out", allow_mixed=True, **scope, figures=False)
     leaderboard = table(report, "leaderboard")
     marked = [r[1] for r in leaderboard.rows if "‡" in r[1]]
     assert marked == ["noop ‡"]
@@ -104,7 +105,7 @@ def test_a_run_missing_a_whole_domain_says_so(small: dict[str, Path], tmp_path: 
     partial = tmp_path / "oracle_no_payments"
     shutil.copytree(small["oracle"], partial)
     shutil.rmtree(partial / "trials" / "payments")
-    report = build_report([partial, small["noop"]], tmp_path / "out", **two_domains())
+    report = build_report([partial, small["noop"]], tmp_path / "out", **two_domains(), figures=False)
     coverage = table(report, "coverage")
     col = coverage.columns.index
     row = next(r for r in coverage.rows if r[0].startswith("oracle"))
@@ -126,7 +127,7 @@ def test_failure_composition_has_non_convergence_and_bottom_slices(small: dict[s
     record = json.loads(path.read_text())
     record.update(status="infra_error", strict=None, failure_class="infra:connection", verdict=None)
     path.write_text(json.dumps(record))
-    report = build_report([broken, scripted["script"]], tmp_path / "out", **two_domains())
+    report = build_report([broken, scripted["script"]], tmp_path / "out", **two_domains(), figures=False)
     composition = table(report, "failure_composition")
     col = composition.columns.index
     noop = next(r for r in composition.rows if r[0] == "noop")
@@ -151,7 +152,7 @@ def test_ungraded_trials_mark_the_system_incomplete(small: dict[str, Path], tmp_
     record = json.loads(path.read_text())
     record["ungraded"] = "judge failed after 3 retries"
     path.write_text(json.dumps(record))
-    report = build_report([judged], tmp_path / "out", **two_domains())
+    report = build_report([judged], tmp_path / "out", **two_domains(), figures=False)
     [row] = table(report, "leaderboard").rows
     assert row[1] == "noop †"
     assert any("1 ungraded trial(s) counted as non-passes" in n for n in table(report, "leaderboard").notes)
@@ -161,9 +162,33 @@ def test_ungraded_trials_mark_the_system_incomplete(small: dict[str, Path], tmp_
 
 def test_a_demo_card_chooses_system_and_round(small: dict[str, Path], tmp_path: Path) -> None:
     task = sorted(small_catalog())[0]
-    report = build_report([small["oracle"], small["noop"]], tmp_path / "out", card_tasks=[f"{task}@noop#2", f"{task}@oracle"], **two_domains())
+    report = build_report([small["oracle"], small["noop"]], tmp_path / "out", card_tasks=[f"{task}@noop#2", f"{task}@oracle"], **two_domains(), figures=False)
     first, second = report.cards
     assert (first.system, first.record.key.round, first.record.agent) == ("noop", 1, "noop")
     assert (second.system, second.record.key.round) == ("oracle", 0)
     with pytest.raises(KeyError, match="no system named"):
-        build_report([small["noop"]], tmp_path / "out2", card_tasks=[f"{task}@nobody"], **two_domains())
+        build_report([small["noop"]], tmp_path / "out2", card_tasks=[f"{task}@nobody"], **two_domains(), figures=False)
+
+
+def test_no_figures_writes_the_same_tables_and_says_the_figures_were_left_out(small: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`crmbench report --no-figures`: the same tables, no PNG (an earlier report's in the same directory
+    removed, not left to pass for this one's), and the Markdown and HTML say the figures were not drawn."""
+    from harness.cli import main
+
+    out = tmp_path / "report"
+    main(["report", str(small["oracle"]), "--out", str(out)])
+    assert " 0 figures" not in capsys.readouterr().out and list((out / "figures").glob("*.png"))
+    before = {p.name: p.read_text() for p in (out / "tables").glob("*.md")}
+    main(["report", str(small["oracle"]), "--out", str(out), "--no-figures"])
+    assert " 0 figures" in capsys.readouterr().out
+    assert not list((out / "figures").glob("*.png"))
+    assert "Figures not drawn" in (out / "report.md").read_text() and "Figures not drawn" in (out / "report.html").read_text()
+    after = {p.name: p.read_text() for p in (out / "tables").glob("*.md")}
+    assert after.keys() == before.keys()
+    differs = [name for name in before if _without_provenance(before[name]) != _without_provenance(after[name])]
+    assert not differs, differs
+
+
+def _without_provenance(markdown: str) -> str:
+    """A table's Markdown without its provenance header (it says when the report was generated)."""
+    return markdown.split("</details>", 1)[-1]

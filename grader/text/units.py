@@ -870,8 +870,8 @@ def transcript_units(messages: list[str], phrases: tuple[str, ...] = ()) -> list
     units: list[Unit] = []
     for m, message in enumerate(messages):
         short = len(_sentences(message)) == 1 and len(_words(message)) < FRAGMENT_WORDS
-        dump = message_is_dump(message, phrases) or (listy_transcript and short)
-        spread = dump_units(message, phrases)
+        dump = (listy_transcript and short) or message_is_dump(message, phrases)  # the cheap reading first
+        spread = frozenset() if dump else dump_units(message, phrases)  # a dump's every unit is listed already
         records = _records_of(message, phrases)
         index = 0
         for i, sentence in enumerate(_sentences(message)):

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from grader.text.units import FUNCTION_WORDS, NEGATORS, Unit, negated_after, negated_before, normalise
 from grader.text.values import find_values
@@ -235,9 +236,12 @@ ALTERNATIVE_WORDS = re.compile(r"\b(?:instead|alternatively|rather|another|other
 your card instead") takes nothing back."""
 
 
+@lru_cache(maxsize=16384)
 def _marker(text: str) -> tuple[re.Match[str] | None, str]:
     """The reversal marker opening `text` (within its first words) and its kind: "strong" (a correction of
-    oneself), "soft" ("actually", "oh well", "but"...) or "apology" ("sorry", "unfortunately", "turns out")."""
+    oneself), "soft" ("actually", "oh well", "but"...) or "apology" ("sorry", "unfortunately", "turns out").
+    Cached: every unit of a transcript is read once per judged criterion set, and the gate and a deterministic
+    agent's rounds judge the same sentences again."""
     head_words = re.findall(r"\S+", text)[:OPENING_WORDS]
     head = text[: sum(len(w) + 1 for w in head_words)]
     strong = STRONG_REVERSAL.search(head)

@@ -80,13 +80,16 @@ def provenance_html(lines: list[str]) -> str:
     return f"<section class='prov' id='provenance'><b>Provenance</b><ul>{items}</ul></section>"
 
 
+NO_FIGURES = "Figures not drawn (built with --no-figures)."
+
+
 def render_html(data: ReportData, tables: list[Table], figures: dict[str, bytes], cards: list[Card], header: list[str] | None = None) -> str:
     esc = html.escape
     nav = "".join(f"<a href='#{esc(t.key)}'>{esc(t.key)}</a>" for t in tables) + "<a href='#figures'>figures</a><a href='#explorer-title'>trial explorer</a><a href='#cards'>demo cards</a>"
     images = "".join(
         f"<figure><img alt='{esc(name)}' src='data:image/png;base64,{base64.b64encode(png).decode()}'><figcaption>{esc(name)}</figcaption></figure>"
         for name, png in figures.items()
-    )
+    ) or f"<p>{NO_FIGURES}</p>"
     sources = "".join(f"<li><code>{esc(str(p))}</code></li>" for p in data.sources)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>CRM-Agent-Bench report</title><style>{STYLE}</style></head>
@@ -149,23 +152,30 @@ def build_report(
     allow_mixed: bool = False,
     catalog: dict[str, Task] | None = None,
     lock: dict[str, Any] | None = None,
+    figures: bool = True,
 ) -> Report:
+    """Tables, figures, demo cards, Markdown and HTML of the runs in `out`. `figures=False` (`--no-figures`)
+    leaves the figures out: they are most of a report's time (matplotlib), and tables alone answer a quick
+    look or a CI summary."""
     data = load_runs(run_dirs, labels, allow_mixed=allow_mixed, catalog=catalog, lock=lock)
     cards = choose_cards(data, card_tasks or [])  # a bad --card fails before seconds of tables and figures
     header = provenance(data)
     prices = PriceTable.load(price_table) if price_table is not None else run_prices(data)
     assign_prices(data, prices if price_table else None)
     tables = all_tables(data, prices)
-    figures = all_figures(data, prices)
+    drawn = all_figures(data, prices) if figures else {}
+    if not figures:  # an earlier report's figures in the same directory are not this report's
+        for stale in (out / "figures").glob("*.png"):
+            stale.unlink()
     for table in tables:
         write_atomic(out / "tables" / f"{table.key}.md", to_markdown(table, header))
         write_atomic(out / "tables" / f"{table.key}.csv", to_csv(table, header))
         write_atomic(out / "tables" / f"{table.key}.json", to_json(table, header))
-    for name, png in figures.items():
+    for name, png in drawn.items():
         write_atomic_bytes(out / "figures" / f"{name}.png", png)
     markdown = ["# CRM-Agent-Bench report", "", "## Provenance", "", *[f"- {line}" for line in header], ""] + [to_markdown(t) for t in tables]
-    markdown += ["## Figures", ""] + [f"![{name}](figures/{name}.png)" for name in figures]
+    markdown += ["## Figures", ""] + ([f"![{name}](figures/{name}.png)" for name in drawn] or [NO_FIGURES])
     markdown += ["", "## Trajectory demo cards", ""] + [card_markdown(c) for c in cards]
     write_atomic(out / "report.md", "\n".join(markdown) + "\n")
-    write_atomic(out / "report.html", render_html(data, tables, figures, cards, header))
-    return Report(out=out, tables=tables, figures=figures, cards=cards)
+    write_atomic(out / "report.html", render_html(data, tables, drawn, cards, header))
+    return Report(out=out, tables=tables, figures=drawn, cards=cards)

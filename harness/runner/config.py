@@ -237,6 +237,7 @@ class ReportConfig(BaseModel):
         default_factory=list, json_schema_extra=shown_as("NAME=RUN[,RUN...]"), description="NAME=RUN[,RUN...]: name a system and group its runs (repeatable; the runs must be one system)"
     )
     allow_mixed: bool = Field(default=False, description="allow runs over different catalogs, or a --label over different configurations (every affected row is marked)")
+    figures: bool = Field(default=True, description="draw the figures (--no-figures: tables, cards and HTML only, several times faster)")
 
 
 class CompareConfig(BaseModel):
