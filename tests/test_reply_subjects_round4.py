@@ -56,6 +56,11 @@ CASES = [
      "You're on Premier Fibre, and your support level is premier too.", True),
     ("States the plan Premier Fibre and the premier support level.", ["Premier Fibre", "premier"],
      "Plan: Premier Fibre. Support level: Premier.", True),
+    # the containing phrase adds only grammar (a quantity, a negation): one mention states both (lead)
+    ("Says there are no cabins left on that sailing.", ["cabins", ["no cabins", "none left"]],
+     "I'm afraid there are no cabins left on that sailing.", True),
+    ("Says there are no cabins left on that sailing.", ["cabins", ["no cabins", "none left"]],
+     "I'm afraid there are no rooms left on that sailing.", False),
     # ---- a question word the item is about -----------------------------------------------------------
     ("Asks which Patel the caller is before changing anything.", [["which Patel", "which account"]],
      "All done, Mr. Patel - your address is updated.", False),

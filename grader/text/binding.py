@@ -1016,17 +1016,22 @@ def wh_dropped(hit: Hit, phrase: str) -> bool:
 
 def counted_twice(hit: Hit, phrase: str, evidence: Sequence[tuple[str, ...]], index: int) -> bool:
     """Whether a match of a word item lies inside a match of another item of the criterion that contains it
-    ("enterprise" inside "Enterprise SD-WAN"): one mention states one item, so the other needs its own."""
+    ("enterprise" inside "Enterprise SD-WAN"): one mention states one item, so the other needs its own. A
+    phrase that adds only grammar to the item ("no suites", "all the suites", "not paid") is the item said
+    with its quantity or polarity, not another thing: its mention states both."""
     if phrase_value(phrase) is not None:
         return False
     at = hit_offset(hit)
     own = phrase.lower().strip().rstrip("*")
+    own_words = set(re.findall(r"[a-z0-9']+", own))
     for j, item in enumerate(evidence):
         if j == index:
             continue
         for other in item:
             low = other.lower()
             if low == own or not re.search(r"(?<![\w-])" + re.escape(own) + r"(?![\w-])", low):
+                continue
+            if all(w in FUNCTION_WORDS or w in NEGATORS for w in set(re.findall(r"[a-z0-9']+", low)) - own_words):
                 continue
             for m in re.finditer(r"(?<![\w-])" + re.escape(low) + r"(?![\w-])", hit.sentence.lower()):
                 if m.start() <= at < m.end():
