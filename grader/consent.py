@@ -418,6 +418,23 @@ def _excluded(clause: list[str], said: str) -> bool:
 
 _BARE_NEGATORS = frozenset({"no", "not", "never"})
 
+_SET_ASIDE = re.compile(
+    r"\b(?:not|rather\s+than|instead\s+of)\s+(?:(?:the|my|your|a|an|to|on|onto|into|that|this|via|by|with|for)\s+){0,2}([a-z][a-z-]{2,})", re.I
+)
+_SET_ASIDE_IGNORED = frozenset(
+    "the and for its his her their our your any all one that this those these with from into onto can will shall would could should may might have has had does did are was were just really".split()
+)
+
+
+def _sets_aside_decision(text: str, decision: str) -> bool:
+    """The answer sets aside a thing the decision names ("to my gift card, not the original card" before a
+    refund to the original card; "rather than the express option"): the customer wants the action on other
+    terms than the call's, so it is not granted. Only a content word of the decision counts: setting aside
+    another option the agent offered ("as long as it goes to the card and not into store credit") or
+    anything else ("not a problem", "not at all") is no answer against the call."""
+    proposed = {w for w in words(decision) if len(w) > 2 and w.isalpha()} - _SET_ASIDE_IGNORED
+    return any(m.group(1).lower() in proposed for m in _SET_ASIDE.finditer(text.replace("\u2019", "'")))
+
 
 def _names_own_record(text: str, question: ConsentQuestion) -> bool:
     """`text` names the record the tool acts on by the id under a key naming the tool's object
@@ -674,7 +691,7 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # an answer about another of the options the agent offered, or another value of the call's code
     # ("Laura's, the Logistics one" when Mark's lead is disqualified; "yes, as store credit" for a refund to
     # the card; "yes to the 2 pm one instead" for the 10:00 window) decides against this call
-    conflict = excludes_call(message.content, question) or _names_other_code(message.content, question, reading) or _names_other_amount(reading, question) or any(
+    conflict = excludes_call(message.content, question) or _sets_aside_decision(message.content, check.decision) or _names_other_code(message.content, question, reading) or _names_other_amount(reading, question) or any(
         _names_other_time(reading.without_conditions(w), question) or _names_other_text(reading.without_conditions(w), question)
         for w in reading.affirm_texts
     )
@@ -704,6 +721,7 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     every_action = [form for forms in lexicon().actions.values() for form in forms]
     elsewhere |= not about and pick is not True and bool(reading.affirm_texts) and all(
         w in reading.request_texts and _found(_without_manner(words(w)), every_action) and not names_value(w, question) and not _found(words(w), _ADDED)
+        and not _found(words(w), lexicon().generic_actions)  # "Yes, process it.": a generic verb on "it" is the proposal
         for w in reading.affirm_texts
     )
     # "Yes, all of it. And can you put the money on my card instead?": a counter-request in the same answer,

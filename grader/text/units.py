@@ -737,6 +737,17 @@ REQUEST_CONFIRM = re.compile(
 )
 """A request to the customer to confirm or check something: what it names is asked, not stated."""
 
+DECLARATIVE_OFFER = re.compile(
+    r"\b(?:i|we)(?:\s+can|\s+could|['\u2019]d\s+be\s+(?:happy|glad)\s+to|\s+would\s+be\s+(?:happy|glad)\s+to|\s+am\s+happy\s+to|['\u2019]m\s+happy\s+to)"
+    r"(?:\s+also)?\s+(?!not\b)[a-z]+\b.*?\bif\s+you(?:['\u2019]d|\s+would)?\s+(?:like|want|prefer|wish)\b"
+    r"|\bif\s+you(?:['\u2019]d|\s+would)?\s+(?:like|want|prefer|wish)\b[\s,]*(?:i|we)(?:\s+can|\s+could|['\u2019]ll|\s+will|['\u2019]d\s+be\s+happy\s+to)\s+[a-z]+"
+    r"|\b(?:just\s+)?(?:say\s+the\s+word|give\s+me\s+the\s+nod)\s+and\s+(?:i|we)(?:['\u2019]ll|\s+will|\s+can)\s+[a-z]+",
+    re.I,
+)
+"""An offer made as a statement ("I could refund the $45 to your card if you like.", "If you'd like, I can
+move it to Friday.", "Say the word and I'll cancel it."): what it offers is not done, so its clause is asked,
+as "Would you like me to ...?" is."""
+
 
 ASK_BACK = re.compile(
     r"^(?:(?:do|would|did)\s+you\s+(?:know|think|reckon|agree|remember|happen\s+to\s+know)|any\s+idea|you\s+(?:know|think|reckon)"
@@ -793,6 +804,12 @@ def split_question(sentence: str) -> tuple[str, str]:
             if edge is None:
                 return "", sentence
             return sentence[edge.end() :], sentence[: edge.start()]
+        offer = DECLARATIVE_OFFER.search(sentence)
+        if offer is not None:  # the offer's clause is asked; a statement before it stands ("Done - and I can email a receipt if you like.")
+            edges = [e for e in re.finditer(r"[,;:]\s+|\s[-\u2013\u2014]+\s|\u2014|\s(?:and|but|so)\s", sentence[: offer.start()])]
+            if not edges:
+                return "", sentence
+            return sentence[: edges[-1].start()].rstrip(), sentence[edges[-1].start() :]
         return sentence, ""
     edges = list(CLAUSE_EDGE.finditer(sentence))
     for edge in reversed(edges):
