@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -59,14 +60,29 @@ def _payments_yaml() -> str:
     return (ROOT / "contracts" / "tasks" / "payments.yaml").read_text(encoding="utf-8")
 
 
+@functools.cache
+def _payments_task() -> str:
+    """payments.yaml reduced to TASK, as YAML text: read once (the whole file is most of a case's time), and
+    parsed again by each case so that no edit reaches another."""
+    import yaml
+
+    from contracts.yaml_io import read_yaml
+
+    data = read_yaml(_payments_yaml())
+    assert isinstance(data, dict)
+    data["tasks"] = [next(t for t in data["tasks"] if t["id"] == TASK)]
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+
+
 def _one_task_file(tmp: Path, edit: Callable[[dict], None], name: str = "payments.yaml") -> Path:
     """payments.yaml reduced to one task, edited, written to `tmp/name`."""
     import yaml
 
-    data = yaml.safe_load(_payments_yaml())
-    task = next(t for t in data["tasks"] if t["id"] == TASK)
-    edit(task)
-    data["tasks"] = [task]
+    from contracts.yaml_io import read_yaml
+
+    data = read_yaml(_payments_task())
+    assert isinstance(data, dict)
+    edit(data["tasks"][0])
     path = tmp / "tasks" / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from contracts.catalog import load_catalog
+from contracts.yaml_io import read_yaml
 from grader.calibration import CALIBRATION_DIR, CONSENT, CONSENT_V1_DIRNAME, DOMAINS, RESULTS_FILE, CalibrationError, set_hash
 from grader.consent import ConsentJudgement, ConsentQuestion, RuleConsentJudge
 from grader.consent_calibration import CONSENT_DIRNAME, ResolvedConsentCase, load_consent, measure_consent, question_for
@@ -82,7 +83,7 @@ def test_a_case_becomes_the_question_a_grader_asks(checks: dict) -> None:
 def _one_case(tmp_path: Path, mutate) -> Path:  # noqa: ANN001
     directory = tmp_path / CONSENT_DIRNAME
     directory.mkdir()
-    data = yaml.safe_load((SAMPLE_DIR / "payments.yaml").read_text(encoding="utf-8"))
+    data = read_yaml((SAMPLE_DIR / "payments.yaml").read_text(encoding="utf-8"))
     mutate(data["items"][0])
     (directory / "payments.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return directory
@@ -104,7 +105,7 @@ def test_a_bad_case_is_an_error_naming_the_file_and_the_case(tmp_path: Path, che
     with pytest.raises(CalibrationError) as exc:
         load_consent(checks, directory)
     text = str(exc.value)
-    first = yaml.safe_load((SAMPLE_DIR / "payments.yaml").read_text(encoding="utf-8"))["items"][0]["id"]
+    first = read_yaml((SAMPLE_DIR / "payments.yaml").read_text(encoding="utf-8"))["items"][0]["id"]
     assert str(directory / "payments.yaml") in text and first in text and message in text, text
 
 

@@ -18,6 +18,7 @@ import yaml
 from rich.console import Console
 
 from contracts.catalog import load_catalog
+from contracts.yaml_io import read_yaml
 from grader.calibration import (
     CALIBRATION_DIR,
     DOMAINS,
@@ -122,7 +123,7 @@ def test_the_heldout_split_is_written_apart_from_the_gold_replies_and_the_dev_sp
 def test_the_split_files_are_marked_and_dated(name: str) -> None:
     directory, _, marker = SETS[name]
     for path in sorted(directory.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = read_yaml(path.read_text(encoding="utf-8"))
         assert data["domain"] == path.stem and marker in data["written"], path
 
 
@@ -133,7 +134,7 @@ def _one_case(tmp_path: Path, mutate) -> Path:  # noqa: ANN001
     """A held-out directory with one sales file whose first case `mutate` edits (the raw dict)."""
     directory = tmp_path / "heldout"
     directory.mkdir()
-    data = yaml.safe_load((V5_DIR / "sales.yaml").read_text(encoding="utf-8"))
+    data = read_yaml((V5_DIR / "sales.yaml").read_text(encoding="utf-8"))
     mutate(data["items"][0])
     (directory / "sales.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return directory
@@ -161,7 +162,7 @@ def test_a_bad_case_is_an_error_naming_the_file_and_the_case(tmp_path: Path, cri
     with pytest.raises(CalibrationError) as exc:
         load_heldout(criteria, directory)
     text = str(exc.value)
-    first = yaml.safe_load((V5_DIR / "sales.yaml").read_text(encoding="utf-8"))["items"][0]["id"]
+    first = read_yaml((V5_DIR / "sales.yaml").read_text(encoding="utf-8"))["items"][0]["id"]
     assert str(directory / "sales.yaml") in text and first in text and message in text, text
 
 
@@ -191,7 +192,7 @@ def test_bad_yaml_a_wrong_domain_and_duplicate_ids_are_errors(tmp_path: Path, cr
 
 
 def test_the_dev_loader_names_the_case_too(tmp_path: Path) -> None:
-    data = yaml.safe_load((CALIBRATION_DIR / "sales.yaml").read_text(encoding="utf-8"))
+    data = read_yaml((CALIBRATION_DIR / "sales.yaml").read_text(encoding="utf-8"))
     data["items"][2].pop("expected")
     (tmp_path / "sales.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     with pytest.raises(CalibrationError, match=rf"sales\.yaml: case {data['items'][2]['id']}: expected: Field required"):

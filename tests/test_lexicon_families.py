@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from contracts.schema import ReplyCriterion
+from contracts.yaml_io import read_yaml
 from grader.text.evidence import EvidenceJudge
 from grader.text.lexicon import lexicon, phrase_forms, spelling, word_keys
 
@@ -261,11 +262,9 @@ def test_every_family_member_keeps_a_content_word() -> None:
     from grader.text.matching import _form_specs
 
     assert lexicon().phrase_groups
-    import yaml
-
     from grader.text.lexicon import LEXICON_FILE
 
-    for name, forms in yaml.safe_load(LEXICON_FILE.read_text(encoding="utf-8"))["families"].items():
+    for name, forms in read_yaml(LEXICON_FILE.read_text(encoding="utf-8"))["families"].items():
         for form in [name, *forms]:
             if not form.startswith("="):
                 assert _form_specs(form), (name, form)
