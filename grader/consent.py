@@ -545,6 +545,8 @@ def conditions_met(reading: Reading, question: ConsentQuestion, deciding: set[st
                 holds = told
             if holds is None:
                 holds = _other_action_held(condition, question)
+            if holds is None and stated and condition.kind is None:
+                holds = _stated_of_proposal(condition, question, stated[-1])
             if holds is None:
                 return False, f"the customer's condition ({condition.text!r}) cannot be checked on the call"
             if not holds:
@@ -601,6 +603,28 @@ def _stated_of_alternative(condition: Condition, question: ConsentQuestion, agen
     if len(hits) != 1:
         return None
     return mine[hits.pop()]
+
+
+def _stated_of_proposal(condition: Condition, question: ConsentQuestion, agent: str) -> bool | None:
+    """A condition restating what the agent said of the thing it proposes ("The right article is KB-2003, 'No dial
+    tone on a business voice line'. Want me to attach it?" - "If it's the one for business voice lines, then yes"):
+    every content word of the condition stands, not negated, in the agent's sentence naming the call's value; the
+    condition itself not negated. Met (True); else None (left to the other checks: unverifiable)."""
+    cw = words(condition.raw)
+    if condition.negative or any(w in lexicon().negators for w in cw):
+        return None
+    opening = {w for phrase in [*lexicon().condition_openers, "only", "just", "still", "sure", "then", "yes", "one", "ones", "thing"] for w in words(phrase)}
+    named = {w for w in object_forms(question.tool)}  # "the card reader pairing article": the object's own noun names nothing
+    said = {w.rstrip("s") for w in cw if w.isalpha() and len(w) > 3 and w not in opening and w not in _STOP and w not in named}
+    if not said:
+        return None
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n+", agent):
+        sw = words(sentence)
+        if not _picks(sentence, question, phrases=False):
+            continue
+        if said <= {w.rstrip("s") for i, w in enumerate(sw) if not negated_at(sw, i)}:
+            return True
+    return None
 
 
 @dataclass
@@ -697,6 +721,13 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     )
     # a pick of another option decides against the call even in a request ("Cancel the one with the mug"),
     # unless the answer names the call's own value too
+    # "Please pay $1,800 from savings." - "Savings is frozen." - "OK, just send him $1,000 from checking then.": a
+    # later request for the call's action naming another value of the call's kind (another amount, record, time)
+    # replaces the earlier request; the call carries the old one
+    conflict |= not about and not (reading.affirms and answers and latest) and pick is not True and any(
+        _found(req, action_forms(question.tool)) and names_other_record(reading.without_conditions(written), question)
+        for req, written in zip(reading.requests, reading.request_texts, strict=True)
+    )
     if (pick is False and (alternative is False or not about)) or conflict:
         what = "another of the options offered" if pick is False else "another value than the call's"
         state.verdict = ConsentJudgement(granted=False, explanation=f"the customer's latest answer chose {what}", **cite)
@@ -722,6 +753,7 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     elsewhere |= not about and pick is not True and bool(reading.affirm_texts) and all(
         w in reading.request_texts and _found(_without_manner(words(w)), every_action) and not names_value(w, question) and not _found(words(w), _ADDED)
         and not _found(words(w), lexicon().generic_actions)  # "Yes, process it.": a generic verb on "it" is the proposal
+        and not _restates_proposal(w, proposal, question)  # "yes please, stick it on the gift card": the proposal in other verbs
         for w in reading.affirm_texts
     )
     # "Yes, all of it. And can you put the money on my card instead?": a counter-request in the same answer,
@@ -768,6 +800,31 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     how = "answered the agent's proposal" if by_answer else "asked for it in their own words"
     state.verdict = ConsentJudgement(granted=True, explanation=f"the customer {how}", **cite)
     return state
+
+
+def _restates_proposal(sentence: str, proposal: str | None, question: ConsentQuestion) -> bool:
+    """A yes whose request puts the proposal in a verb of another action ("yes please, stick it on the gift card" for
+    "refund the $129.99 to the gift card?"; "sure, pop it through to tier 2"): every verb of another action in it
+    takes as its object only things the proposal's question names (at least one), so it asks for no other action.
+    "Yes, and add Sam" (Sam not proposed) or "yes, and stick a note on it" (a note not proposed) asks for another."""
+    if not proposal:
+        return False
+    offered = {w for t in _asking(proposal) for w in words(t) if w not in _STOP and len(w) > 2}
+    mine = set(action_forms(question.tool))
+    every = {form for forms in lexicon().actions.values() for form in forms if " " not in form} - mine
+    found = False
+    for _, clause, _, _ in clauses(sentence):
+        for at, w in enumerate(clause):
+            if w not in every or negated_at(clause, at):
+                continue
+            tail = [x for x in clause[at + 1 :] if x not in _STOP and len(x) > 2 and x not in _TAIL_WORDS]
+            if not tail or not set(tail) <= offered:
+                return False
+            found = True
+    return found
+
+
+_TAIL_WORDS = frozenset({"please", "thanks", "cheers", "then", "now", "today", "right", "away", "ahead", "through", "onto", "into"})
 
 
 _ADDED = ["also", "too", "as well", "additionally", "while you are at it", "on top of that", "in addition"]

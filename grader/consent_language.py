@@ -327,8 +327,23 @@ def desires(core: list[str]) -> bool | None:
                 continue
             if core[at + len(_form(verb))] in ("to", "some", "more", "a", "an") and (at + len(_form(verb)) + 1 >= len(core) or core[at + len(_form(verb)) + 1] not in ("you", "it", "that", "this", "them")):
                 continue  # "I'd like to know", "we need some time", "I want a word": no act asked of the agent
+            after = core[at + len(_form(verb)) :]
+            if after[0] in _PRONOUN_OBJECTS and not any(_resulting_state(w) for w in after[1:5]):
+                continue  # "my accountant needs it that way", "she wants it for her records": a thing wanted, no act
             return not negated_at(core, at)
     return None
+
+
+_PRONOUN_OBJECTS = frozenset({"it", "that", "this", "them", "those", "these"})
+_STATE_PARTICLES = frozenset({"done", "gone", "shut", "set", "put", "sent", "cut", "off", "out", "taken", "given", "rid", "back",
+                              "up", "down", "away", "through", "open", "frozen", "paid", "made", "built", "run", "undone",
+                              "to", "sorted", "fixed", "closed", "moved", "cancelled", "canceled", "removed", "changed"})
+
+
+def _resulting_state(word: str) -> bool:
+    """A word saying what is to become of the thing wanted: a past participle ("closed", "taken off", "gone") or a
+    particle of a phrasal verb ("off", "through"), or "to" before a verb ("wants you to bump it")."""
+    return word in _STATE_PARTICLES or (len(word) > 4 and word.endswith("ed"))
 
 
 def asks_information(core: list[str]) -> bool:
@@ -526,6 +541,8 @@ def read(text: str) -> Reading:
                 condition = (0, restricted)
             elif _qualifies(clause, core):  # "yes, but put 9:40", "move it, but not before 11": what follows changes the yes
                 condition = (0, "")
+            elif opens_with_any(core, _REMAINDER_OPENERS) and any(v.kind == "number" for v in spoken_values(raw)):
+                condition = (0, "")  # "send what's there, but leave $150 in it": a bound on what is left
         after_yes = (reading.affirms and not reading.requests) or bool(reading.conditions)  # not a request's spec ("engagement 60 or more")
         if condition is None and after_yes and not raw.rstrip().endswith("?") and _bound_only(raw, core):
             condition = (0, "")  # "yes - no more than $40", "sure, $40 max", "ok, before Friday": a bound on its own
@@ -681,6 +698,10 @@ def _acknowledges(clause: list[str]) -> bool:
     return filler is not None and len(_form(filler)) > 1 and not opens_with_any(clause, [f for f in lex.yes_forms if len(_form(f)) >= len(_form(filler))])
 
 
+_REMAINDER_OPENERS = ["leave", "leaving", "keep", "keeping", "still leave", "make sure i keep", "make sure there is", "make sure there's"]
+"""Openers of a clause after "but" that keep an amount back ("but leave at least $150 in the account"): with an amount,
+read as a condition on what is left."""
+
 _RESTRICTIONS = ["only", "just", "only for", "just for", "limit it to", "restrict it to", "keep it to", "limited to", "restricted to"]
 """Openers of a clause after "but" that limit a yes ("yes, but only the NA ones"): read as its condition."""
 
@@ -776,10 +797,26 @@ def _holds(condition: Condition, record: list[tuple[str, Any]], status: str, sta
         if condition.direction == "max":
             return all((m, d) <= key for _, m, d in found)
         return all((m, d) >= key for _, m, d in found)
-    for check in (_count_holds, _time_holds, _weekday_holds, _alias_holds, _keyed_text_holds, _text_value_holds, _named_value_holds):
+    for check in (_count_holds, _time_holds, _weekday_holds, _alias_holds, _keyed_text_holds, _text_value_holds, _level_holds, _named_value_holds):
         held = check(condition, record)
         if held is not None:
             return held
+    return None
+
+
+def _level_holds(condition: Condition, record: list[tuple[str, Any]]) -> bool | None:
+    """"provided it's tier 2 that gets it", "as long as it goes in at P2": a level the condition names, of the kind of
+    a level the call sets (a support tier, a priority), compared with it; negated ("as long as it's not P1") the other
+    way round."""
+    held = [v for _, leaf in record if isinstance(leaf, str) for v in find_values(leaf) if v.kind == "level"]
+    said = [v for v in spoken_values(condition.raw) if v.kind == "level"]
+    cw = words(condition.raw)
+    for s in said:
+        mine = [v for v in held if v.value[0] == s.value[0]]
+        if mine:
+            same = any(v.same(s) or s.same(v) for v in mine)
+            at = find(cw, s.text.lower())
+            return same != (bool(at) and negated_at(cw, at[0], 4))
     return None
 
 
@@ -802,7 +839,7 @@ def _remaining(record: list[tuple[str, Any]], stated: list[str]) -> Decimal | No
         after = [n for n in after if n]
         if after:
             return after[-1][-1]
-        held = [raw for raw, w in parts if any(find(w, r) for r in [*lex.remainder_words, "have", "available"])]
+        held = [raw for raw, w in parts if any(find(w, r) for r in [*lex.remainder_words, "have", "has", "available"])]
         now = [n for n in (_numbers(raw) for raw in held) if n]
         moved = amounts(record, ())
         if now and moved:
@@ -1072,7 +1109,8 @@ def _text_value_holds(condition: Condition, record: list[tuple[str, Any]]) -> bo
         if len(leaf) == 2 and not re.search(r"\b" + re.escape(leaf.upper()) + r"\b", condition.raw):
             continue  # a two-letter code counts written as one ("stays in the EU"), not as a word ("us", "no")
         form = leaf.lower().replace("_", " ")
-        at = find(cw, form) or find(cw, form + "s")  # "only actual customers" names lifecycle customer
+        spaced = re.sub(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])", " ", form)  # "tier2" said "tier 2"
+        at = find(cw, form) or find(cw, form + "s") or (find(cw, spaced) if spaced != form else [])  # "only actual customers" names lifecycle customer
         if at and _as_subject(cw, at[0], at[0] + len(_form(form))):
             continue  # "only if billing can promise ...": a condition on billing, not on the team chosen
         if at:
@@ -1080,7 +1118,8 @@ def _text_value_holds(condition: Condition, record: list[tuple[str, Any]]) -> bo
     return None
 
 
-_LINKS = frozenset(("is stays stay remains remain be being set kept at to as of was gets get goes go will would should "
+_LINKS = frozenset(("is stays stay remains remain be being set kept at to as of was gets get goes go will would should down "
+                    "put logged recorded entered written noted listed filed "
                     "says say reads read shows show mentions mention contains contain includes include has have with called named "
                     "titled labelled labeled marked").split())
 _STOPWORDS = frozenset("the a an my our your it is this that be to of for on in at and or its their new same".split())

@@ -164,7 +164,7 @@ ASSIGN = ConsentCheck(tool="assign_technician", decision="the dispatcher agreed 
     ("Then give it to any north-side plumber who's free, except Leo Marsh (TECH-205) - the client had words with him.", "TECH-205", False),
     ("Then give it to any north-side plumber who's free, anyone but TECH-205.", "TECH-205", False),
     ("Then give it to Ada Novak, TECH-206, she's north side.", "TECH-206", True),
-    pytest.param("Then give it to Ada Novak, TECH-206, she's north side.", "TECH-205", False, marks=pytest.mark.xfail(strict=True, reason="open: a later request for another chosen id does not replace the earlier request")),
+    ("Then give it to Ada Novak, TECH-206, she's north side.", "TECH-205", False),  # round 5: a later request for another chosen id replaces the earlier one
 ])
 def test_exclusions(text: str, tech: str, expected: bool) -> None:
     turns = [("user", "Dispatch here. Put Sam Reid on APT-3300."), ("assistant", "Sam Reid isn't qualified for the boiler job on APT-3300."), ("user", text)]
