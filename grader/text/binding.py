@@ -587,6 +587,28 @@ def _label(text: str, value: Value) -> set[str]:
     return {k for _, keys in _label_words(text, value) for k in keys}
 
 
+PRO_FORM = re.compile(r"\b(?:one|ones)\s*(?:[:(,-]\s*)?$", re.I)
+
+
+def _pro_form_shared(criterion: str, items: tuple[tuple[str, ...], ...], labels: list, kinds: list) -> set[str]:
+    """Round 5: a value labelled by the pro-form "one" ("the October click-through rate 6.0% and the November one
+    4.0%") has the head noun of the other value of its kind as its label too: those words name both facts and tell
+    neither apart (the words that differ, "October" / "November", still do)."""
+    shared: set[str] = set()
+    for i, phrases in enumerate(items):
+        for p in phrases:
+            target = phrase_value(p)
+            if target is None or target.kind == "id":
+                continue
+            hits = [v for v in find_values(criterion) if target.same(v)]
+            if hits and PRO_FORM.search(criterion[: hits[0].start]):
+                for j, lab in enumerate(labels):
+                    if j != i and lab is not None and kinds[j] == kinds[i]:
+                        shared |= {k for keys in lab for k in keys}
+            break
+    return shared
+
+
 @lru_cache(maxsize=4096)
 def value_labels(criterion: str, items: tuple[tuple[str, ...], ...]) -> tuple[frozenset[str] | None, ...]:
     """For each value item of a criterion (its phrases), the label stems no other value item of the
@@ -610,10 +632,12 @@ def value_labels(criterion: str, items: tuple[tuple[str, ...], ...]) -> tuple[fr
         labels.append(found)
         kinds.append(kind)
     out: list[frozenset[str] | None] = []
+    shared = _pro_form_shared(criterion, items, labels, kinds)
     for i, lab in enumerate(labels):
         if lab is None:
             out.append(None)
             continue
+        lab = [k for k in lab if not k & shared]
         others = set().union(*(k for j, o in enumerate(labels) if j != i and o is not None for k in o))
         out.append(frozenset().union(*(k for k in lab if not k & others)))  # a word shared by form ("sign-ups", "sign-up") is no one's
     return ValueLabels(out, kinds)

@@ -279,6 +279,8 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
             if subject is not None and subjects and subject not in subjects:
                 continue  # a value of another record or person: "ORD-1 arrives Dec 3, ORD-2 Dec 5"
             labels, prior = _label_words(unit.text, value, naming)
+            if rejected(unit.text, value):
+                continue  # round 5: "it's $214.00, not $241": the value a correction sets aside is no statement of the fact
             if (unit.message, position) > earliest and _corrects_back(unit.text, value, naming):
                 wrong.append(Hit(unit.message, unit.text, position, value))  # "Actually, it was $60.00."
                 continue
@@ -287,10 +289,57 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
             if _is_count(first) and not nouns & _count_nouns(unit.text, value):
                 continue  # a count of another thing
             wrong.append(Hit(unit.message, unit.text, position, value))
+    wrong = [w for w in wrong if not per_unit(w.sentence, w.value) and not _part_of(w, right)]  # type: ignore[arg-type]
     if not wrong:
         return []
     last_right = max(right, key=lambda h: (h.message, h.position))
     return [Conflict(w, corrected(w, last_right, units)) for w in wrong]
+
+
+REJECTING = re.compile(r"(?:\bnot|\brather\s+than|\binstead\s+of|\bas\s+opposed\s+to)(?:\s+(?:the|a|an))?\s*$", re.I)
+CONTRAST_AFTER = re.compile(r"^\s*(?:[,;:]|\u2014|\u2013|-|\bbut\b)", re.I)
+
+
+def rejected(sentence: str, value: Value) -> bool:
+    """Round 5: a value named only to be set aside by a contrast ("$214.00, not $241", "4.0% rather than 2.0%",
+    "not UPL-7331 but UPL-7133", "instead of 18:00"): the sentence says the fact is NOT that value, so it
+    is no rival statement of the fact (the right value's own negation is judged where it is matched)."""
+    before = normalise(sentence[: value.start])
+    if REJECTING.search(before) is None:
+        return False
+    head = REJECTING.sub("", before)
+    if re.search(r"(?:rather\s+than|instead\s+of|as\s+opposed\s+to)\s*$", before[len(head):].strip(), re.I):
+        return True  # "rather than $241", "instead of 18:00": a contrast wherever it stands
+    # "not" alone: a contrast after a statement ("..., not $241") or before one ("not $241 but $214")
+    return bool(re.search(r"[,;:(\u2014\u2013-]\s*$", head)) or bool(re.match(r"[^,;.]{0,12}\bbut\b", sentence[value.end :], re.I))
+
+
+PER_UNIT = re.compile(r"^\s*\)?\s*(?:each|apiece|a\s+head|per\s+[a-z]+|a\s+(?:person|passenger|guest|ticket|seat|traveller|traveler|night|unit|item|month|user|seat))\b", re.I)
+
+
+def per_unit(sentence: str, value: Value) -> bool:
+    """Round 5: a money value said per unit ("$20 per person", "$20 each", "$15 a head"): the rate, another
+    fact than an amount in total (a total said "each" is judged where the right value is matched)."""
+    return is_money(value) and PER_UNIT.match(sentence[value.end :]) is not None
+
+
+def _part_of(wrong: Hit, right: list[Hit]) -> bool:
+    """Round 5: values of the sentence of a right money value that add up to it are its breakdown ("the total is
+    $139.00 ($99 for the earbuds plus $40 for the wallet)"): parts of the fact, no rival statement of it."""
+    if wrong.value is None or not is_money(wrong.value):
+        return False
+    for hit in right:
+        if hit.message != wrong.message or hit.sentence != wrong.sentence or hit.value is None or not is_money(hit.value):
+            continue
+        others = [v for v in find_values(hit.sentence) if is_money(v) and v.start != hit.value.start]
+        if not 2 <= len(others) <= 6 or wrong.value.start not in {v.start for v in others}:
+            continue
+        total = hit.value.value
+        for mask in range(1, 1 << len(others)):
+            chosen = [v for i, v in enumerate(others) if mask >> i & 1]
+            if len(chosen) >= 2 and any(v.start == wrong.value.start for v in chosen) and sum(v.value for v in chosen) == total:  # type: ignore[misc]
+                return True
+    return False
 
 
 RANGE = re.compile(r"\s*(?:-|\u2013|\u2014|to|until|till|through|thru|and)\s*", re.I)
@@ -305,7 +354,14 @@ def _range_partner(unit: Unit, value: Value, right: list[Hit]) -> bool:
         between = unit.text[a.end : b.start]
         if RANGE.fullmatch(between) and (not between.strip().lower() == "and" or re.search(r"between\s*$", unit.text[: a.start], re.I)):
             return True
+        if a is hit.value and value.kind == "time" and CLOSES.search(unit.text[: value.start]) and not re.search(r"[.;!?]", between):
+            return True  # round 5: "today at 16:00, until 18:00", "12:00 on Wednesday (until 14:00)": the window's end
     return False
+
+
+CLOSES = re.compile(r"\b(?:until|till|til|through|thru|ending|ends|ending\s+at|ends\s+at|finishing|finishing\s+at|finishes\s+at|wrapping\s+up\s+at|up\s+to)\s*$", re.I)
+"""Round 5: words that make a time the end of a window a right time opens earlier in its sentence ("at 16:00,
+until 18:00"); never "to" alone ("moved to 18:00" states the time moved to)."""
 
 
 OPENS = re.compile(r"(?:\b(?:at|from|starting|starts?|begins?)\s+(?:at\s+)?$)", re.I)
@@ -650,8 +706,30 @@ def predicate_conflicts(units: list[Unit], criterion: str, items: tuple[tuple[st
                     if who:
                         owners.append((who, Hit(unit.message, unit.text, unit.index * 10_000 + m.start())))
             if owners and all(who == "rival" for who, _ in owners):
-                out.append(Conflict(owners[0][1], False))
+                out.append(Conflict(owners[0][1], _rebound(owners[-1][1], item, units)))
     return out
+
+
+def _rebound(wrong: Hit, item: _SubjectItem, units: list[Unit]) -> bool:
+    """Round 5, the correction rule for a swapped subject: a later sentence marked as a correction ("Typo on my
+    part - the passport reference is UPL-7133, not UPL-7331") names the item un-negated (the rival, if named
+    there, only set aside by "not"), so the fact is bound to the item again ("It's registered" may follow)."""
+    from grader.text.binding import _item_spans
+
+    at = (wrong.message, wrong.position // 10_000)
+    for unit in units:
+        if not unit.carried or (unit.message, unit.index) <= at:
+            continue
+        cue = " ".join(u.text for u in units if u.message == unit.message and unit.index - 1 <= u.index <= unit.index)
+        if CORRECTION_CUE.search(cue) is None:
+            continue
+        own = [x for p in item.phrases for x, _ in _item_spans(p, unit.text)]
+        if not own or any(negated_before(normalise(unit.text[:x])) for x in own):
+            continue
+        rivals = [x for r in item.rivals for x, _ in _item_spans(r, unit.text)]
+        if all(REJECTING.search(normalise(unit.text[:x])) for x in rivals) and not re.search(r"\b(?:not|never|isn't|wasn't|hasn't|didn't)\b", _CLAUSE_BREAK.split(unit.text[max(own):])[0], re.I):
+            return True
+    return False
 
 
 def _items_of(criterion: str, phrases: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:

@@ -419,7 +419,7 @@ def dump_units(message: str, phrases: tuple[str, ...] = ()) -> frozenset[int]:
         social = (re.findall(r"[a-z']+", unit.lower()) or [""])[0] in COURTESY  # "Thanks, Oliver.": no keyword
         items = list_items(unit)
         lone = len(items) == 1 and len(re.findall(r"[A-Za-z0-9$]+", unit)) == 1  # "Enrolled." among keywords is one
-        record = (LABEL_COLON.search(unit) is not None and terse_statement(unit, phrases)) or i in records  # "Slack: connected.": a labelled record
+        record = (LABEL_COLON.search(unit) is not None and terse_statement(unit, phrases)) or i in records or arrow_statement(unit, phrases)  # "Slack: connected.": a labelled record
         if unit and not social and not record and (lone or _predicate_free(unit, phrases)) and all(_bare(item) for item in items):
             run.append(i)
             continue
@@ -428,6 +428,20 @@ def dump_units(message: str, phrases: tuple[str, ...] = ()) -> frozenset[int]:
             out.update(run)
         run = []
     return frozenset(out)
+
+
+ARROW = re.compile(r"\s*(?:\u2192|\u21d2|\u27f6|->|=>)\s*")
+
+
+def arrow_statement(unit: str, phrases: tuple[str, ...] = ()) -> bool:
+    """Round 5: an arrow read as "is now" ("WO-5001 (furnace) \u2192 urgent", "Furnace job WO-5001 -> now urgent",
+    "normal \u2192 urgent"): at most two arrows, something on each side, and what the last one points to a terse
+    statement (at most TERSE_ITEMS values of different kinds). A chain of values ("P1 -> P2 -> P3 -> P4") is
+    no statement of any of them."""
+    parts = ARROW.split(_plain(unit))
+    if not 2 <= len(parts) <= 3 or not all(re.search(r"[A-Za-z0-9]", p) for p in parts):
+        return False
+    return terse_statement(parts[-1], phrases) and len([i for i in list_items(parts[-1]) if _content(i, phrases)]) <= TERSE_ITEMS
 
 
 TERSE_ITEMS = 3
