@@ -351,16 +351,26 @@ def _strip_leading(text: str) -> str:
     return " ".join(words).lower()
 
 
-def _side(text: str, offset: int, found: list[Subject]) -> list[Subject]:
-    """The subjects a match at `offset` is said of: the nearest group its clause names before it, else the
-    subjects after it (an object: "I've credited $49.99 on INV-8014"; "from ACC-1002 to ACC-1001": any of
-    them), never past a comma."""
+def _side(text: str, offset: int, found: list[Subject], end: int | None = None) -> list[Subject]:
+    """The subjects a match at `offset` (ending at `end`) is said of: the nearest group its clause names before
+    it, else the nearest group after it (an object: "I've credited $49.99 on INV-8014"; "from ACC-1002 to
+    ACC-1001": a movement's source and target are one group), never past a comma; the distance counts from
+    the match's end ("the Winter promo template TPL-804 is now on CMP-5006")."""
     s, _ = clause_at(text, offset)
     for group in reversed(_groups(text, [x for x in found if x.end <= offset])):
         if all(x.kind == "name" and not x.criterion for x in group) and re.search(r"[a-z0-9]", _strip_leading(text[s : group[0].start])):
             continue  # a name the criterion does not know is a rival only as the clause's subject ("Olivia Tan is ...")
         return group
-    return [x for x in found if x.start > offset and _reaches(text[offset : x.start], text[x.end : x.end + 40])]
+    end = offset if end is None else max(end, offset)
+    after = [x for x in found if (x.start >= end if end > offset else x.start > offset) and _reaches(text[end : x.start], text[x.end : x.end + 40])]
+    if not after:
+        return []
+    side = [after[0]]  # round 5: the nearest object, not every id after it ("refunded $89.99 on TXN-A1 and left TXN-D4 in place")
+    for x in after[1:]:
+        if not (BARE_LIST.fullmatch(text[side[-1].end : x.start]) or MOVEMENT_LINK.fullmatch(text[side[-1].end : x.start])):
+            break
+        side.append(x)
+    return side
 
 
 APPOSITION = re.compile(r"[^,]*?\b(?:the|a|an|our|your|their|his|her|its)\s+[^,]*[A-Za-z][^,]*,\s*", re.I)
@@ -390,12 +400,22 @@ def bound_elsewhere(hit: Hit, phrases: tuple[str, ...], criterion: str) -> tuple
     if b is None or not b.bound:
         return False, []
     found, _ = _clause_subjects(hit.sentence, offset, b)
-    side = _side(hit.sentence, offset, found)
+    side = _side(hit.sentence, offset, found, _hit_end(hit, phrases))
     if not side and not found:
         side = _record_subjects(hit.sentence, offset, b) or _inherited(hit.sentence, offset, b)
     if side and not any(x.same(y) for x in side for y in b.bound):
         return True, found or side
     return False, found
+
+
+def _hit_end(hit: Hit, phrases: Sequence[str]) -> int:
+    """Where a word match ends in its sentence: the end of the longest phrase of the item stated at the match's
+    offset (a value keeps its start: a month inside a date is read as its subject, as before round 5)."""
+    if hit.value is not None:
+        return hit_offset(hit)
+    offset = hit_offset(hit)
+    ends = [e for p in phrases for s, e in _item_spans(p, hit.sentence) if s == offset]
+    return max(ends, default=offset)
 
 
 def _record_subjects(text: str, offset: int, b: Binding) -> list[Subject]:
@@ -444,6 +464,8 @@ def _inherited(text: str, offset: int, b: Binding) -> list[Subject]:
 SOURCE_WORDS = r"(?:from|out\s+of|debited\s+from|taken\s+from|paid\s+from|sent\s+from)"
 TARGET_WORDS = r"(?:to|into|onto|towards?|credited\s+to|paid\s+to|sent\s+to)"
 ROLE_GAP = r"(?:\s+(?:your|my|our|their|his|her|the|a|account|acct\.?|savings|checking|current|business|card|wallet|number|no\.?))*\s*$"
+MOVEMENT_LINK = re.compile(r"[\s)]*(?:" + SOURCE_WORDS + r"|" + TARGET_WORDS + r")" + ROLE_GAP.replace("$", "") + r"[\s(]*", re.I)
+"""What joins a movement's source to its target ("ACC-1002 to ACC-1001", "ACC-1 into your savings ACC-2")."""
 
 
 def _role(text: str, subject: Subject) -> str | None:
@@ -1116,4 +1138,100 @@ def _kind_head(before: list[str], after: list[str], heads: Sequence[str]) -> tup
         return b[-2].replace("-", ""), singular(b[-1])
     if len(after) >= 2 and after[1] in heads and after[0] not in FUNCTION_WORDS:
         return after[0].replace("-", ""), singular(after[1])
+    return None
+
+
+# ---- subjects and values, round 5 (branch r5-subjects) ------------------------------------------------------
+
+_ROLE_WORDS: dict[str, str] = {
+    **dict.fromkeys(
+        "balance balances remaining remain remains left total totals leaving leaves bringing brings brought have has "
+        "afterwards afterward thereafter".split(),
+        "held",
+    ),
+    **dict.fromkeys(
+        "earned earning credited crediting added awarded gained accrued posted".split(),
+        "in",
+    ),
+    **dict.fromkeys(
+        "redeemed redeeming used spent spending deducted debited cost costs charged price burned".split(),
+        "out",
+    ),
+}
+"""How a count or amount of an account (miles, points, a balance) stands to it: what is held ("your balance",
+"57,500 remaining", "you now have", "left", "in total"), what came in ("earned", "credited", "awarded") and what
+went out ("redeemed", "used", "the 10,000-mile cost"). Verbs only in forms that are no noun ("credited", not
+"credit": "$40 in store credit" is held)."""
+_ROLE_STOP = re.compile(r"[;:()\u2014\u2013]|\s-\s|,\s|\b(?:and|but|or|while|whereas|so|after|before|once|because|since|when|which|with|bringing|leaving)\b", re.I)
+"""Where a value's label stops on the far side (another clause, another value's words)."""
+_ACCOUNT = re.compile(r"\b(?:miles?|points?|pts|balance|remaining|left)\b", re.I)
+"""A criterion about an account's holdings: only there does 'total' or 'have' say what is held."""
+_ROLE_BEFORE = 4
+_ROLE_AFTER = 4
+
+
+def _role_words(text: str, value: Value, others: Sequence[Value]) -> tuple[list[str], list[str]]:
+    """The words right before and right after a value, not past another value or a clause break (a closer
+    "bringing"/"leaving" starts the next value's label: "... 867 miles, bringing your balance to 30,867")."""
+    start = max([o.end for o in others if o.end <= value.start] + [0])
+    end = min([o.start for o in others if o.start >= value.end] + [len(text)])
+    before_text = text[start : value.start].replace("\u2019", "'")
+    cuts = list(_ROLE_STOP.finditer(before_text))
+    if cuts:
+        keep = cuts[-1]
+        before_text = before_text[keep.start() :] if keep.group(0).lower() in ("bringing", "leaving") else before_text[keep.end() :]
+    after_text = text[value.end : end].replace("\u2019", "'")
+    cut = _ROLE_STOP.search(after_text)
+    if cut:
+        after_text = after_text[: cut.start()]
+    before = re.findall(r"[a-z]+(?:'[a-z]+)?", before_text.lower())[-_ROLE_BEFORE:]
+    after = re.findall(r"[a-z]+(?:'[a-z]+)?", after_text.lower())[:_ROLE_AFTER]
+    return before, after
+
+
+def _account_role(text: str, value: Value) -> str | None:
+    """The role of a value's nearest role word (held / in / out), the word before it first at equal distance;
+    None when none is near, or when 'have' is a perfect's auxiliary ("you have earned 4,100")."""
+    others = [v for v in find_values(text) if v is not value and not (v.start < value.end and value.start < v.end)]
+    before, after = _role_words(text, value, others)
+    best: tuple[int, str] | None = None
+    for distance, word in enumerate(reversed(before), 1):
+        role = _ROLE_WORDS.get(word)
+        if role is None:
+            continue
+        if word in ("have", "has") and before[len(before) - distance + 1 : len(before) - distance + 2] and _ROLE_WORDS.get(before[len(before) - distance + 1]) in ("in", "out"):
+            continue
+        best = (distance, role)
+        break
+    for distance, word in enumerate(after, 1):
+        role = _ROLE_WORDS.get(word)
+        if role is None or word in ("have", "has"):
+            continue
+        if best is None or distance < best[0]:
+            best = (distance, role)
+        break
+    return best[1] if best else None
+
+
+def account_role_swap(hit: Hit, phrases: tuple[str, ...], criterion: str) -> str | None:
+    """Whether a count or amount is stated as another role of its account than the criterion's (round 5): the
+    criterion's "18,756 points earned" stated as "18,756 points in total", "the 4,189 balance" as "4,189 miles
+    were credited", "57,500 miles remaining" as "57,500 miles were redeemed", "the 10,000-mile cost" as "you'd
+    still have 10,000 afterwards". Each side's role is its nearest role word within a few words of the value
+    and inside its clause; no verdict when either side has none. Returns the reply's role."""
+    if hit.value is None or hit.value.kind in ("id", "date", "time", "day", "percent"):
+        return None
+    if not _ACCOUNT.search(criterion):
+        return None
+    for phrase in phrases:
+        target = phrase_value(phrase)
+        if target is None:
+            continue
+        for v in find_values(criterion):
+            if target.same(v):
+                want = _account_role(criterion, v)
+                if want is None:
+                    return None
+                got = _account_role(hit.sentence, hit.value)
+                return got if got is not None and got != want else None
     return None

@@ -49,7 +49,7 @@ from collections.abc import Hashable, Sequence
 from contracts.schema import ReplyCriterion
 from grader.judge import CriterionJudgement, JudgeOutput
 from grader.remembered import remembered
-from grader.text.binding import attributed, counted_twice, denied, mislabelled, opposite_state, other_date, positive_for_negative, rival_label, set_aside, uncovered, value_labels, wh_dropped
+from grader.text.binding import account_role_swap, attributed, counted_twice, denied, mislabelled, opposite_state, other_date, positive_for_negative, rival_label, set_aside, uncovered, value_labels, wh_dropped
 from grader.text.conflicts import period_mismatch, status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
 from grader.text.polarity import reversed_predicate
@@ -136,6 +136,12 @@ class EvidenceJudge:
             or rival_label(hit, items[index], criterion) is not None
         )
 
+    @staticmethod
+    def _round5(hit: Hit, index: int, items: tuple[tuple[str, ...], ...], criterion: str) -> bool:
+        """Round 5's subjects and values (`grader.text.binding`): a count or amount stated as another role of
+        its account (held / came in / went out) than the criterion's."""
+        return account_role_swap(hit, items[index], criterion) is not None
+
     def _criterion(self, criterion: ReplyCriterion, units: list[Unit], all_units: list[Unit], known: list[Value], known_words: set[str]) -> tuple[CriterionJudgement, bool]:
         found: list[tuple[str, Hit]] = []
         missing: list[str] = []
@@ -151,7 +157,7 @@ class EvidenceJudge:
                 stated = phrase_hits(phrase, units, negation=negation)
                 if not negation:  # the criterion states it negated: said of its subject, so must the reply ("Mei Tanaka is HVAC-qualified" is no match)
                     stated = [h for h in stated if denied(h) or not attributed(h, items[index], criterion.criterion)]
-                hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not mislabelled(h, index, labels) and not set_aside(h, items[index], items, criterion.criterion, units) and not positive_for_negative(h, items[index], criterion.criterion, all_units) and not period_mismatch(h, criterion.criterion) and not other_date(h, items, criterion.criterion) and not self._round4(h, phrase, index, items, criterion.criterion)]
+                hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not mislabelled(h, index, labels) and not set_aside(h, items[index], items, criterion.criterion, units) and not positive_for_negative(h, items[index], criterion.criterion, all_units) and not period_mismatch(h, criterion.criterion) and not other_date(h, items, criterion.criterion) and not self._round4(h, phrase, index, items, criterion.criterion) and not self._round5(h, index, items, criterion.criterion)]
                 if stated and not hits:
                     notes.append(f"{phrase!r} is stated only of another subject or fact ({_where(stated[0])})")
                 if hits:
