@@ -1,0 +1,85 @@
+"""Round 5, turns and polarity: a done fact said as still to come or as a guess (`grader.text.polarity.prospective`),
+with must-pass counterparts (the fact done, a done fact with a future consequence, a criterion that itself speaks of
+what is to come). Cases in words of our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.reply_judge import passes
+
+# ---- a prospective or hedged framing is not the state itself ----------------------------------------------
+
+DELIVERED = ("Tells the customer that order ORD-4410 was delivered.", ["ORD-4410", "delivered"])
+REFUNDED = ("Confirms the $62.00 refund was issued to the customer's card.", ["62.00", ["issued", "refunded", "processed"]])
+CANCELLED = ("Confirms booking BK-7731 is cancelled.", ["BK-7731", ["cancelled", "canceled"]])
+SHIPPED = ("Tells the customer the replacement has shipped.", ["replacement", "shipped"])
+CLOSED = ("Confirms ticket TCK-220 is closed.", ["TCK-220", "closed"])
+
+PROSPECTIVE_FAIL = [
+    (DELIVERED, "ORD-4410 is due to be delivered tomorrow afternoon."),
+    (DELIVERED, "Good news - ORD-4410 should be delivered by Friday."),
+    (DELIVERED, "The courier says ORD-4410 will be delivered between 9 and 12."),
+    (DELIVERED, "Tracking shows ORD-4410 may have been delivered to a neighbour."),
+    (DELIVERED, "ORD-4410 is expected to be delivered on Monday, all being well."),
+    (DELIVERED, "ORD-4410 has probably been delivered already - can you check your porch?"),
+    (REFUNDED, "Your $62.00 refund is scheduled to be processed on the 14th."),
+    (REFUNDED, "The $62.00 will be refunded to your card once the return is scanned."),
+    (REFUNDED, "You'll get $62.00 refunded as soon as the item reaches us."),
+    (CANCELLED, "BK-7731 will be cancelled once the hotel confirms."),
+    (CANCELLED, "BK-7731 is set to be cancelled at midnight tonight."),
+    (CANCELLED, "BK-7731 might have been cancelled by the airline already, I'm not sure."),
+    (SHIPPED, "Your replacement should be shipped by Friday."),
+    (SHIPPED, "The replacement is going to be shipped from our Leeds warehouse next week."),
+    (SHIPPED, "The replacement seems to have shipped, but the label hasn't been scanned."),
+    (CLOSED, "TCK-220 is going to be closed at the end of the day."),
+    (CLOSED, "TCK-220 can be closed as soon as you confirm the fix works."),
+]
+PROSPECTIVE_PASS = [
+    (DELIVERED, "ORD-4410 was delivered this morning at 10:14."),
+    (DELIVERED, "ORD-4410 has been delivered - it was left with your neighbour at no. 12."),
+    (DELIVERED, "Delivered! ORD-4410 reached you yesterday; the return label will be emailed shortly."),
+    (REFUNDED, "Your $62.00 refund is issued and will show on your card in 3-5 days."),
+    (REFUNDED, "I've refunded $62.00 to your card; it should appear within a week."),
+    (REFUNDED, "The $62.00 refund was processed today - banks can take a few days to post it."),
+    (CANCELLED, "BK-7731 is cancelled, and the confirmation will be emailed to you."),
+    (CANCELLED, "Done: BK-7731 has been cancelled. You'll be refunded in full."),
+    (SHIPPED, "The replacement shipped this morning and should be with you on Thursday."),
+    (SHIPPED, "Your replacement has shipped - it will be delivered by Friday."),
+    (CLOSED, "TCK-220 is closed now; it will be archived after 30 days."),
+    (CLOSED, "I've closed TCK-220. You can reopen it within 14 days if anything comes back."),
+]
+
+
+@pytest.mark.parametrize(("case", "reply"), PROSPECTIVE_FAIL)
+def test_a_prospective_or_hedged_framing_does_not_state_the_done_fact(case, reply):
+    assert not passes(*case, reply), reply
+
+
+@pytest.mark.parametrize(("case", "reply"), PROSPECTIVE_PASS)
+def test_the_done_fact_passes_with_or_without_a_future_consequence(case, reply):
+    assert passes(*case, reply), reply
+
+
+# a criterion that itself speaks of what is to come: the reply says it as to come
+
+WILL_ARRIVE = ("Tells the customer the refund will be processed within 5 business days.", [["processed", "issued"], "5 business days"])
+DUE = ("Tells the customer order ORD-4410 is due to be delivered on Thursday.", ["ORD-4410", "delivered", "Thursday"])
+SCHEDULED = ("Says CMP-31 is scheduled to be sent at 09:00.", ["CMP-31", "sent", "09:00"])
+
+
+@pytest.mark.parametrize(
+    ("case", "reply", "expected"),
+    [
+        (WILL_ARRIVE, "Your refund will be processed within 5 business days.", True),
+        (WILL_ARRIVE, "It should be issued within 5 business days of the return arriving.", True),
+        (WILL_ARRIVE, "It won't be processed for another 5 business days at least... actually I can't say.", False),
+        (DUE, "ORD-4410 is due to be delivered on Thursday.", True),
+        (DUE, "ORD-4410 should be delivered Thursday between 8 and 6.", True),
+        (DUE, "ORD-4410 is due to be delivered on Friday.", False),
+        (SCHEDULED, "CMP-31 is scheduled to be sent at 09:00 tomorrow.", True),
+        (SCHEDULED, "CMP-31 will be sent at 09:00.", True),
+    ],
+)
+def test_a_prospective_criterion_is_stated_prospectively(case, reply, expected):
+    assert passes(*case, reply) is expected, reply
