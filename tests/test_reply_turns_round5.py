@@ -83,3 +83,25 @@ SCHEDULED = ("Says CMP-31 is scheduled to be sent at 09:00.", ["CMP-31", "sent",
 )
 def test_a_prospective_criterion_is_stated_prospectively(case, reply, expected):
     assert passes(*case, reply) is expected, reply
+
+
+# a guess about the customer's own record; a denial whose phrase carries its own modal
+
+OPTED = ("Explains that Dana Okafor opted out of marketing email.", [["opted out", "opt-out", "unsubscribed"]])
+LOCKED = ("Explains that the fare cannot be changed.", [["cannot be changed", "can't be changed"]])
+
+
+@pytest.mark.parametrize(
+    ("case", "reply", "expected"),
+    [
+        (OPTED, "I suspect Dana may have unsubscribed at some point.", False),
+        (OPTED, "Dana could have opted out - want me to double-check before sending?", False),
+        (OPTED, "Dana's probably unsubscribed, judging by the bounce pattern.", False),
+        (OPTED, "Dana Okafor opted out in March, so I can't email her.", True),
+        (OPTED, "Dana has unsubscribed from marketing email - we'd need her to opt back in.", True),
+        (LOCKED, "That fare can't be changed, I'm afraid.", True),
+        (LOCKED, "Unfortunately it can't be moved - the fare rules don't allow it.", True),
+    ],
+)
+def test_a_guess_is_not_the_fact_and_a_modal_denial_stays_a_denial(case, reply, expected):
+    assert passes(*case, reply) is expected, reply

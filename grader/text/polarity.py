@@ -195,11 +195,11 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
 
 # ---- a prospective or hedged framing (round 5) -------------------------------------------------------------
 
-_ADVERB = r"(?:(?:also|then|now|still|only|already|hopefully|probably|likely|possibly|definitely|certainly|usually|normally|automatically|soon|just|all|fully|actually|really|be|get|have|been)\s+)"
+_ADVERB = r"(?:(?:not|never|also|then|now|still|only|already|hopefully|probably|likely|possibly|definitely|certainly|usually|normally|automatically|soon|just|all|fully|actually|really|be|get|have|been)\s+)"
 _PROSPECTIVE = re.compile(
     # a modal, "to" or "going to" before "be" / "get" / "have (been)" and the word: "will be delivered", "is due to be
     # refunded", "should get shipped", "may have been delivered", "seems to have shipped", "will have been closed"
-    r"(?:\b(?:will|shall|should|would|could|can|may|might|must|ought\s+to|to|gonna)|'ll|'d)\s+" + _ADVERB + r"*"
+    r"(?:\b(?:will|shall|should|would|could|can|may|might|must|ought\s+to|to|gonna|cannot|can't|won't|wouldn't|shouldn't|couldn't|mustn't|mightn't)|'ll|'d)\s+" + _ADVERB + r"*"
     r"(?:be|have(?:\s+" + _ADVERB + r"*been)?|get(?:\s+(?!(?:it|them|this|that)\b)[a-z0-9.'-]+){0,3}|get\s+(?:it|them|this|that))\s+" + _ADVERB + r"*$"
     # a hedge right before a perfect or a participle: "it's probably been delivered", "maybe shipped already"
     r"|\b(?:probably|possibly|perhaps|maybe|likely|presumably|supposedly|hopefully)\s+(?:(?:been|be|have|has|had|already|just|got|gotten)\s+)*$",
@@ -212,6 +212,9 @@ _FUTURE_CRITERION = re.compile(
     re.I,
 )
 """A criterion that speaks of what is to come: its done words may be said as still to come."""
+
+
+_OWN_FRAME = frozenset("be will would should shall could can may might must to".split())
 
 
 def _framed(prefix: str) -> bool:
@@ -236,8 +239,9 @@ def prospective(hit: Hit, phrase: str, criterion: str) -> bool:
     """Whether a match of a done word is framed as still to come or as a guess ("ORD-9001 is due to be delivered",
     "should be shipped by Friday", "may have been delivered") when the criterion states it done: the criterion's own
     mention of the word is not so framed (or, naming it in other words, the criterion speaks of nothing to come)."""
-    if hit.value is not None:
-        return False
+    own = re.findall(r"[a-z][a-z'-]*", normalise(phrase))
+    if hit.value is not None or any(w in NEGATORS or w.endswith("n't") or w in _OWN_FRAME for w in own):
+        return False  # a denial ("cannot be changed") or a phrase that frames itself ("to be refunded") is matched as written
     text = normalise(hit.sentence)
     start = hit.position % 10_000
     word = re.match(r"[a-z][a-z'-]*", text[start:]) if start <= len(text) else None
