@@ -105,3 +105,29 @@ LOCKED = ("Explains that the fare cannot be changed.", [["cannot be changed", "c
 )
 def test_a_guess_is_not_the_fact_and_a_modal_denial_stays_a_denial(case, reply, expected):
     assert passes(*case, reply) is expected, reply
+
+
+# ---- a denial criterion answered with no denial at all, and an affirmation of what can or will be done ------
+
+MOVE = ("Explains that booking BK-5120 cannot be moved to Sunday.", ["BK-5120"])
+REOPEN = ("Says ticket TCK-310 cannot be reopened.", ["TCK-310"])
+
+
+@pytest.mark.parametrize(
+    ("case", "reply", "expected"),
+    [
+        (MOVE, "BK-5120 can go to Sunday, no problem - I'll sort it now.", False),
+        (MOVE, "Sure, BK-5120 will move to Sunday; I'll update it for you.", False),
+        (REOPEN, "TCK-310 can be reopened - I'll do that for you right now.", False),
+        (REOPEN, "Good news: I'll reopen TCK-310 for you straight away.", False),
+        # the denial in other words: a negator, a restriction, a word of denial
+        (MOVE, "BK-5120 is locked to Saturday, so Sunday isn't possible.", True),
+        (MOVE, "BK-5120 is a fixed-date booking - I can cancel it and rebook Sunday if you like.", True),
+        (MOVE, "BK-5120 can only be moved by the hotel itself; I'll give you their number.", True),
+        (MOVE, "Sunday's out for BK-5120, I'm afraid - the fare rules tie it to Saturday.", True),
+        (REOPEN, "TCK-310 is archived, so it's permanently closed; I'll open a fresh ticket that links to it.", True),
+        (REOPEN, "TCK-310 was closed over 30 days ago, which is past the reopen window - I can raise a new one instead.", True),
+    ],
+)
+def test_a_denial_needs_a_denial(case, reply, expected):
+    assert passes(*case, reply) is expected, reply

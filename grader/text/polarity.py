@@ -141,6 +141,20 @@ _REQUIREMENT = re.compile(r"\b(?:must|needs?|required?|requires|has\s+to|have\s+
 its clause but denies nothing of the criterion's things."""
 
 
+_COURTESY = re.compile(r"\b(?:no|not\s+a)\s+(?:problem|worries|trouble|bother|issue)\b|\bno\s+need\s+to\s+worry\b")
+"""Courtesies that deny nothing of the criterion's things ("no problem", "that's no trouble")."""
+_ABLE = re.compile(r"\b(?:can|could|will|might|may|does|do|did|able)\b|'ll\b")
+"""An affirmation of what can, will or does happen."""
+_DENIAL_WORD = re.compile(
+    r"\b(?:non-?\w+|un\w+(?:able|ible|ed)|in\w+ible|\w+less|prohibit\w*|forbid\w*|disallow\w*|barred|bars?|ban(?:s|ned)?|exclude[sd]?|excluding|exempt|"
+    r"refuse[sd]?|declined?|denied|denies|deny|reject\w*|prevents?|prevented|stops?|stopped|blocks?|fail\w*|separate|different|another|other|elsewhere|"
+    r"instead|rather|no|not|n't|final|fixed|locked|closed|off|held|hold|holds|kept|keeps?|left|stays?|stayed|remains?|remained|reserved|exclusive\w*|limited|restricted|specific|cannot|can't|won't|neither|nor|none|nothing|nobody|nowhere|hardly|barely)\b",
+    re.I,
+)
+"""Words that say something is not so without a negator ("non-refundable", "unavailable", "excluded", "blocks",
+"a separate change"): a reply with one of them may carry the criterion's denial in other words."""
+
+
 def _negates(clause: str) -> bool:
     """Whether a clause denies or restricts something (a negator, or a restriction that is not a requirement)."""
     if any(w in NEGATORS or w.endswith("n't") for w in re.findall(r"[a-z][a-z'-]*", clause)):
@@ -184,8 +198,16 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
             if on_topic and _polar(clause)[1] & affirmed and not stated_all & (_polar(clause)[1] & affirmed):
                 return u.text
     if denied_words and not denied_all & denied_words:
-        if any(on_topic and _negates(clause) and not _FIRST_PERSON.match(clause) for _, clause, on_topic in about):
+        if any(on_topic and _negates(_COURTESY.sub(" ", clause)) and not _FIRST_PERSON.match(clause) for _, clause, on_topic in about):
             return None  # the reply denies something of the criterion's things in other words
+        if not any(_negates(_COURTESY.sub(" ", clause)) or _DENIAL_WORD.search(_COURTESY.sub(" ", normalise(u.text))) for u, clause, _ in about):
+            # a denial said with no negation, restriction or word of denial anywhere in the carried reply, and a
+            # clause about the criterion's things that affirms what can or will be done: the reply says the
+            # opposite in other words ("CHG-4004 does list REC-6009", "scheduled campaigns can still be edited - I'll
+            # move CMP-5006", "I can lift the freeze on ACC-1006", "PayPal might go through")
+            affirmed_other = next((u.text for u, clause, on_topic in about if on_topic and _ABLE.search(clause)), None)
+            if affirmed_other is not None:
+                return affirmed_other
         for u, clause, _ in about:
             finite = _FINITE.search(clause) or any(_keys(w) & denied_words for w in re.findall(r"[a-z]{3,}s\b", clause))  # "the warranty covers it"
             if _polar(clause)[0] & denied_words and finite and not _RESTRICTED.search(clause) and _names_item(clause, items):
