@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Unit, normalise
+from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Hit, Unit, normalise
 
 _SPLIT = re.compile(r"[;:.!?()\u2014]|\s[-\u2013]\s|\b(?:but|so|because|since|although|though|while|and|whereas|however)\b", re.I)
 _NEG_HEAD = re.compile(
@@ -141,6 +141,20 @@ _REQUIREMENT = re.compile(r"\b(?:must|needs?|required?|requires|has\s+to|have\s+
 its clause but denies nothing of the criterion's things."""
 
 
+_COURTESY = re.compile(r"\b(?:no|not\s+a)\s+(?:problem|worries|trouble|bother|issue)\b|\bno\s+need\s+to\s+worry\b")
+"""Courtesies that deny nothing of the criterion's things ("no problem", "that's no trouble")."""
+_ABLE = re.compile(r"\b(?:can|could|will|might|may|does|do|did|able)\b|'ll\b")
+"""An affirmation of what can, will or does happen."""
+_DENIAL_WORD = re.compile(
+    r"\b(?:non-?\w+|un\w+(?:able|ible|ed)|in\w+ible|\w+less|prohibit\w*|forbid\w*|disallow\w*|barred|bars?|ban(?:s|ned)?|exclude[sd]?|excluding|exempt|"
+    r"refuse[sd]?|declined?|denied|denies|deny|reject\w*|prevents?|prevented|stops?|stopped|blocks?|fail\w*|separate|different|another|other|elsewhere|"
+    r"instead|rather|no|not|n't|final|fixed|locked|closed|off|held|hold|holds|kept|keeps?|left|stays?|stayed|remains?|remained|reserved|exclusive\w*|limited|restricted|specific|cannot|can't|won't|neither|nor|none|nothing|nobody|nowhere|hardly|barely)\b",
+    re.I,
+)
+"""Words that say something is not so without a negator ("non-refundable", "unavailable", "excluded", "blocks",
+"a separate change"): a reply with one of them may carry the criterion's denial in other words."""
+
+
 def _negates(clause: str) -> bool:
     """Whether a clause denies or restricts something (a negator, or a restriction that is not a requirement)."""
     if any(w in NEGATORS or w.endswith("n't") for w in re.findall(r"[a-z][a-z'-]*", clause)):
@@ -184,10 +198,93 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
             if on_topic and _polar(clause)[1] & affirmed and not stated_all & (_polar(clause)[1] & affirmed):
                 return u.text
     if denied_words and not denied_all & denied_words:
-        if any(on_topic and _negates(clause) and not _FIRST_PERSON.match(clause) for _, clause, on_topic in about):
+        if any(on_topic and _negates(_COURTESY.sub(" ", clause)) and not _FIRST_PERSON.match(clause) for _, clause, on_topic in about):
             return None  # the reply denies something of the criterion's things in other words
+        if not any(_negates(_COURTESY.sub(" ", clause)) or _DENIAL_WORD.search(_COURTESY.sub(" ", normalise(u.text))) for u, clause, _ in about):
+            # a denial said with no negation, restriction or word of denial anywhere in the carried reply, and a
+            # clause about the criterion's things that affirms what can or will be done: the reply says the
+            # opposite in other words ("CHG-4004 does list REC-6009", "scheduled campaigns can still be edited - I'll
+            # move CMP-5006", "I can lift the freeze on ACC-1006", "PayPal might go through")
+            affirmed_other = next((u.text for u, clause, on_topic in about if on_topic and _ABLE.search(clause)), None)
+            if affirmed_other is not None:
+                return affirmed_other
         for u, clause, _ in about:
             finite = _FINITE.search(clause) or any(_keys(w) & denied_words for w in re.findall(r"[a-z]{3,}s\b", clause))  # "the warranty covers it"
             if _polar(clause)[0] & denied_words and finite and not _RESTRICTED.search(clause) and _names_item(clause, items):
                 return u.text
     return None
+
+
+# ---- a prospective or hedged framing (round 5) -------------------------------------------------------------
+
+_ADVERB = r"(?:(?:not|never|also|then|now|still|only|already|hopefully|probably|likely|possibly|definitely|certainly|usually|normally|automatically|soon|just|all|fully|actually|really|be|get|have|been)\s+)"
+_PROSPECTIVE = re.compile(
+    # a modal, "to" or "going to" before "be" / "get" / "have (been)" and the word: "will be delivered", "is due to be
+    # refunded", "should get shipped", "may have been delivered", "seems to have shipped", "will have been closed"
+    r"(?:\b(?:will|shall|should|would|could|can|may|might|must|ought\s+to|to|gonna|cannot|can't|won't|wouldn't|shouldn't|couldn't|mustn't|mightn't)|'ll|'d)\s+" + _ADVERB + r"*"
+    r"(?:be|have(?:\s+" + _ADVERB + r"*been)?|get(?:\s+(?!(?:it|them|this|that)\b)[a-z0-9.'-]+){0,3}|get\s+(?:it|them|this|that))\s+" + _ADVERB + r"*$"
+    # a hedge right before a perfect or a participle: "it's probably been delivered", "maybe shipped already"
+    r"|\b(?:probably|possibly|perhaps|maybe|likely|presumably|supposedly|hopefully)\s+(?:(?:been|be|have|has|had|already|just|got|gotten)\s+)*$",
+)
+"""What frames a participle as still to come or as a guess: a modal or "to" before its "be"/"have", or a hedge
+adverb right before it."""
+_FUTURE_CRITERION = re.compile(
+    r"\b(?:will|would|should|shall|could|can|may|might|going\s+to|due|expected|expect|scheduled|estimated|eta|planned|plan|"
+    r"upcoming|next|when|once|how\s+long|arrive|arrival|future|later)\b|'ll\b",
+    re.I,
+)
+"""A criterion that speaks of what is to come: its done words may be said as still to come."""
+
+
+_OWN_FRAME = frozenset("be will would should shall could can may might must to".split())
+
+
+def _framed(prefix: str) -> bool:
+    """Whether normalised text before a word frames it as still to come or as a guess (`_PROSPECTIVE`)."""
+    from grader.text.units import _CLAUSE_BREAK
+
+    clause = _CLAUSE_BREAK.split(prefix)[-1]
+    return _PROSPECTIVE.search(clause.rstrip() + " ") is not None
+
+
+def _done_word(phrase: str) -> str | None:
+    """The first word of a phrase when it is a participle ("delivered", "opted out", "refund issued" has none:
+    its first word is a noun, left to the stem rules), else None."""
+    words = re.findall(r"[a-z][a-z'-]*", normalise(phrase))
+    if not words:
+        return None
+    w = words[0]
+    return w if (len(w) > 4 and w.endswith("ed")) or w in IRREGULAR_PARTICIPLES or w in _IRREGULAR else None
+
+
+def prospective(hit: Hit, phrase: str, criterion: str) -> bool:
+    """Whether a match of a done word is framed as still to come or as a guess ("ORD-9001 is due to be delivered",
+    "should be shipped by Friday", "may have been delivered") when the criterion states it done: the criterion's own
+    mention of the word is not so framed (or, naming it in other words, the criterion speaks of nothing to come)."""
+    own = re.findall(r"[a-z][a-z'-]*", normalise(phrase))
+    if hit.value is not None or any(w in NEGATORS or w.endswith("n't") or w in _OWN_FRAME for w in own):
+        return False  # a denial ("cannot be changed") or a phrase that frames itself ("to be refunded") is matched as written
+    text = normalise(hit.sentence)
+    start = hit.position % 10_000
+    word = re.match(r"[a-z][a-z'-]*", text[start:]) if start <= len(text) else None
+    if word is None:
+        return False
+    done = _done_word(word.group(0)) or _done_word(phrase)
+    if done is None:
+        return False
+    if _done_word(word.group(0)) is None:
+        # a noun of the phrase's verb ("refund" for "refunded"): its predicate is the clause's participle after it
+        # ("your refund is scheduled to be processed", "the refund will be issued on Monday")
+        rest = text[start + word.end() :]
+        clause = re.split(r"[,;:()!?.\u2014]|\s-\s|\b(?:and|but|so|because|which|while|once|when|until|after|before|if)\b", rest)[0]
+        later = [m for m in re.finditer(r"[a-z][a-z'-]*", clause) if _done_word(m.group(0)) and len(clause[: m.start()].split()) <= 6]
+        if not any(_framed(clause[: m.start()]) for m in later):
+            return False
+    elif not _framed(text[:start]):
+        return False
+    said = normalise(re.sub(r"\([^)]*\)", " ", criterion))
+    keys = _keys(done) | frozenset(k for w in re.findall(r"[a-z][a-z'-]*", normalise(phrase))[:1] for k in _keys(w))
+    for m in re.finditer(r"[a-z][a-z'-]*", said):
+        if m.group(0) == done or _keys(m.group(0)) & keys:
+            return not _framed(said[: m.start()]) and not re.search(r"\b(?:will|'ll|shall|going\s+to|due|expected|scheduled|once|when|until)\b", said[max(0, m.start() - 40) : m.start()])
+    return _FUTURE_CRITERION.search(said) is None
