@@ -75,7 +75,7 @@ from grader.consent_language import (
     weekday_holds,
     words,
 )
-from grader.text.units import normalise, phrase_pattern
+from grader.text.units import FUNCTION_WORDS, normalise, phrase_pattern
 from grader.prepared import JudgeFailure, Prepared, prepare, quote_problem
 from grader.remembered import remembered
 from grader.settle import settle
@@ -421,9 +421,8 @@ _BARE_NEGATORS = frozenset({"no", "not", "never"})
 _SET_ASIDE = re.compile(
     r"\b(?:not|rather\s+than|instead\s+of)\s+(?:(?:the|my|your|a|an|to|on|onto|into|that|this|via|by|with|for)\s+){0,2}([a-z][a-z-]{2,})", re.I
 )
-_SET_ASIDE_IGNORED = frozenset(
-    "the and for its his her their our your any all one that this those these with from into onto can will shall would could should may might have has had does did are was were just really".split()
-)
+_SET_ASIDE_IGNORED = FUNCTION_WORDS | {"one", "onto", "really"}
+"""Words of a decision that are grammar, not a term the customer could set aside (the reply judge's function words)."""
 
 
 def _sets_aside_decision(text: str, decision: str) -> bool:
@@ -433,7 +432,7 @@ def _sets_aside_decision(text: str, decision: str) -> bool:
     another option the agent offered ("as long as it goes to the card and not into store credit") or
     anything else ("not a problem", "not at all") is no answer against the call."""
     proposed = {w for w in words(decision) if len(w) > 2 and w.isalpha()} - _SET_ASIDE_IGNORED
-    return any(m.group(1).lower() in proposed for m in _SET_ASIDE.finditer(text.replace("\u2019", "'")))
+    return any(m.group(1).lower() in proposed for m in _SET_ASIDE.finditer(text))
 
 
 def _names_own_record(text: str, question: ConsentQuestion) -> bool:
