@@ -1,5 +1,5 @@
-"""The paraphrase splits of the judge calibration set (issue 37): the held-out v6 set (`heldout/`) and the
-held-out sets retired to dev (`paraphrase_v1/`..`paraphrase_v5/`, split `dev_paraphrase`) — their data (real tasks and
+"""The paraphrase splits of the judge calibration set (issue 37): the held-out v7 set (`heldout/`) and the
+held-out sets retired to dev (`paraphrase_v1/`..`paraphrase_v6/`, split `dev_paraphrase`) — their data (real tasks and
 criteria, every domain, both labels, every class the issue names, written apart from the gold wording),
 its loader and schema errors, the split selection of `crmbench judge-check`, its printing (the held-out
 figure named, its cases not shown to rule authors) and the committed record of its figures."""
@@ -46,8 +46,10 @@ V2_DIR = CALIBRATION_DIR / "paraphrase_v2"
 V3_DIR = CALIBRATION_DIR / "paraphrase_v3"
 V4_DIR = CALIBRATION_DIR / "paraphrase_v4"
 V5_DIR = CALIBRATION_DIR / "paraphrase_v5"
+V6_DIR = CALIBRATION_DIR / "paraphrase_v6"
 SETS = {
-    "v6": (HELDOUT_DIR, ".v6.", "held-out v6, blind to the judges' rules"),
+    "v7": (HELDOUT_DIR, ".v7.", "held-out v7, blind to the judges' rules"),
+    "v6": (V6_DIR, ".v6.", "held-out v6, blind to the judges' rules"),
     "v5": (V5_DIR, ".v5.", "held-out v5, blind to the judges' rules"),
     "v4": (V4_DIR, ".v4.", "held-out v4, blind to the judges' rules"),
     "v3": (V3_DIR, ".v3.", "held-out v3, blind to the judges' rules"),
@@ -108,7 +110,7 @@ def test_the_heldout_split_is_written_apart_from_the_gold_replies_and_the_dev_sp
     """Held out from the rules' sources: no case replays a task's gold replies, none repeats a case of a
     dev split (the original set, or the v1 paraphrases retired to dev)."""
     catalog = load_catalog()
-    dev = [*load_set(), *(item for directory in (V1_DIR, V2_DIR, V3_DIR, V4_DIR, V5_DIR) for item in load_heldout(criteria, directory))]
+    dev = [*load_set(), *(item for directory in (V1_DIR, V2_DIR, V3_DIR, V4_DIR, V5_DIR, V6_DIR) for item in load_heldout(criteria, directory))]
     dev_messages = {tuple(item.messages) for _, item in dev}
     assert not {item.id for _, item in heldout} & {item.id for _, item in dev}
     for _, item in heldout:
@@ -134,7 +136,7 @@ def _one_case(tmp_path: Path, mutate) -> Path:  # noqa: ANN001
     """A held-out directory with one sales file whose first case `mutate` edits (the raw dict)."""
     directory = tmp_path / "heldout"
     directory.mkdir()
-    data = read_yaml((V5_DIR / "sales.yaml").read_text(encoding="utf-8"))
+    data = read_yaml((V6_DIR / "sales.yaml").read_text(encoding="utf-8"))
     mutate(data["items"][0])
     (directory / "sales.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return directory
@@ -162,7 +164,7 @@ def test_a_bad_case_is_an_error_naming_the_file_and_the_case(tmp_path: Path, cri
     with pytest.raises(CalibrationError) as exc:
         load_heldout(criteria, directory)
     text = str(exc.value)
-    first = read_yaml((V5_DIR / "sales.yaml").read_text(encoding="utf-8"))["items"][0]["id"]
+    first = read_yaml((V6_DIR / "sales.yaml").read_text(encoding="utf-8"))["items"][0]["id"]
     assert str(directory / "sales.yaml") in text and first in text and message in text, text
 
 
@@ -178,7 +180,7 @@ def test_bad_yaml_a_wrong_domain_and_duplicate_ids_are_errors(tmp_path: Path, cr
     (directory / "sales.yaml").write_text("domain: sales\nitems:\n- id: x\n  why: a: b\n", encoding="utf-8")
     with pytest.raises(CalibrationError, match=r"sales\.yaml: not valid YAML"):
         load_heldout(criteria, directory)
-    (directory / "sales.yaml").write_text((V5_DIR / "sales.yaml").read_text(encoding="utf-8").replace("domain: sales", "domain: retail"), encoding="utf-8")
+    (directory / "sales.yaml").write_text((V6_DIR / "sales.yaml").read_text(encoding="utf-8").replace("domain: sales", "domain: retail"), encoding="utf-8")
     with pytest.raises(CalibrationError, match="does not match the file name"):
         load_heldout(criteria, directory)
     (directory / "sales.yaml").unlink()
