@@ -221,7 +221,7 @@ def _values(calls: list[GatedCall], check: ConsentCheck) -> list[Value]:
 _STOP = frozenset("the a an my our your to of for on in at and or it is be with this that one".split()) | frozenset(
     "i you me we us they them he she him her its their yours let get got back will would can could shall should may might "
     "must do does did have has had am are was were been being like want".split()
-)
+) | frozenset({"own", "mine", "ours", "same"})  # round 6: possessives and "same" point back; they name nothing offered
 """Words that name nothing the agent offered: a choice shares a content word with the proposal, never a
 pronoun or an auxiliary ("... get back to you" chooses nothing of "Would you like the 10:00 window?")."""
 
@@ -749,7 +749,7 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # or stands beside a question back with no yes and no request ("We never sent a proposal... can't you skip it?")
     asks_back = reading.question or bool(reading.requests and not about and all(t.rstrip().endswith("?") for t in reading.request_texts))
     # "Go with that one.", "use mine then": a general choice verb on a word pointing back at a single proposal takes it up
-    choice = pick is True or any(_takes_up(t, proposal) for t in reading.request_texts) or any(
+    choice = pick is True or (any(_takes_up(t, proposal) for t in reading.request_texts if not t.rstrip().endswith("?")) and not (reading.question and not reading.affirms)) or any(
         names_call(" ".join(s), question) or (_shares_word(s, proposal or "") and not (asks_back and not reading.affirms) and not any(w in lexicon().negators for w in s))
         for s in reading.statements
     )
