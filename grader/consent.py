@@ -701,6 +701,14 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
             for req, written in zip(reading.requests, reading.request_texts, strict=True)
             if (picks or subject or (generic and _found(req, lexicon().generic_actions))) and not names_other_record(reading.without_conditions(written), question)
         ]
+    # "Luis onto APT-7005 please." - "Luis is off that day." - "Whoever else is free at 8 - stick them on it.": a request
+    # leaving the call's value to the agent, after the customer asked about the call's record, asks for the call
+    record_before = asked_before or any(m.role == "user" and names_record(m.content, question) for m in question.conversation[:index])
+    delegated = [
+        req for req, written in zip(reading.requests, reading.request_texts, strict=True)
+        if record_before and _delegates(req) and not written.rstrip().endswith("?") and not names_other_record(reading.without_conditions(written), question)
+    ]
+    about = about or delegated
     cite = {"message": index + 1, "quote": message.content}
     refused = reading.opens_refusal and refuses_this
     # "OK, let me think about it", "Yes, but I'll check with my wife first": the answer's last word puts off
@@ -774,7 +782,7 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # a request is the authorisation where `upfront` (the values the call sets are the agent's to resolve);
     # where not, only when it decides everything itself: every value the call chooses (a window, a card, a
     # flight, an amount) named by then ("move it to Thursday at 10:00", "yes, $40 is fine, on my Amex")
-    by_request = bool(about) and (check.upfront or not unnamed_choices(question, context))
+    by_request = bool(about) and (check.upfront or bool(delegated) or not unnamed_choices(question, context))
     if not (by_answer or by_request):
         return state
     sentences = [written for req, written in zip(reading.requests, reading.request_texts, strict=True) if req in about]
@@ -1001,6 +1009,14 @@ def _option_pick(text: str, proposal: str | None, question: ConsentQuestion, rea
     if any((v.kind, str(v.value).split("-")[0] if v.kind == "id" else "") in kinds for v in values):
         return False
     return None
+
+
+def _delegates(request: list[str]) -> bool:
+    """The request leaves the value to the agent ("whoever else is free", "whichever plumber is available", "you pick"),
+    not negated ("don't just stick anyone on it"); "whoever's", "anyone who's" read without their "'s"."""
+    request = [w[:-2] if w.endswith("'s") else w for w in request]
+    return any(not negated_at(request, at) and not any(w in lexicon().negators for w in request[max(0, at - 4) : at])
+               for form in lexicon().delegations for at in find(request, form))
 
 
 def _rank_pick(text: str, agent: str | None, question: ConsentQuestion, reading: Reading) -> bool | None:

@@ -85,6 +85,7 @@ class ConsentLexicon(BaseModel):
     choice_verbs: list[str] = Field(default_factory=list)
     other_markers: list[str] = Field(default_factory=list)
     rank_words: dict[str, list[str]] = Field(default_factory=dict)
+    delegations: list[str] = Field(default_factory=list)
 
 
 @lru_cache(maxsize=1)

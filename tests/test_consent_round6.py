@@ -175,3 +175,35 @@ def _two(answer: str) -> list[tuple[str, str]]:
 ])
 def test_a_request_picking_another_option_by_its_words(answer: str, expected: bool) -> None:
     assert granted(CANCEL, _two(answer), {"order_id": "ORD-1201", "reason": "no longer needed"}) is expected
+
+
+# --- a choice left to the agent -------------------------------------------------------------------------------------
+
+ASSIGN = ConsentCheck(tool="assign_technician", decision="after hearing the technician is off, the dispatcher left the choice of a free one to the agent", upfront=False)
+ASSIGN_CALL = {"appointment_id": "APT-9100", "technician_id": "TECH-203"}
+
+
+def _assign(answer: str) -> list[tuple[str, str]]:
+    return [("user", "Dispatch here. TECH-205 onto APT-9100 please."),
+            ("assistant", "TECH-205 is off on Monday 7 December, so he can't take APT-9100."), ("user", answer)]
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("Fine, whoever's free at 9, put them on it.", True),
+    ("Just give it to whichever electrician is available.", True),
+    ("Assign anyone who's free then.", True),
+    ("Ugh. Any other sparky who's around at 9 - sort it.", True),
+    ("Anyone but TECH-203 - put them on it.", False),
+    ("Who else is free at 9?", False),
+    ("Don't just stick anyone on it, I'll call you back.", False),
+    ("Whoever's free - actually, hold off, let me ring the customer first.", False),
+    ("Whoever's free is fine, but put TECH-207 on it.", False),
+])
+def test_a_choice_left_to_the_agent_decides_the_value(answer: str, expected: bool) -> None:
+    assert granted(ASSIGN, _assign(answer), ASSIGN_CALL) is expected
+
+
+def test_a_choice_left_to_the_agent_needs_the_record_asked_about() -> None:
+    turns = [("user", "Who's on shift Monday?"), ("assistant", "TECH-203 and TECH-207 are on shift on Monday 7 December."),
+             ("user", "Whoever's free, put them on it.")]
+    assert granted(ASSIGN, turns, ASSIGN_CALL) is False
