@@ -221,7 +221,7 @@ def _values(calls: list[GatedCall], check: ConsentCheck) -> list[Value]:
 _STOP = frozenset("the a an my our your to of for on in at and or it is be with this that one".split()) | frozenset(
     "i you me we us they them he she him her its their yours let get got back will would can could shall should may might "
     "must do does did have has had am are was were been being like want".split()
-)
+) | frozenset({"own", "mine", "ours", "same"})  # round 6: possessives and "same" point back; they name nothing offered
 """Words that name nothing the agent offered: a choice shares a content word with the proposal, never a
 pronoun or an auxiliary ("... get back to you" chooses nothing of "Would you like the 10:00 window?")."""
 
@@ -667,6 +667,9 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # the alternatives the agent offered ("I can escalate it, or just add a note"; "card, bank transfer or
     # PayPal?"; "a standard room at $169 and a family room at $239. Which?"): a pick of another one decides
     # against the call, even in a request ("Just add the note"), and outweighs a word shared with an option
+    if pick is None and state.agent_said:
+        # "With Priya, Wednesday has 08:00, 12:00 and 16:00 free." - "OK, the earliest one then": a pick by rank
+        pick = _rank_pick(message.content, state.agent_said[-1], question, reading)
     alternative = _alternative_pick(message.content, proposal, question, reading) if proposal is not None else None
     if alternative is not None and (pick is None or pick == alternative or (pick is True and not (
             _picks(message.content, question, phrases=False) or names_record(message.content, question)))):
@@ -675,7 +678,9 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
         alternative = None
     # "Disqualify the Northwind lead, Chen." - "There are two: ... Which one?" - "The Foods one.": a pick among
     # the options the agent listed after the customer asked for the call answers that request
-    answers |= pick is True and asked_before
+    # "Can APT-7003 go to 10:00?" - "Wednesday has 08:00, 12:00 and 16:00." - "I'll take whichever is earliest": a pick
+    # among values listed after the customer asked about the call's record answers that request too
+    answers |= pick is True and (asked_before or any(m.role == "user" and names_record(m.content, question) for m in question.conversation[:index]))
     # a refusal answers the agent's latest proposal when that puts this call's action to the customer, even
     # without its object ("Ben Carter is free then; shall I assign him?" - "Hold on, let me check first")
     refuses_this = answers or (latest and not other and _puts_action(proposal or "", question))
@@ -696,6 +701,14 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
             for req, written in zip(reading.requests, reading.request_texts, strict=True)
             if (picks or subject or (generic and _found(req, lexicon().generic_actions))) and not names_other_record(reading.without_conditions(written), question)
         ]
+    # "Luis onto APT-7005 please." - "Luis is off that day." - "Whoever else is free at 8 - stick them on it.": a request
+    # leaving the call's value to the agent, after the customer asked about the call's record, asks for the call
+    record_before = asked_before or any(m.role == "user" and names_record(m.content, question) for m in question.conversation[:index])
+    delegated = [
+        req for req, written in zip(reading.requests, reading.request_texts, strict=True)
+        if record_before and _delegates(req) and not written.rstrip().endswith("?") and not names_other_record(reading.without_conditions(written), question)
+    ]
+    about = about or delegated
     cite = {"message": index + 1, "quote": message.content}
     refused = reading.opens_refusal and refuses_this
     # "OK, let me think about it", "Yes, but I'll check with my wife first": the answer's last word puts off
@@ -727,7 +740,9 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
         _found(req, action_forms(question.tool)) and names_other_record(reading.without_conditions(written), question)
         for req, written in zip(reading.requests, reading.request_texts, strict=True)
     )
-    if (pick is False and (alternative is False or not about)) or conflict:
+    # "Yes please, cancel the one with the T-shirts and the mug." (the mug order is not the call's): a request that picks
+    # another option by its words, naming none of the call's own values, asks for that option
+    if (pick is False and (alternative is False or not about or not names_value(message.content, question))) or conflict:
         what = "another of the options offered" if pick is False else "another value than the call's"
         state.verdict = ConsentJudgement(granted=False, explanation=f"the customer's latest answer chose {what}", **cite)
         return state
@@ -741,7 +756,8 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # a statement sharing a word with the proposal is a choice ("the Northwind one"), not when it is negated
     # or stands beside a question back with no yes and no request ("We never sent a proposal... can't you skip it?")
     asks_back = reading.question or bool(reading.requests and not about and all(t.rstrip().endswith("?") for t in reading.request_texts))
-    choice = pick is True or any(
+    # "Go with that one.", "use mine then": a general choice verb on a word pointing back at a single proposal takes it up
+    choice = pick is True or (any(_takes_up(t, proposal) for t in reading.request_texts if not t.rstrip().endswith("?")) and not (reading.question and not reading.affirms)) or any(
         names_call(" ".join(s), question) or (_shares_word(s, proposal or "") and not (asks_back and not reading.affirms) and not any(w in lexicon().negators for w in s))
         for s in reading.statements
     )
@@ -766,7 +782,7 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # a request is the authorisation where `upfront` (the values the call sets are the agent's to resolve);
     # where not, only when it decides everything itself: every value the call chooses (a window, a card, a
     # flight, an amount) named by then ("move it to Thursday at 10:00", "yes, $40 is fine, on my Amex")
-    by_request = bool(about) and (check.upfront or not unnamed_choices(question, context))
+    by_request = bool(about) and (check.upfront or bool(delegated) or not unnamed_choices(question, context))
     if not (by_answer or by_request):
         return state
     sentences = [written for req, written in zip(reading.requests, reading.request_texts, strict=True) if req in about]
@@ -813,14 +829,62 @@ def _restates_proposal(sentence: str, proposal: str | None, question: ConsentQue
     every = {form for forms in lexicon().actions.values() for form in forms if " " not in form} - mine
     found = False
     for _, clause, _, _ in clauses(sentence):
+        taken = _takes_up_at(clause, proposal)
+        found |= bool(taken)
         for at, w in enumerate(clause):
-            if w not in every or negated_at(clause, at):
+            if w not in every or negated_at(clause, at) or at in taken:
                 continue
             tail = [x for x in clause[at + 1 :] if x not in _STOP and len(x) > 2 and x not in _TAIL_WORDS]
             if not tail or not set(tail) <= offered:
                 return False
             found = True
     return found
+
+
+_POINTING = (("that", "one"), ("this", "one"), ("that", "option"), ("this", "option"), ("the", "same"), ("same", "one"),
+             ("that",), ("this",), ("it",), ("same",), ("those",), ("them",), ("these",), ("the", "one", "you"), ("the", "suggested"),
+             ("the", "recommended"), ("the", "proposed"), ("what", "you"), ("your", "suggestion"), ("your", "recommendation"))
+"""Objects that point back at what the agent just put ("that one", "it", "the same", "the one you said", "your suggestion")."""
+_OWN = (("mine",), ("ours",), ("my", "own"), ("our", "own"), ("my", "one"), ("our", "one"))
+"""Possessives that point back at the proposal only when the agent's message said "your" ("Your Mastercard is on file.
+Shall I use that one?" - "use mine then"); else they may set the customer's own thing against the agent's."""
+_CHOICE_FILLERS = frozenset({"then", "please", "now", "thanks", "cheers", "ok", "okay", "again", "for", "me", "us", "we", "i", "ll", "will", "just"})
+
+
+def _single_proposal(proposal: str) -> bool:
+    """The agent's question puts one thing, not a choice between several ("card or PayPal?", "which one?")."""
+    asking = [w for t in _asking(proposal) for w in words(t)]
+    return bool(asking) and not ({"or", "either", "which", "whichever", "options"} & set(asking))
+
+
+def _takes_up_at(clause: list[str], proposal: str | None) -> set[int]:
+    """The positions of a choice verb (`choice_verbs`: "use", "go with", "take", "do") taking, as its object, a word that points
+    back at the agent's single proposal ("go with that one", "use mine then", "I'll take it", "let's do that"), not negated
+    and with no word pointing away ("the other one", "a different one", "that one instead"): the answer takes the proposal
+    up in a general verb. Empty when there is none or the agent offered a choice."""
+    if not proposal or not _single_proposal(proposal):
+        return set()
+    lex = lexicon()
+    if any(w in lex.other_markers for w in clause):
+        return set()
+    yours = bool({"your", "yours"} & set(words(proposal)))
+    out: set[int] = set()
+    for verb in lex.choice_verbs:
+        n = len(words(verb))
+        for at in find(clause, verb):
+            if negated_at(clause, at):
+                continue
+            rest = [w for w in clause[at + n :] if w not in _CHOICE_FILLERS]
+            shapes = _POINTING + (_OWN if yours else ())
+            head = next((shape for shape in shapes if tuple(rest[: len(shape)]) == shape), None)
+            # the object ends the clause (a manner word may follow: "use that one today"); "do it for the other case" does not
+            if head is not None and all(w in _TAIL_WORDS or w in _STOP for w in rest[len(head) :][:3]) and len(rest) <= len(head) + 2:
+                out |= set(range(at, at + n))
+    return out
+
+
+def _takes_up(text: str, proposal: str | None) -> bool:
+    return any(_takes_up_at(clause, proposal) for _, clause, _, _ in clauses(text))
 
 
 _TAIL_WORDS = frozenset({"please", "thanks", "cheers", "then", "now", "today", "right", "away", "ahead", "through", "onto", "into"})
@@ -944,6 +1008,58 @@ def _option_pick(text: str, proposal: str | None, question: ConsentQuestion, rea
     kinds = {(m.kind, str(m.value).split("-")[0] if m.kind == "id" else "") for m in mine}
     if any((v.kind, str(v.value).split("-")[0] if v.kind == "id" else "") in kinds for v in values):
         return False
+    return None
+
+
+def _delegates(request: list[str]) -> bool:
+    """The request leaves the value to the agent ("whoever else is free", "whichever plumber is available", "you pick"),
+    not negated ("don't just stick anyone on it"); "whoever's", "anyone who's" read without their "'s"."""
+    request = [w[:-2] if w.endswith("'s") else w for w in request]
+    return any(not negated_at(request, at) and not any(w in lexicon().negators for w in request[max(0, at - 4) : at])
+               for form in lexicon().delegations for at in find(request, form))
+
+
+def _rank_pick(text: str, agent: str | None, question: ConsentQuestion, reading: Reading) -> bool | None:
+    """A pick by rank among the values the agent's latest message listed ("With Priya, Wednesday has 08:00, 12:00 and 16:00
+    free." - "give me the earliest one"; "whichever is cheapest"): True when the ranked value is the call's, False when the
+    call sets another value of that kind, None when the answer ranks nothing (or negates the rank: "not the earliest"), or
+    the agent listed fewer than two values of the kind. A bound in the answer ("the earliest after lunch", "the first one
+    after 10") narrows the values first; a part of the day bounds by its start or end."""
+    if not agent:
+        return None
+    said = " ".join(dict.fromkeys([*reading.statement_texts, *reading.affirm_texts, *reading.request_texts, *reading.condition_texts]))
+    sw = words(said)
+    rank = None
+    for direction, forms in lexicon().rank_words.items():
+        for form in forms:
+            if any(not negated_at(sw, at) for at in find(sw, form)):
+                rank = direction
+    if rank is None:
+        return None
+    mine = values_of(question)
+    for kind in ("time", "date", "number"):
+        own = [m for m in mine if m.kind == kind]
+        listed: list[Value] = []
+        for v in spoken_values(agent):
+            if v.kind == kind and not any(v.same(x) for x in listed) and (kind != "number" or v.money):
+                listed.append(v)
+        if not own or len(listed) < 2:
+            continue
+        bounds = [v for v in spoken_values(said) if v.kind == kind]
+        after = any(find(sw, b) for b in lexicon().date_after)
+        before = any(find(sw, b) for b in lexicon().date_before)
+        if kind == "time" and not bounds:
+            for part, (start, end) in lexicon().times_of_day.items():
+                if find(sw, part) or (part == "lunchtime" and find(sw, "lunch")):
+                    bounds = [Value(kind="time", value=end if after else start if before else start, start=0, end=0, text=part)]
+        if bounds and (after or before):
+            edge = bounds[0].value
+            listed = [v for v in listed if (v.value > edge if after else v.value < edge)] or listed  # type: ignore[operator]
+        try:
+            chosen = (min if rank == "min" else max)(listed, key=lambda v: v.value)  # type: ignore[arg-type,return-value]
+        except TypeError:
+            return None
+        return any(chosen.same(m) or m.same(chosen) for m in own)
     return None
 
 

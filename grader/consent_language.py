@@ -82,6 +82,10 @@ class ConsentLexicon(BaseModel):
     information_verbs: list[str] = Field(default_factory=list)
     sequencers: list[str] = Field(default_factory=list)
     exclusions: list[str] = Field(default_factory=list)
+    choice_verbs: list[str] = Field(default_factory=list)
+    other_markers: list[str] = Field(default_factory=list)
+    rank_words: dict[str, list[str]] = Field(default_factory=dict)
+    delegations: list[str] = Field(default_factory=list)
 
 
 @lru_cache(maxsize=1)
@@ -296,13 +300,19 @@ def _is_request(clause: list[str]) -> bool:
         return True
     if any(find(clause, marker) for marker in lexicon().request_markers):
         return True
-    if len(core) > 1 and core[0] in MODALS and core[1] not in {"i", "it", "that", "this", "there"} and not (core[0] in _FUTURE and core[1] in _DETERMINERS):
+    # "would marking it implemented stop us ...?", "could moving it to Friday cost more?": a gerund after the modal is the
+    # question's subject (what the action would do), not the agent asked to act
+    gerund = len(core) > 1 and len(core[1]) > 4 and core[1].endswith("ing") and core[1] not in _NOT_GERUNDS
+    if len(core) > 1 and core[0] in MODALS and core[1] not in {"i", "it", "that", "this", "there"} and not (core[0] in _FUTURE and core[1] in _DETERMINERS) and not gerund:
         return True
     if core and core[0] not in MODALS and core[0] not in {"i", "we", "you"} and any(find(core, p) for p in _PASSIVE_MODALS) and not any(w in lexicon().negators for w in core):
         return True
     if len(core) > 1 and core[0] in _imperatives() and core[1] not in _SUBJECTS:
         return True  # an imperative in general words ("find mine and close it", "hook that segment up", "pick a tech who's free")
     return bool(core) and any(starts_with(core, form) for forms in lexicon().actions.values() for form in forms)
+
+
+_NOT_GERUNDS = frozenset({"nothing", "anything", "something", "everything", "thing", "things", "bring", "sing", "ring", "wing", "king", "ping", "sting", "evening", "morning", "spring"})
 
 
 _SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "is", "are", "was", "were", "has", "have", "had", "will", "would",
@@ -495,12 +505,40 @@ def deferral(clause: list[str], core: list[str]) -> str | None:
         inside = next((p for p in sorted(lex.deferral_phrases, key=lambda p: -len(_form(p))) if (person or p.startswith(_ADDRESSED)) and find(core, p)), None)
     found = opening or inside
     if found is None:
-        return None
+        # "let me ring my bank first", "I'll have to run it past finance first": a plan of the speaker's own before the
+        # decision puts it off when nothing else in the answer decides ("Yeah, cancel it. I'll have a word with her
+        # first." grants: the request comes before the plan)
+        return "weak" if _plans_first(core) else None
     strengthen = {w for s in lex.deferral_strengtheners for w in _form(s)}
     weak = found in lex.weak_deferrals and not strengthen & set(core)
     if weak and inside is None and any(find(core, p) for p in lex.deferral_phrases if p not in lex.weak_deferrals):
         weak = False
     return "weak" if weak else "strong"
+
+
+_SPEAKER_PLANS = ("let me", "let us", "i will", "we will", "i have to", "we have to", "i need to", "we need to", "i must", "we must",
+                  "i should", "we should", "i ought to", "i have got to", "we have got to", "i got to", "i gotta", "i would have to",
+                  "we would have to", "i would need to", "we would need to", "i am going to", "we are going to", "i want to", "we want to",
+                  "i would like to", "we would like to", "i would rather", "i had better", "we had better", "i will need to",
+                  "we will need to", "i will have to", "we will have to", "i will just", "i just need to", "i just have to")
+"""Openers of a clause in which the speaker plans an act of their own ("let me ring my bank first", "I'll have to run $299 a
+month past finance first", "we need to sign the contract beforehand")."""
+
+
+def _plans_first(core: list[str]) -> str | None:
+    """A clause in which the speaker says they will do something of their own first ("let me ring my bank first to check",
+    "I'll have to run it past finance first", "we must get the PO signed beforehand"): the decision waits on it. Not "first
+    thing" (a time: "I'll pick it up first thing") nor a yes-form opening ("let me know ... first" is read elsewhere)."""
+    opener = opens_with_any(core, list(_SPEAKER_PLANS))
+    if opener is None:
+        return None
+    rest = core[len(_form(opener)) :]
+    if not rest or rest[0] in ("know", "you", "just"):
+        return None
+    for at, w in enumerate(rest):
+        if (w == "first" and rest[at + 1 : at + 2] != ["thing"]) or w in ("beforehand", "before-hand"):
+            return opener
+    return None
 
 
 _BARE_DECLINE_TAIL = frozenset({"thanks", "thank", "you", "sorry", "actually", "wait", "then", "please", "not", "do", "leave", "keep", "forget", "scratch", "i", "way"})
@@ -587,7 +625,7 @@ def read(text: str) -> Reading:
             reading.declines = True
             reading.negated_actions.append(core)
             continue
-        counter = raw.rstrip().endswith("?") and len(core) > 2 and core[0] in MODALS and core[1] == "not" and core[2] in ("you", "we")
+        counter = (raw.rstrip().endswith("?") or sentence_text.rstrip().endswith("?")) and len(core) > 2 and core[0] in MODALS and core[1] == "not" and core[2] in ("you", "we")
         if (_is_question(raw, core) and not _is_request(clause)) or (core and asks_information(core)) or counter:
             # "can't you do two instead?": a negated modal question argues for something else; it asks back
             reading.question = True
