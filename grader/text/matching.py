@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from grader.text.lexicon import not_yet_before, phrase_forms, word_keys
 from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Hit, Unit, _sentences, _starts_negated, _value_negated, hypothetical_before, negated_after, negated_before, normalise, phrase_pattern
-from grader.text.values import NUMBER_WORDS, Value, durations, find_values, id_mentions, phrase_count, phrase_value, singular, unit_seconds
+from grader.text.values import grouped_code, NUMBER_WORDS, Value, durations, find_values, id_mentions, phrase_count, phrase_value, singular, unit_seconds
 
 
 def contains(phrase: str, text: str) -> bool:
@@ -116,7 +116,9 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
             if target.kind == "id":  # "incident 2004", "INC 2004", "request #5003" for INC-2004 / REQ-5003
                 ids = [v for v in find_values(unit.text) if v.kind == "id"]
                 for value in id_mentions(str(target.value), unit.text):
-                    if not any(v.start < value.end and value.start < v.end for v in ids):
+                    # another id overlapping the mention is another record, unless the mention holds it whole
+                    # (r6-words: "1Z-999-AA1-0123-456-784" holds "AA1-0123-456-784")
+                    if not any(v.start < value.end and value.start < v.end and not (value.start <= v.start and v.end <= value.end and v.end - v.start < value.end - value.start) for v in ids):
                         hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + value.start, value))
             continue
         if (listed := _value_list(phrase)) is not None:
@@ -203,6 +205,27 @@ _ACRONYM = re.compile(r"[A-Z]{2,5}")
 _INITIAL_SKIP = frozenset("of and for the & to".split())
 
 
+_DIGIT_WORDS = ("(?:zero|oh)", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+"""r6-words: a keypad digit said as a word ("star-eight-six" for "*86")."""
+_PATH_SEP = re.compile(r"\s*(?:>|\u203a|\u00bb|\u2192|->|=>)\s*")
+_PATH_JOIN = (
+    r"(?:[\s*_\"'`,:>\u203a\u00bb\u2192\-=]|\b(?:then|and|next|open|opens|click|select|choose|tap|hit|go|to|into|"
+    r"on|the|tab|menu|page|section|screen|pick)\b){1,48}?"
+)
+"""r6-words: what stands between two steps of a menu path in a reply: punctuation, arrows, markdown and the
+words of moving on ("then", "open", "click", "go to"); never a full stop: the steps are in one sentence."""
+
+
+def _path_steps(phrase: str) -> list[str] | None:
+    """The steps of a menu path written with ">" or an arrow ("Network > Addresses", "Settings → Billing"), each
+    of words only, in order; None for any other phrase. Its other writings keep the order ("open Network, then
+    Addresses", "Network → Addresses"); the steps the other way round are another path."""
+    parts = _PATH_SEP.split(phrase)
+    if len(parts) < 2 or not all(re.fullmatch(r"[A-Za-z][A-Za-z&' ]*", x.strip()) for x in parts):
+        return None
+    return [r"\s+".join(re.escape(w) for w in x.split()) for x in parts]
+
+
 @lru_cache(maxsize=4096)
 def _writing_patterns(phrase: str) -> tuple[re.Pattern[str], ...]:
     """Other writings of a code or an acronym phrase: a seat or unit code with a hyphen at its
@@ -216,6 +239,22 @@ def _writing_patterns(phrase: str) -> tuple[re.Pattern[str], ...]:
         out.append(re.compile(rf"(?<![A-Za-z0-9-]){re.escape(x)}[-\u2011]{re.escape(y)}(?![A-Za-z0-9]|-[A-Za-z0-9])", re.I))
         if m["a"] and y.isupper():  # "seat 12 A": a capital letter after a space, as written ("12 a day" is no seat)
             out.append(re.compile(rf"(?<![A-Za-z0-9.,$-]){re.escape(x)}[ \u00a0]{re.escape(y)}(?![A-Za-z0-9]|-[A-Za-z0-9]|\.\s?[a-z])"))
+        # r6-words: a carrier's code and number apart ("AU 330" / "AU330"), two capitals as written, 3-4 digits whole
+        if m["c"] and len(x) == 2 and x.isupper() and len(y) >= 3:
+            out.append(re.compile(rf"(?<![A-Za-z0-9-]){re.escape(x)}[ \u00a0]{re.escape(y)}(?![A-Za-z0-9]|[.,:]\d|-\d)"))
+    if (grouped := grouped_code(p)) is not None:  # r6-words: a long code written in groups ("1Z 999 AA1 ...")
+        out.append(grouped)
+    if (key := re.fullmatch(r"(?P<k>[*#])(?P<d>\d{1,6})", p)) is not None:  # r6-words: "*86" said "star-eight-six", "star 86"
+        symbol = r"(?:\*|star|asterisk)" if key["k"] == "*" else r"(?:\#|hash|pound)"
+        digits = r"[\s\-]*".join(rf"(?:{d}|{_DIGIT_WORDS[int(d)]})" for d in key["d"])
+        out.append(re.compile(rf"(?<![A-Za-z0-9]){symbol}[\s\-]*(?:{re.escape(key['d'])}|{digits})(?![A-Za-z0-9]|[\s\-]+(?:\d|(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b))", re.I))
+    if (grade := re.fullmatch(r"(?i:grade)\s+(?:of\s+)?(?P<g>[A-F][+-]?)|(?P<h>[A-F][+-]?)\s+(?i:grade)", p)) is not None:
+        # r6-words: a letter grade said with an article or a verb of rating ("that makes it a B", "rated B"), the
+        # capital letter as written
+        g = re.escape(grade["g"] or grade["h"])
+        out.append(re.compile(rf"(?<![A-Za-z])(?:[Aa]n?|[Rr]ated|[Gg]raded|[Ss]cores?|[Ss]cored|[Ii]t's|[Ii]t\s+is|[Tt]hat's)\s+{g}(?![A-Za-z0-9+\-'\u2019]|\+|-)"))
+    if (steps := _path_steps(p)) is not None:  # r6-words: a menu path in words ("open Network, then Addresses")
+        out.append(re.compile(r"(?<![A-Za-z])" + _PATH_JOIN.join(steps) + r"(?![A-Za-z])", re.I))
     if (address := _ADDRESS.fullmatch(p)) is not None:  # "7 Lake Road" / "7 Lake Rd." / "7 Lake Rd"
         kind = address["kind"].lower()
         short = "|".join(re.escape(a) for a in STREET_ABBREVIATIONS[kind])

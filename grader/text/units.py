@@ -466,6 +466,13 @@ def _item_kind(item: str) -> str:
         return v.kind
     if "@" in text:
         return "email"
+    # r6-words (terse_correct): a record's name and its one state word ("ROLE-PAYROLL-ADMIN revoked", "REQ-12
+    # cancelled") is a statement about that record: its own kind, told apart from another record's by the name
+    # (the same record with two states still competes)
+    if (named := re.fullmatch(r"(?P<head>[A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)+|[A-Z]{2,}[0-9]*)\s+(?P<state>[a-z]+)", text)) and (
+        re.search(r"[a-z]{2}ed$", named["state"]) or named["state"] in IRREGULAR_PARTICIPLES
+    ):
+        return "state of " + named["head"].lower()
     if re.search(r"\b[A-Z]{1,4}\d{1,3}\b", text):
         return "code"  # "P2", "priority P2", "S1"
     words = re.findall(r"[A-Za-z][A-Za-z'-]*", text)

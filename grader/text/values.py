@@ -984,11 +984,34 @@ def _prefix_named(prefix: str, words: list[str]) -> bool:
     return True
 
 
+# ---- r6-words: a long code written in groups -------------------------------------------------------------------
+
+_LONG_CODE = re.compile(r"(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{8,}")
+"""A code of 8 or more letters and digits with no separator (a tracking number, a card or account reference):
+the same code when written in groups ("1Z 999 AA1 0123 456 784", "1Z-999-AA1-...")."""
+
+
+@lru_cache(maxsize=2048)
+def grouped_code(code: str) -> re.Pattern[str] | None:
+    """The code's characters in order with at most one space, no-break space or hyphen between any two, whole
+    (no letter or digit on either side); None for anything but a long code (`_LONG_CODE`). Every character is
+    the code's own: one digit off is no match."""
+    if not _LONG_CODE.fullmatch(code):
+        return None
+    return re.compile(
+        r"(?<![A-Za-z0-9])" + r"[ \u00a0\-\u2011]?".join(re.escape(ch) for ch in code) + r"(?![A-Za-z0-9]|[ \-]\d)", re.I
+    )
+
+
 def id_mentions(target: str, text: str) -> list[Value]:
     """Where the id `target` (``WO-5003``) is written another way in `text`: its prefix and digits with a
     space, ``#``, ``no.`` or nothing between (``INC 2005``, ``REQ5003``, ``CI #3004``), or the words the
     prefix stands for before its digits (``work order 5003``, ``incident 2004``, ``request #5003``). The
     digits must be the id's own, whole; another prefix or a noun of another kind before them is no match."""
+    if (grouped := grouped_code(target.strip())) is not None:  # r6-words: "1Z 999 AA1 0123 456 784"
+        found = [Value("id", target.upper(), g.start(), g.end(), g.group(0)) for g in grouped.finditer(text)]
+        if found:
+            return found
     m = _ID_PARTS.fullmatch(target.strip())
     if m is None:
         return []
