@@ -160,6 +160,10 @@ def _id_kind(value: str) -> str:
     return "id:" + (prefix.group(0) if prefix and "-" in value else "code")
 
 
+CODE_ID = re.compile(r"(?<![\w-])[A-Z]{2,3}\d{2,5}(?![\w-])")
+"""A code of two or three capitals and digits, no hyphen: a flight or a train ("AU214", "BA117")."""
+
+
 def subjects(text: str, known_names: Sequence[str] = (), *, criterion: bool = False) -> list[Subject]:
     """Subject tokens of a text: ids, months, names of two or more capitalised words (leading function words
     stripped), single capitalised words that are a word of a known name, and (in a criterion, whose first
@@ -168,6 +172,10 @@ def subjects(text: str, known_names: Sequence[str] = (), *, criterion: bool = Fa
     for v in find_values(text):
         if v.kind == "id":
             out.append(Subject(_id_kind(str(v.value)), str(v.value), v.start, v.end))
+    taken = [(s.start, s.end) for s in out]
+    for m in CODE_ID.finditer(text):  # round 6: a flight or train code ("AU214", "BA117") is a record of its own
+        if not any(s < m.end() and m.start() < e for s, e in taken):
+            out.append(Subject("id:code", m.group(0), m.start(), m.end()))
     taken = [(s.start, s.end) for s in out]
     known_words = {w for n in known_names for w in n.split()}
     for m in NAME_RUN.finditer(text):
@@ -1235,3 +1243,152 @@ def account_role_swap(hit: Hit, phrases: tuple[str, ...], criterion: str) -> str
                 got = _account_role(hit.sentence, hit.value)
                 return got if got is not None and got != want else None
     return None
+
+
+# ---- subjects and values round 6 (branch r6-subjects) ----------------------------------------------------
+
+COUNT_FILLER = UNIT_WORDS | frozenset(
+    "left remaining available total altogether more extra spare free open ready right currently presently today "
+    "stock instock piece pieces pcs pc ones one pair pairs lot lots box boxes pack packs set sets bunch qty quantity "
+    "people person persons guest guests adult adults child children kid kids passenger passengers traveller travellers "
+    "traveler travelers pax member members seat seats place places spot spots copy copies count number".split()
+)
+"""Words after a count that say how many of what the clause is about, not what another thing is ("9 left", "9 units",
+"nine of them", "5 in stock"), and nouns of people and places, whose synonyms abound ("3 people" for "3 guests"):
+never a rival of the criterion's thing."""
+COUNT_OF = re.compile(r"\s+of\s+(?:the|those|these|our|your|its|their|that|this)?\s*", re.I)
+COUNT_HOLDER = re.compile(
+    r"(?:^|[^A-Za-z'])((?:[A-Za-z][A-Za-z'-]*\s+){0,3}[A-Za-z][A-Za-z'-]*)\s+(?:has|have|had|shows?|is\s+at|are\s+at|'s\s+got|has\s+got|have\s+got)"
+    r"\s+(?:only\s+|just\s+|about\s+|around\s+|exactly\s+)?$",
+    re.I,
+)
+"""The holder a clause opens with before a count it has ("The large grey sweater has 5 in stock")."""
+
+
+def _noun_phrase(text: str) -> list[str]:
+    words: list[str] = []
+    at = 0
+    for m in re.finditer(r"([^\sA-Za-z]*)\s*([A-Za-z][A-Za-z'-]*)", text):
+        if m.start() != at or m.group(1):
+            break
+        w = m.group(2).lower()
+        if w in FUNCTION_WORDS or w in COUNT_FILLER or w in AUXILIARIES or CONTRACTED_VERB.match(w) or re.search(r"(?:ing|ed|ly)$", w) or len(w) < 2:
+            break
+        words.append(w)
+        at = m.end()
+        if len(words) == 3:
+            break
+    return words
+
+
+def _stem_keys(words: Sequence[str]) -> set[str]:
+    return {k for w in words for k in word_keys(w)}
+
+
+def _counted_in_criterion(criterion: str, value: Value) -> list[str]:
+    """What the criterion counts with a count: the noun phrase right after it ("9 speakers"), else the one after
+    `for`/`of` in its clause ("5 in stock for medium green"); [] when it names none or only people or units."""
+    after = criterion[value.end :]
+    words = _noun_phrase(after)
+    if not words:
+        s, e = clause_at(criterion, value.start, True)
+        m = re.search(r"\b(?:for|of)\s+(?:the\s+)?", criterion[value.end : e], re.I)
+        if m:
+            words = _noun_phrase(criterion[value.end + m.end() : e])
+    return words
+
+
+def counted_other(hit: Hit, phrases: tuple[str, ...], criterion: str, units: Sequence[Unit]) -> str | None:
+    """Round 6: a count said of another thing. The criterion counts a thing ("Gives 9 speakers in stock", "5 in
+    stock for medium green"); the reply's count names, right after it (or after "of the"), or as the holder its
+    clause opens with ("The large grey sweater has 5"), a thing with a word the criterion does not have and without
+    the criterion's words for its thing, which the clause never names and the replies name elsewhere ("We have 9
+    earbuds in stock; the speaker is sold out"; "5 of the medium grey - medium green is gone"). Not when the reply's
+    thing has the criterion's word ("9 Bluetooth speakers"), names only how many ("9 left", "nine of them", "9
+    units"), or the criterion's thing is named in the count's own clause ("the speaker has 9 units")."""
+    value = hit.value
+    if value is None or value.kind != "number" or value.money or "%" in value.text:
+        return None
+    target = next((v for p in phrases if (t := phrase_value(p)) is not None for v in find_values(criterion) if t.same(v) and v.kind == "number"), None)
+    if target is None:
+        return None
+    counted = _counted_in_criterion(criterion, target)
+    if not counted:
+        return None
+    criterion_keys = _stem_keys(_lower_words(criterion))
+    text = hit.sentence
+    offset = hit_offset(hit)
+    mine = next((v for v in find_values(text) if v.start == offset), None)
+    end = mine.end if mine is not None else offset + len(value.text)
+    rest = text[end:]
+    m = COUNT_OF.match(rest)
+    thing = _noun_phrase(rest[m.end() :] if m else rest)
+    if not thing:
+        s, _ = clause_at(text, offset)
+        held = COUNT_HOLDER.search(text[s:offset])
+        if held and _lower_words(held.group(1))[-1:] and _lower_words(held.group(1))[-1] not in FUNCTION_WORDS:
+            words = _lower_words(held.group(1))
+            thing = [w for w in words if w not in FUNCTION_WORDS and w not in COUNT_FILLER and len(w) > 1][-3:]
+    if not thing:
+        return None
+    keys = _stem_keys(thing)
+    missing = _stem_keys([w for w in counted if not (word_keys(w) & keys)])
+    if not missing:
+        return None  # "9 Bluetooth speakers", "14 lamps": the criterion's own thing
+    if not any(not (word_keys(w) & criterion_keys) for w in thing):
+        return None  # nothing the criterion does not have
+    s, e = clause_at(text, offset)
+    if _stem_keys(_lower_words(text[s:e])) & missing:
+        return None  # "the speaker has 9 units": the clause names the criterion's thing
+    for unit in units:
+        if not unit.carried:
+            continue
+        rest_text = unit.text.replace(text[s:e], " ") if unit.text == text else unit.text
+        if _stem_keys(_lower_words(rest_text)) & missing:
+            return " ".join(thing)
+    return None
+def _own_id_kinds(phrases: Sequence[str]) -> dict[str, set[str]]:
+    """The item's own record ids by kind ("id:OPP" -> {"OPP-4002"}); flight codes as "id:code"."""
+    out: dict[str, set[str]] = {}
+    for p in phrases:
+        v = phrase_value(p)
+        if v is not None and v.kind == "id":
+            out.setdefault(_id_kind(str(v.value)), set()).add(str(v.value))
+        elif CODE_ID.fullmatch(p.strip()):
+            out.setdefault("id:code", set()).add(p.strip())
+    return out
+
+
+APPOSED_BEFORE = re.compile(r"[\s,(:\-\u2013\u2014*]*(?:(?:the|your|our|a|an)\s+)?$", re.I)
+APPOSED_AFTER = re.compile(r"\s*(?:\(|,|\u2013|\u2014|-)\s*(?:(?:id|ref|no\.?|number|#)\s*:?\s*)?$", re.I)
+
+
+def apposed_rival(hit: Hit, phrases: tuple[str, ...]) -> str | None:
+    """Round 6: a name said in apposition with another record's id. An item that is a record — its id among its
+    phrases with its name ("OPP-4002", "Northwind Foods") — matched by its name right after another id of the same
+    kind (only punctuation or a determiner between: "OPP-4001, Northwind Foods POS upgrade, is now ...") or
+    followed by one in brackets or after a comma ("Northwind Foods (OPP-4001)"), in a clause that never names the
+    item's own id, is said of that other record: the id names the record, the name may be shared."""
+    if hit.value is not None and hit.value.kind == "id":
+        return None
+    kinds = _own_id_kinds(phrases)
+    if not kinds:
+        return None
+    text = hit.sentence
+    offset = hit_offset(hit)
+    end = max([e for p in phrases for st, e in _item_spans(p, text) if st == offset], default=offset)
+    s, e = clause_at(text, offset)
+    found = [x for x in subjects(text) if s <= x.start < e]
+    if any(x.key in ids for x in found for ids in kinds.values()):
+        return None  # the clause names the item's own record
+    for x in found:
+        if x.kind not in kinds:
+            continue
+        if x.end <= offset and APPOSED_BEFORE.fullmatch(text[x.end : offset]) and not re.search(r"\b(?:not|than|instead|unlike|vs|versus)\W*$", text[s : x.start], re.I):
+            return x.key
+        if x.start >= end and APPOSED_AFTER.fullmatch(text[end : x.start]):
+            return x.key
+    return None
+
+
+# ---- end subjects and values round 6 ---------------------------------------------------------------------
