@@ -67,3 +67,36 @@ RECORDS = [
 @pytest.mark.parametrize(("criterion", "evidence", "reply", "expected"), RECORDS)
 def test_round6_records(criterion: str, evidence: list, reply: str, expected: bool) -> None:
     assert passes(criterion, evidence, reply) is expected
+
+
+LABELS = [
+    # ---- a value labelled with the thing another clause of the criterion is about ---------------------------
+    ("States the $64 dinner refund and that the spa booking is kept.", ["$64"], "The spa refund comes to $64, and your dinner booking stays.", False),
+    ("States the $64 dinner refund and that the spa booking is kept.", ["$64"], "You'll get $120 back for the dinner and $64 for the spa.", False),
+    ("States the $64 dinner refund and that the spa booking is kept.", ["$64"], "The dinner refund is $64; the spa booking is kept as it is.", True),
+    ("States the $64 dinner refund and that the spa booking is kept.", ["$64"], "Spa's untouched, and $64 is coming back to you for the dinner.", True),
+    ("States the $64 dinner refund and that the spa booking is kept.", ["$64"], "Dinner refund: $64. Spa booking: kept.", True),
+    ("States the $64 dinner refund and that the spa booking is kept.", ["$64"], "Refunded $64 - that's the dinner. Your spa slot is still on.", True),
+    ("States the $64 dinner refund and that the spa booking is kept.", ["$64"], "I've refunded the $64 dinner refund, spa stays booked.", True),
+    ("States the 2,000-point bonus and that the tier stays Silver.", ["2,000"], "Your tier bonus is 2,000 points.", True),
+]
+
+
+@pytest.mark.parametrize(("criterion", "evidence", "reply", "expected"), LABELS)
+def test_round6_rival_thing_label(criterion: str, evidence: list, reply: str, expected: bool) -> None:
+    assert passes(criterion, evidence, reply) is expected
+
+
+DATES = [
+    ("Says the heating failed on 2026-10-04 and that the boiler service was done.", ["2026-10-04"],
+     "The boiler service was carried out on 4 October; the notes don't say when the heating failed.", False),
+    ("Says the heating failed on 2026-10-04 and that the boiler service was done.", ["2026-10-04"],
+     "Your heating failed on 4 October and the boiler service has since been done.", True),
+    ("Says the heating failed on 2026-10-04 and that the boiler service was done.", ["2026-10-04"],
+     "Heating failure: 2026-10-04. Boiler service: done.", True),
+]
+
+
+@pytest.mark.parametrize(("criterion", "evidence", "reply", "expected"), DATES)
+def test_round6_rival_thing_date(criterion: str, evidence: list, reply: str, expected: bool) -> None:
+    assert passes(criterion, evidence, reply) is expected

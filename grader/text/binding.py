@@ -1384,11 +1384,58 @@ def apposed_rival(hit: Hit, phrases: tuple[str, ...]) -> str | None:
     for x in found:
         if x.kind not in kinds:
             continue
-        if x.end <= offset and APPOSED_BEFORE.fullmatch(text[x.end : offset]) and not re.search(r"\b(?:not|than|instead|unlike|vs|versus)\W*$", text[s : x.start], re.I):
+        between = text[x.end : offset]
+        for p in phrases:  # the record's other words between ("OPP-4001, Northwind Foods POS upgrade")
+            between = re.sub(phrase_pattern(p).pattern, " ", between, flags=re.I) if phrase_value(p) is None else between
+        if x.end <= offset and APPOSED_BEFORE.fullmatch(between) and not re.search(r"\b(?:not|than|instead|unlike|vs|versus)\W*$", text[s : x.start], re.I):
             return x.key
         if x.start >= end and APPOSED_AFTER.fullmatch(text[end : x.start]):
             return x.key
     return None
+
+
+CLAUSE_LEAD = frozenset("that the and or a an its their his her your whether if".split())
+
+
+def _rival_things(criterion: str, value: Value) -> set[str]:
+    """The things the criterion's other clauses are about: the first content word of each clause that does not
+    state the value ("States the $298 flight refund | and that the hotel cancels without a fee": hotel)."""
+    s, e = clause_at(criterion, value.start, True)
+    out: set[str] = set()
+    for cs, ce in clauses(criterion, True):
+        if cs <= value.start < ce or (cs, ce) == (s, e):
+            continue
+        words = [w for w in _lower_words(criterion[cs:ce]) if w not in CLAUSE_LEAD]
+        if words and words[0] not in LABEL_STOP and len(words[0]) > 2 and not re.search(r"\d", words[0]):
+            out |= _stems(words[:1])
+    return out
+
+
+def rival_thing_label(hit: Hit, phrases: tuple[str, ...], criterion: str) -> str | None:
+    """Round 6: a value labelled with the thing another clause of the criterion is about. The criterion labels
+    the value ("the $298 flight refund") and states another fact of another thing ("and that the hotel cancels
+    without a fee"); a reply value whose label words (its clause's nearest content words, as `_label_words`)
+    name that other thing and miss a word of its own label is that thing's ("The hotel refund is $298"; "$558
+    back for the flight and $298 for the hotel"). Not when the value carries its whole label ("the flight refund
+    of $298 - the hotel is free")."""
+    if hit.value is None or hit.value.kind in ("id", "level"):
+        return None  # a record's id or a tier names, it is no fact labelled by a thing
+    target = next((v for p in phrases if (t := phrase_value(p)) is not None and t.kind != "id" for v in find_values(criterion) if t.same(v)), None)
+    if target is None:
+        return None
+    own = [k for _, k in _label_words(criterion, target)]
+    rivals = _rival_things(criterion, target) - set().union(*own) if own else set()
+    if not rivals:
+        return None
+    text = re.sub(r"[A-Za-z]+(?:-[A-Za-z]+)+", lambda m: " " * len(m.group(0)), hit.sentence)  # "front-line" names no line
+    said = set().union(*(k for _, k in _label_words(text, hit.value)))
+    s, _ = clause_at(text, hit.value.start)
+    opening = [w for w in _lower_words(text[s : hit.value.start]) if w not in CLAUSE_LEAD]
+    if opening and not LIST_CUT.search(text, s, hit.value.start):
+        said |= _stems(opening[:1])  # the clause's subject ("The boiler service was carried out on 4 October")
+    if not (said & rivals) or all(k & said for k in own):
+        return None
+    return next(iter(said & rivals))
 
 
 # ---- end subjects and values round 6 ---------------------------------------------------------------------

@@ -49,7 +49,7 @@ from collections.abc import Hashable, Sequence
 from contracts.schema import ReplyCriterion
 from grader.judge import CriterionJudgement, JudgeOutput
 from grader.remembered import remembered
-from grader.text.binding import account_role_swap, apposed_rival, attributed, counted_other, counted_twice, denied, mislabelled, opposite_state, other_date, positive_for_negative, rival_label, set_aside, uncovered, value_labels, wh_dropped
+from grader.text.binding import account_role_swap, apposed_rival, rival_thing_label, attributed, counted_other, counted_twice, denied, mislabelled, opposite_state, other_date, positive_for_negative, rival_label, set_aside, uncovered, value_labels, wh_dropped
 from grader.text.conflicts import period_mismatch, status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
 from grader.text.polarity import prospective, reversed_predicate
@@ -145,8 +145,13 @@ class EvidenceJudge:
     @staticmethod
     def _round6(hit: Hit, index: int, items: tuple[tuple[str, ...], ...], criterion: str, units: list[Unit]) -> bool:
         """Round 6's subjects and values (`grader.text.binding`, block "subjects and values round 6"): a count
-        said of another thing than the one the criterion counts; a record's name set beside another id of its kind."""
-        return counted_other(hit, items[index], criterion, units) is not None or apposed_rival(hit, items[index]) is not None
+        said of another thing than the one the criterion counts; a record's name set beside another id of its kind; a value labelled with the thing another clause of the
+        criterion is about."""
+        return (
+            counted_other(hit, items[index], criterion, units) is not None
+            or apposed_rival(hit, items[index]) is not None
+            or rival_thing_label(hit, items[index], criterion) is not None
+        )
 
     def _criterion(self, criterion: ReplyCriterion, units: list[Unit], all_units: list[Unit], known: list[Value], known_words: set[str]) -> tuple[CriterionJudgement, bool]:
         found: list[tuple[str, Hit]] = []
