@@ -100,3 +100,25 @@ DATES = [
 @pytest.mark.parametrize(("criterion", "evidence", "reply", "expected"), DATES)
 def test_round6_rival_thing_date(criterion: str, evidence: list, reply: str, expected: bool) -> None:
     assert passes(criterion, evidence, reply) is expected
+
+
+HEADINGS = [
+    # ---- a record heading joined by a dash ----------------------------------------------------------------
+    ("Lists the Elm Court single room's $95.00 and the Riverside Lodge double room's $140.00.", [["95.00", "$95"], ["140.00", "$140"]],
+     "Per night: Elm Court — double $140; Riverside Lodge — single $95.", False),
+    ("Lists the Elm Court single room's $95.00 and the Riverside Lodge double room's $140.00.", [["95.00", "$95"], ["140.00", "$140"]],
+     "Per night: Elm Court — single $95; Riverside Lodge — double $140.", True),
+    ("Lists the Elm Court single room's $95.00 and the Riverside Lodge double room's $140.00.", [["95.00", "$95"], ["140.00", "$140"]],
+     "Elm Court - single room $95, double $120. Riverside Lodge - double room $140.", True),
+    ("Lists the Elm Court single room's $95.00 and the Riverside Lodge double room's $140.00.", [["95.00", "$95"], ["140.00", "$140"]],
+     "Elm Court: single $95. Riverside Lodge: double $140.", True),
+    ("Lists the Elm Court single room's $95.00 and the Riverside Lodge double room's $140.00.", [["95.00", "$95"], ["140.00", "$140"]],
+     "Elm Court: double $140. Riverside Lodge: single $95.", False),
+    ("Lists the Elm Court single room's $95.00 and the Riverside Lodge double room's $140.00.", [["95.00", "$95"], ["140.00", "$140"]],
+     "The single at Elm Court is $95 a night - the Riverside Lodge double is $140.", True),
+]
+
+
+@pytest.mark.parametrize(("criterion", "evidence", "reply", "expected"), HEADINGS)
+def test_round6_dash_heading(criterion: str, evidence: list, reply: str, expected: bool) -> None:
+    assert passes(criterion, evidence, reply) is expected

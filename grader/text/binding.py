@@ -438,6 +438,9 @@ def _record_subjects(text: str, offset: int, b: Binding) -> list[Subject]:
 
 CONTINUES = re.compile(r"\s*,?\s*(?:and|or)\s*$", re.I)
 LABEL_COLON = re.compile(r"\s*:\s*")
+HEADING_DASH = re.compile(r"\s*(?:[-\u2013\u2014]+)\s*")
+"""Round 6: a dash after a clause with no verb heads what follows with it, as a label colon does ("Bayfront Suites —
+standard $189, king $219; Golden Gate Inn — king $279")."""
 """A colon introduces what the clause before it is about: "I've added the note to WO-5003: panel in the garage"
 states the note's words of WO-5003."""
 
@@ -454,7 +457,8 @@ def _inherited(text: str, offset: int, b: Binding) -> list[Subject]:
     s, e = parts[here]
     if here > 0:
         ps, pe = parts[here - 1]
-        if CONTINUES.fullmatch(text[pe:s]) or REFERS_BACK.search(text[s:e]) or LABEL_COLON.fullmatch(text[pe:s]):
+        heading = HEADING_DASH.fullmatch(text[pe:s]) and not _verbish(_lower_words(text[ps:pe]))  # round 6: "Golden Gate Inn — king $279"
+        if CONTINUES.fullmatch(text[pe:s]) or REFERS_BACK.search(text[s:e]) or LABEL_COLON.fullmatch(text[pe:s]) or heading:
             before, _ = _clause_subjects(text, ps, b, False)
             before = [x for x in before if x.kind in {y.kind for y in b.bound}]
             if before:
