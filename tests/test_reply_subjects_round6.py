@@ -122,3 +122,28 @@ HEADINGS = [
 @pytest.mark.parametrize(("criterion", "evidence", "reply", "expected"), HEADINGS)
 def test_round6_dash_heading(criterion: str, evidence: list, reply: str, expected: bool) -> None:
     assert passes(criterion, evidence, reply) is expected
+
+
+RUNS = [
+    # ---- a bare run of values that never says which is which ---------------------------------------------
+    ("States the deposit of $300.00 and the balance due of $1,150.00.", ["300.00", "1150.00"],
+     "Booking BK-77: $300.00, $1,150.00, $1,450.00.", False),
+    ("States the deposit of $300.00 and the balance due of $1,150.00.", ["300.00", "1150.00"],
+     "Numbers on file: 1,450.00 / 300.00 / 1,150.00", False),
+    ("States the deposit of $300.00 and the balance due of $1,150.00.", ["300.00", "1150.00"],
+     "Deposit $300.00, balance due $1,150.00, total $1,450.00.", True),
+    ("States the deposit of $300.00 and the balance due of $1,150.00.", ["300.00", "1150.00"],
+     "Your deposit, balance due and total are $300.00, $1,150.00 and $1,450.00.", True),
+    ("States the deposit of $300.00 and the balance due of $1,150.00.", ["300.00", "1150.00"],
+     "You paid a $300.00 deposit; the balance due is $1,150.00.", True),
+    ("States the deposit of $300.00 and the balance due of $1,150.00.", ["300.00", "1150.00"],
+     "Your deposit was $300.00 and $1,150.00 is still due.", True),
+    # the criterion lists its values itself: a run is the right answer
+    ("Lists the open slots 09:00, 11:00 and 15:00.", [["09:00"], ["11:00"], ["15:00"]], "The open slots are 09:00, 11:00 and 15:00.", True),
+    ("Lists the open slots 09:00, 11:00 and 15:00.", [["09:00"], ["11:00"], ["15:00"]], "We can do 09:00, 11:00 or 15:00 on Friday.", True),
+]
+
+
+@pytest.mark.parametrize(("criterion", "evidence", "reply", "expected"), RUNS)
+def test_round6_unlabelled_run(criterion: str, evidence: list, reply: str, expected: bool) -> None:
+    assert passes(criterion, evidence, reply) is expected

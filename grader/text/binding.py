@@ -1442,4 +1442,34 @@ def rival_thing_label(hit: Hit, phrases: tuple[str, ...], criterion: str) -> str
     return next(iter(said & rivals))
 
 
+BARE_GAP = re.compile(r"\s*(?:[,;/|]|\band\b|\bor\b|&)\s*(?:(?:and|or)\s+)?", re.I)
+
+
+def unlabelled_run(hit: Hit, index: int, labels: tuple[frozenset[str] | None, ...]) -> bool:
+    """Round 6: a value stated only as one of a bare run of three or more values of its kind ("ROI across sent
+    campaigns: 1,075%, 2,340%, 400%"; "Figures for ACC-1007 and ACC-1001: 9,100.00; 11,550.75; 2,450.75"; "TXN-1: 120.00
+    / 35.60 / 84.40"), nothing but separators between them, in a sentence that never says the criterion's own label
+    of it (the words that tell it from the criterion's other values): the reply does not say which value is which.
+    Not when the criterion lists its values itself (no value has a label of its own: "the windows 08:00, 10:00 and
+    12:00"), when a value of the run carries a word ("checking $2,450.75, savings $9,100.00"), or when the sentence
+    names the label ("Checking, savings and total: $2,450.75, $9,100.00 and $11,550.75")."""
+    if hit.value is None or hit.value.kind == "id" or index >= len(labels) or not labels[index]:
+        return False
+    text = hit.sentence
+    offset = hit_offset(hit)
+    kind = _KIND_FAMILY.get(hit.value.kind, hit.value.kind)
+    values = sorted((v for v in find_values(text) if _KIND_FAMILY.get(v.kind, v.kind) == kind), key=lambda v: v.start)
+    at = next((i for i, v in enumerate(values) if v.start == offset), None)
+    if at is None:
+        return False
+    lo = hi = at
+    while lo > 0 and BARE_GAP.fullmatch(text[values[lo - 1].end : values[lo].start]):
+        lo -= 1
+    while hi + 1 < len(values) and BARE_GAP.fullmatch(text[values[hi].end : values[hi + 1].start]):
+        hi += 1
+    if hi - lo < 2:
+        return False
+    return not (_stems(_lower_words(text)) & labels[index])
+
+
 # ---- end subjects and values round 6 ---------------------------------------------------------------------
