@@ -147,3 +147,55 @@ RUNS = [
 @pytest.mark.parametrize(("criterion", "evidence", "reply", "expected"), RUNS)
 def test_round6_unlabelled_run(criterion: str, evidence: list, reply: str, expected: bool) -> None:
     assert passes(criterion, evidence, reply) is expected
+
+
+SCOPES = [
+    # ---- money of the other scope: a total said per head, a per-head amount said as a total --------------
+    ("Quotes the $60 total upgrade cost.", [["60.00", "$60"]], "Upgrading would be $60 per traveller - want me to go ahead?", False),
+    ("Quotes the $60 total upgrade cost.", [["60.00", "$60"]], "The upgrade is $60 each.", False),
+    ("Quotes the $60 total upgrade cost.", [["60.00", "$60"]], "The upgrade comes to $60 in total, so $30 per traveller.", True),
+    ("Quotes the $60 total upgrade cost.", [["60.00", "$60"]], "It's $60 for the upgrade, all in.", True),
+    ("Quotes the $60 total upgrade cost.", [["60.00", "$60"]], "Upgrade cost: $60.", True),
+    ("States the $18 per-bag fee.", [["18.00", "$18"]], "Bags are $18 each.", True),
+    ("States the $18 per-bag fee.", [["18.00", "$18"]], "Your bags come to $18 in total.", False),
+    ("States the $18 per-bag fee.", [["18.00", "$18"]], "That's $18 per bag, $36 in total for two.", True),
+]
+
+
+@pytest.mark.parametrize(("criterion", "evidence", "reply", "expected"), SCOPES)
+def test_round6_per_head(criterion: str, evidence: list, reply: str, expected: bool) -> None:
+    assert passes(criterion, evidence, reply) is expected
+
+
+EACH = [
+    ("States the March and April bills each total $88.00 and both are settled.", ["88"], "March and April: $88 each, both settled.", True),
+    ("States the March and April bills each total $88.00 and both are settled.", ["88"], "Each bill totals $88.00 and both are settled.", True),
+    ("States the March and April bills each total $88.00 and both are settled.", ["88"], "The two bills come to $88.00 in total, both settled.", False),
+]
+
+
+@pytest.mark.parametrize(("criterion", "evidence", "reply", "expected"), EACH)
+def test_round6_each(criterion: str, evidence: list, reply: str, expected: bool) -> None:
+    assert passes(criterion, evidence, reply) is expected
+
+
+EACH_AND_TOTAL = [
+    ("Quotes the $60 total upgrade cost.", [["60.00", "$60"]], "It's $30 each - $60 altogether.", True),
+    ("Quotes the $60 total upgrade cost.", [["60.00", "$60"]], "$30 apiece, so 60 dollars for the pair of you.", True),
+]
+
+
+@pytest.mark.parametrize(("criterion", "evidence", "reply", "expected"), EACH_AND_TOTAL)
+def test_round6_each_and_total(criterion: str, evidence: list, reply: str, expected: bool) -> None:
+    assert passes(criterion, evidence, reply) is expected
+
+
+EACH_BEFORE = [
+    ("Quotes the $60 total upgrade cost.", [["60.00", "$60"]], "Two upgrades at $30.00 each come to $60.00 altogether.", True),
+    ("Quotes the $60 total upgrade cost.", [["60.00", "$60"]], "Two upgrades at $30 each, $60 in total.", True),
+]
+
+
+@pytest.mark.parametrize(("criterion", "evidence", "reply", "expected"), EACH_BEFORE)
+def test_round6_each_of_the_value_before(criterion: str, evidence: list, reply: str, expected: bool) -> None:
+    assert passes(criterion, evidence, reply) is expected

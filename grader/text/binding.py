@@ -1472,4 +1472,57 @@ def unlabelled_run(hit: Hit, index: int, labels: tuple[frozenset[str] | None, ..
     return not (_stems(_lower_words(text)) & labels[index])
 
 
+PER_HEAD = re.compile(
+    r"^\s*(?:(?:usd|dollars?)\s+)?(?:(?:per|a|an|each|for\s+each|every|/)[\s-]*(?:person|persons|people|passenger|passengers|pax|traveller|traveler"
+    r"|guest|guests|head|adult|adults|child|ticket|tickets|seat|seats|bag|bags|item|items|unit|units|room|rooms|piece|pieces|user|users|seat|licen[cs]e)"
+    r"|each|apiece|a\s+head|per\s+head)\b",
+    re.I,
+)
+"""A money value stated per person or per item ("$40 per passenger", "$25 each", "$12 a head")."""
+TOTAL_WORDS = re.compile(r"\b(?:total|totals|totalling|totaling|altogether|combined|overall|in\s+all|all\s+in|for\s+(?:both|all|everyone))\b", re.I)
+
+
+def _per_head(text: str, value: Value) -> bool:
+    """"$40 per passenger", "$25 each"; "they each total $204", "each one costs $45"."""
+    s, _ = clause_at(text, value.start)
+    start = max([s, value.start - 40] + [v.end for v in find_values(text) if v.end <= value.start and v.kind != "id"])
+    gap = text[start : value.start]
+    if start > s and (m := PER_HEAD.match(gap)):
+        gap = gap[m.end() :]  # "$169.00 each come to $507.00": that "each" is the value's before it
+    before = _lower_words(gap)[-3:]  # never past another value ("$169 each - $507 altogether")
+    return PER_HEAD.match(text[value.end : value.end + 30]) is not None or "each" in before or "apiece" in before
+
+
+def _as_total(text: str, value: Value) -> bool:
+    s, e = clause_at(text, value.start)
+    start = max([s, value.start - 40] + [v.end for v in find_values(text) if v.end <= value.start and v.kind != "id"])
+    before = " ".join(_lower_words(text[start : value.start])[-4:])
+    after = " ".join(_lower_words(text[value.end : min(e, value.end + 30)])[:3])
+    return bool(TOTAL_WORDS.search(before) or TOTAL_WORDS.search(after))
+
+
+def per_head_swap(hit: Hit, criterion: str) -> str | None:
+    """Round 6: money of the other scope. The criterion states an amount as a total ("the $40 total fare
+    difference", "$96 altogether") and the reply states it per person or per item ("an extra $40 per passenger",
+    "$40 each"), or the other way round ("$25 per bag" said as "a total of $25"): another fact. No verdict when the
+    criterion says neither."""
+    v = hit.value
+    if v is None or v.kind == "id" or not (v.money or "$" in v.text or re.search(r"\d\.\d\d", v.text)):
+        return None
+    targets = [c for c in find_values(criterion) if c.kind == v.kind and c.same(v)]
+    if not targets:
+        return None
+    c = targets[0]
+    if _as_total(criterion, c) and not _per_head(criterion, c) and _per_head(hit.sentence, _at(hit, v)):
+        return "per head"
+    if _per_head(criterion, c) and _as_total(hit.sentence, _at(hit, v)) and not _per_head(hit.sentence, _at(hit, v)):
+        return "total"
+    return None
+
+
+def _at(hit: Hit, value: Value) -> Value:
+    offset = hit_offset(hit)
+    return next((x for x in find_values(hit.sentence) if x.start == offset), value)
+
+
 # ---- end subjects and values round 6 ---------------------------------------------------------------------

@@ -49,7 +49,7 @@ from collections.abc import Hashable, Sequence
 from contracts.schema import ReplyCriterion
 from grader.judge import CriterionJudgement, JudgeOutput
 from grader.remembered import remembered
-from grader.text.binding import account_role_swap, apposed_rival, rival_thing_label, unlabelled_run, attributed, counted_other, counted_twice, denied, mislabelled, opposite_state, other_date, positive_for_negative, rival_label, set_aside, uncovered, value_labels, wh_dropped
+from grader.text.binding import account_role_swap, apposed_rival, per_head_swap, rival_thing_label, unlabelled_run, attributed, counted_other, counted_twice, denied, mislabelled, opposite_state, other_date, positive_for_negative, rival_label, set_aside, uncovered, value_labels, wh_dropped
 from grader.text.conflicts import period_mismatch, status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
 from grader.text.polarity import prospective, reversed_predicate
@@ -151,6 +151,7 @@ class EvidenceJudge:
             counted_other(hit, items[index], criterion, units) is not None
             or apposed_rival(hit, items[index]) is not None
             or rival_thing_label(hit, items[index], criterion) is not None
+            or per_head_swap(hit, criterion) is not None
         )
 
     def _criterion(self, criterion: ReplyCriterion, units: list[Unit], all_units: list[Unit], known: list[Value], known_words: set[str]) -> tuple[CriterionJudgement, bool]:
