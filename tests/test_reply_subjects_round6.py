@@ -199,3 +199,14 @@ EACH_BEFORE = [
 @pytest.mark.parametrize(("criterion", "evidence", "reply", "expected"), EACH_BEFORE)
 def test_round6_each_of_the_value_before(criterion: str, evidence: list, reply: str, expected: bool) -> None:
     assert passes(criterion, evidence, reply) is expected
+
+
+TOTAL_VERB = [
+    ("States the March and April bills each total $88.00 and both are settled.", ["88"], "Both bills total $88.00: March and April, and both are settled.", True),
+    ("States the March and April bills each total $88.00 and both are settled.", ["88"], "Together the two bills come to $88.00 altogether; both are settled.", False),
+]
+
+
+@pytest.mark.parametrize(("criterion", "evidence", "reply", "expected"), TOTAL_VERB)
+def test_round6_total_as_a_verb(criterion: str, evidence: list, reply: str, expected: bool) -> None:
+    assert passes(criterion, evidence, reply) is expected

@@ -1479,6 +1479,11 @@ PER_HEAD = re.compile(
     re.I,
 )
 """A money value stated per person or per item ("$40 per passenger", "$25 each", "$12 a head")."""
+TOTAL_SAID = re.compile(
+    r"\b(?:in\s+total|altogether|combined|in\s+all|all\s+in|a\s+total\s+of|the\s+total|total\s+of|for\s+(?:both|all|everyone)|all\s+together)\b",
+    re.I,
+)
+"""A reply's unambiguous total ("Both invoices total $204" is each one's: a verb "total" after a plural is not)."""
 TOTAL_WORDS = re.compile(r"\b(?:total|totals|totalling|totaling|altogether|combined|overall|in\s+all|all\s+in|for\s+(?:both|all|everyone))\b", re.I)
 
 
@@ -1493,12 +1498,12 @@ def _per_head(text: str, value: Value) -> bool:
     return PER_HEAD.match(text[value.end : value.end + 30]) is not None or "each" in before or "apiece" in before
 
 
-def _as_total(text: str, value: Value) -> bool:
+def _as_total(text: str, value: Value, words: re.Pattern[str] = TOTAL_WORDS) -> bool:
     s, e = clause_at(text, value.start)
     start = max([s, value.start - 40] + [v.end for v in find_values(text) if v.end <= value.start and v.kind != "id"])
     before = " ".join(_lower_words(text[start : value.start])[-4:])
     after = " ".join(_lower_words(text[value.end : min(e, value.end + 30)])[:3])
-    return bool(TOTAL_WORDS.search(before) or TOTAL_WORDS.search(after))
+    return bool(words.search(before) or words.search(after))
 
 
 def per_head_swap(hit: Hit, criterion: str) -> str | None:
@@ -1515,7 +1520,7 @@ def per_head_swap(hit: Hit, criterion: str) -> str | None:
     c = targets[0]
     if _as_total(criterion, c) and not _per_head(criterion, c) and _per_head(hit.sentence, _at(hit, v)):
         return "per head"
-    if _per_head(criterion, c) and _as_total(hit.sentence, _at(hit, v)) and not _per_head(hit.sentence, _at(hit, v)):
+    if _per_head(criterion, c) and _as_total(hit.sentence, _at(hit, v), TOTAL_SAID) and not _per_head(hit.sentence, _at(hit, v)):
         return "total"
     return None
 

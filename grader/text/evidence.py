@@ -145,8 +145,10 @@ class EvidenceJudge:
     @staticmethod
     def _round6(hit: Hit, index: int, items: tuple[tuple[str, ...], ...], criterion: str, units: list[Unit]) -> bool:
         """Round 6's subjects and values (`grader.text.binding`, block "subjects and values round 6"): a count
-        said of another thing than the one the criterion counts; a record's name set beside another id of its kind; a value labelled with the thing another clause of the
-        criterion is about."""
+        said of another thing than the one the criterion counts; a record's name set beside another id of its
+        kind; a value labelled with the thing another clause of the criterion is about; money of the other scope
+        (a total said per head, or the other way round). `unlabelled_run` (a bare run of values) is applied next
+        to `mislabelled`."""
         return (
             counted_other(hit, items[index], criterion, units) is not None
             or apposed_rival(hit, items[index]) is not None
