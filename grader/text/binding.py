@@ -160,6 +160,10 @@ def _id_kind(value: str) -> str:
     return "id:" + (prefix.group(0) if prefix and "-" in value else "code")
 
 
+CODE_ID = re.compile(r"(?<![\w-])[A-Z]{2,3}\d{2,5}(?![\w-])")
+"""A code of two or three capitals and digits, no hyphen: a flight or a train ("AU214", "BA117")."""
+
+
 def subjects(text: str, known_names: Sequence[str] = (), *, criterion: bool = False) -> list[Subject]:
     """Subject tokens of a text: ids, months, names of two or more capitalised words (leading function words
     stripped), single capitalised words that are a word of a known name, and (in a criterion, whose first
@@ -168,6 +172,10 @@ def subjects(text: str, known_names: Sequence[str] = (), *, criterion: bool = Fa
     for v in find_values(text):
         if v.kind == "id":
             out.append(Subject(_id_kind(str(v.value)), str(v.value), v.start, v.end))
+    taken = [(s.start, s.end) for s in out]
+    for m in CODE_ID.finditer(text):  # round 6: a flight or train code ("AU214", "BA117") is a record of its own
+        if not any(s < m.end() and m.start() < e for s, e in taken):
+            out.append(Subject("id:code", m.group(0), m.start(), m.end()))
     taken = [(s.start, s.end) for s in out]
     known_words = {w for n in known_names for w in n.split()}
     for m in NAME_RUN.finditer(text):
@@ -430,6 +438,9 @@ def _record_subjects(text: str, offset: int, b: Binding) -> list[Subject]:
 
 CONTINUES = re.compile(r"\s*,?\s*(?:and|or)\s*$", re.I)
 LABEL_COLON = re.compile(r"\s*:\s*")
+HEADING_DASH = re.compile(r"\s*(?:[-\u2013\u2014]+)\s*")
+"""Round 6: a dash after a clause with no verb heads what follows with it, as a label colon does ("Bayfront Suites —
+standard $189, king $219; Golden Gate Inn — king $279")."""
 """A colon introduces what the clause before it is about: "I've added the note to WO-5003: panel in the garage"
 states the note's words of WO-5003."""
 
@@ -446,7 +457,8 @@ def _inherited(text: str, offset: int, b: Binding) -> list[Subject]:
     s, e = parts[here]
     if here > 0:
         ps, pe = parts[here - 1]
-        if CONTINUES.fullmatch(text[pe:s]) or REFERS_BACK.search(text[s:e]) or LABEL_COLON.fullmatch(text[pe:s]):
+        heading = HEADING_DASH.fullmatch(text[pe:s]) and not _verbish(_lower_words(text[ps:pe]))  # round 6: "Golden Gate Inn — king $279"
+        if CONTINUES.fullmatch(text[pe:s]) or REFERS_BACK.search(text[s:e]) or LABEL_COLON.fullmatch(text[pe:s]) or heading:
             before, _ = _clause_subjects(text, ps, b, False)
             before = [x for x in before if x.kind in {y.kind for y in b.bound}]
             if before:
@@ -1235,3 +1247,287 @@ def account_role_swap(hit: Hit, phrases: tuple[str, ...], criterion: str) -> str
                 got = _account_role(hit.sentence, hit.value)
                 return got if got is not None and got != want else None
     return None
+
+
+# ---- subjects and values round 6 (branch r6-subjects) ----------------------------------------------------
+
+COUNT_FILLER = UNIT_WORDS | frozenset(
+    "left remaining available total altogether more extra spare free open ready right currently presently today "
+    "stock instock piece pieces pcs pc ones one pair pairs lot lots box boxes pack packs set sets bunch qty quantity "
+    "people person persons guest guests adult adults child children kid kids passenger passengers traveller travellers "
+    "traveler travelers pax member members seat seats place places spot spots copy copies count number".split()
+)
+"""Words after a count that say how many of what the clause is about, not what another thing is ("9 left", "9 units",
+"nine of them", "5 in stock"), and nouns of people and places, whose synonyms abound ("3 people" for "3 guests"):
+never a rival of the criterion's thing."""
+COUNT_OF = re.compile(r"\s+of\s+(?:the|those|these|our|your|its|their|that|this)?\s*", re.I)
+COUNT_HOLDER = re.compile(
+    r"(?:^|[^A-Za-z'])((?:[A-Za-z][A-Za-z'-]*\s+){0,3}[A-Za-z][A-Za-z'-]*)\s+(?:has|have|had|shows?|is\s+at|are\s+at|'s\s+got|has\s+got|have\s+got)"
+    r"\s+(?:only\s+|just\s+|about\s+|around\s+|exactly\s+)?$",
+    re.I,
+)
+"""The holder a clause opens with before a count it has ("The large grey sweater has 5 in stock")."""
+
+
+def _noun_phrase(text: str) -> list[str]:
+    words: list[str] = []
+    at = 0
+    for m in re.finditer(r"([^\sA-Za-z]*)\s*([A-Za-z][A-Za-z'-]*)", text):
+        if m.start() != at or m.group(1):
+            break
+        w = m.group(2).lower()
+        if w in FUNCTION_WORDS or w in COUNT_FILLER or w in AUXILIARIES or CONTRACTED_VERB.match(w) or re.search(r"(?:ing|ed|ly)$", w) or len(w) < 2:
+            break
+        words.append(w)
+        at = m.end()
+        if len(words) == 3:
+            break
+    return words
+
+
+def _stem_keys(words: Sequence[str]) -> set[str]:
+    return {k for w in words for k in word_keys(w)}
+
+
+def _counted_in_criterion(criterion: str, value: Value) -> list[str]:
+    """What the criterion counts with a count: the noun phrase right after it ("9 speakers"), else the one after
+    `for`/`of` in its clause ("5 in stock for medium green"); [] when it names none or only people or units."""
+    after = criterion[value.end :]
+    words = _noun_phrase(after)
+    if not words:
+        s, e = clause_at(criterion, value.start, True)
+        m = re.search(r"\b(?:for|of)\s+(?:the\s+)?", criterion[value.end : e], re.I)
+        if m:
+            words = _noun_phrase(criterion[value.end + m.end() : e])
+    return words
+
+
+def counted_other(hit: Hit, phrases: tuple[str, ...], criterion: str, units: Sequence[Unit]) -> str | None:
+    """Round 6: a count said of another thing. The criterion counts a thing ("Gives 9 speakers in stock", "5 in
+    stock for medium green"); the reply's count names, right after it (or after "of the"), or as the holder its
+    clause opens with ("The large grey sweater has 5"), a thing with a word the criterion does not have and without
+    the criterion's words for its thing, which the clause never names and the replies name elsewhere ("We have 9
+    earbuds in stock; the speaker is sold out"; "5 of the medium grey - medium green is gone"). Not when the reply's
+    thing has the criterion's word ("9 Bluetooth speakers"), names only how many ("9 left", "nine of them", "9
+    units"), or the criterion's thing is named in the count's own clause ("the speaker has 9 units")."""
+    value = hit.value
+    if value is None or value.kind != "number" or value.money or "%" in value.text:
+        return None
+    target = next((v for p in phrases if (t := phrase_value(p)) is not None for v in find_values(criterion) if t.same(v) and v.kind == "number"), None)
+    if target is None:
+        return None
+    counted = _counted_in_criterion(criterion, target)
+    if not counted:
+        return None
+    criterion_keys = _stem_keys(_lower_words(criterion))
+    text = hit.sentence
+    offset = hit_offset(hit)
+    mine = next((v for v in find_values(text) if v.start == offset), None)
+    end = mine.end if mine is not None else offset + len(value.text)
+    rest = text[end:]
+    m = COUNT_OF.match(rest)
+    thing = _noun_phrase(rest[m.end() :] if m else rest)
+    if not thing:
+        s, _ = clause_at(text, offset)
+        held = COUNT_HOLDER.search(text[s:offset])
+        if held and _lower_words(held.group(1))[-1:] and _lower_words(held.group(1))[-1] not in FUNCTION_WORDS:
+            words = _lower_words(held.group(1))
+            thing = [w for w in words if w not in FUNCTION_WORDS and w not in COUNT_FILLER and len(w) > 1][-3:]
+    if not thing:
+        return None
+    keys = _stem_keys(thing)
+    missing = _stem_keys([w for w in counted if not (word_keys(w) & keys)])
+    if not missing:
+        return None  # "9 Bluetooth speakers", "14 lamps": the criterion's own thing
+    if not any(not (word_keys(w) & criterion_keys) for w in thing):
+        return None  # nothing the criterion does not have
+    s, e = clause_at(text, offset)
+    if _stem_keys(_lower_words(text[s:e])) & missing:
+        return None  # "the speaker has 9 units": the clause names the criterion's thing
+    for unit in units:
+        if not unit.carried:
+            continue
+        rest_text = unit.text.replace(text[s:e], " ") if unit.text == text else unit.text
+        if _stem_keys(_lower_words(rest_text)) & missing:
+            return " ".join(thing)
+    return None
+def _own_id_kinds(phrases: Sequence[str]) -> dict[str, set[str]]:
+    """The item's own record ids by kind ("id:OPP" -> {"OPP-4002"}); flight codes as "id:code"."""
+    out: dict[str, set[str]] = {}
+    for p in phrases:
+        v = phrase_value(p)
+        if v is not None and v.kind == "id":
+            out.setdefault(_id_kind(str(v.value)), set()).add(str(v.value))
+        elif CODE_ID.fullmatch(p.strip()):
+            out.setdefault("id:code", set()).add(p.strip())
+    return out
+
+
+APPOSED_BEFORE = re.compile(r"[\s,(:\-\u2013\u2014*]*(?:(?:the|your|our|a|an)\s+)?$", re.I)
+APPOSED_AFTER = re.compile(r"\s*(?:\(|,|\u2013|\u2014|-)\s*(?:(?:id|ref|no\.?|number|#)\s*:?\s*)?$", re.I)
+
+
+def apposed_rival(hit: Hit, phrases: tuple[str, ...]) -> str | None:
+    """Round 6: a name said in apposition with another record's id. An item that is a record — its id among its
+    phrases with its name ("OPP-4002", "Northwind Foods") — matched by its name right after another id of the same
+    kind (only punctuation or a determiner between: "OPP-4001, Northwind Foods POS upgrade, is now ...") or
+    followed by one in brackets or after a comma ("Northwind Foods (OPP-4001)"), in a clause that never names the
+    item's own id, is said of that other record: the id names the record, the name may be shared."""
+    if hit.value is not None and hit.value.kind == "id":
+        return None
+    kinds = _own_id_kinds(phrases)
+    if not kinds:
+        return None
+    text = hit.sentence
+    offset = hit_offset(hit)
+    end = max([e for p in phrases for st, e in _item_spans(p, text) if st == offset], default=offset)
+    s, e = clause_at(text, offset)
+    found = [x for x in subjects(text) if s <= x.start < e]
+    if any(x.key in ids for x in found for ids in kinds.values()):
+        return None  # the clause names the item's own record
+    for x in found:
+        if x.kind not in kinds:
+            continue
+        between = text[x.end : offset]
+        for p in phrases:  # the record's other words between ("OPP-4001, Northwind Foods POS upgrade")
+            between = re.sub(phrase_pattern(p).pattern, " ", between, flags=re.I) if phrase_value(p) is None else between
+        if x.end <= offset and APPOSED_BEFORE.fullmatch(between) and not re.search(r"\b(?:not|than|instead|unlike|vs|versus)\W*$", text[s : x.start], re.I):
+            return x.key
+        if x.start >= end and APPOSED_AFTER.fullmatch(text[end : x.start]):
+            return x.key
+    return None
+
+
+CLAUSE_LEAD = frozenset("that the and or a an its their his her your whether if".split())
+
+
+def _rival_things(criterion: str, value: Value) -> set[str]:
+    """The things the criterion's other clauses are about: the first content word of each clause that does not
+    state the value ("States the $298 flight refund | and that the hotel cancels without a fee": hotel)."""
+    s, e = clause_at(criterion, value.start, True)
+    out: set[str] = set()
+    for cs, ce in clauses(criterion, True):
+        if cs <= value.start < ce or (cs, ce) == (s, e):
+            continue
+        words = [w for w in _lower_words(criterion[cs:ce]) if w not in CLAUSE_LEAD]
+        if words and words[0] not in LABEL_STOP and len(words[0]) > 2 and not re.search(r"\d", words[0]):
+            out |= _stems(words[:1])
+    return out
+
+
+def rival_thing_label(hit: Hit, phrases: tuple[str, ...], criterion: str) -> str | None:
+    """Round 6: a value labelled with the thing another clause of the criterion is about. The criterion labels
+    the value ("the $298 flight refund") and states another fact of another thing ("and that the hotel cancels
+    without a fee"); a reply value whose label words (its clause's nearest content words, as `_label_words`)
+    name that other thing and miss a word of its own label is that thing's ("The hotel refund is $298"; "$558
+    back for the flight and $298 for the hotel"). Not when the value carries its whole label ("the flight refund
+    of $298 - the hotel is free")."""
+    if hit.value is None or hit.value.kind in ("id", "level"):
+        return None  # a record's id or a tier names, it is no fact labelled by a thing
+    target = next((v for p in phrases if (t := phrase_value(p)) is not None and t.kind != "id" for v in find_values(criterion) if t.same(v)), None)
+    if target is None:
+        return None
+    own = [k for _, k in _label_words(criterion, target)]
+    rivals = _rival_things(criterion, target) - set().union(*own) if own else set()
+    if not rivals:
+        return None
+    text = re.sub(r"[A-Za-z]+(?:-[A-Za-z]+)+", lambda m: " " * len(m.group(0)), hit.sentence)  # "front-line" names no line
+    said = set().union(*(k for _, k in _label_words(text, hit.value)))
+    s, _ = clause_at(text, hit.value.start)
+    opening = [w for w in _lower_words(text[s : hit.value.start]) if w not in CLAUSE_LEAD]
+    if opening and not LIST_CUT.search(text, s, hit.value.start):
+        said |= _stems(opening[:1])  # the clause's subject ("The boiler service was carried out on 4 October")
+    if not (said & rivals) or all(k & said for k in own):
+        return None
+    return next(iter(said & rivals))
+
+
+BARE_GAP = re.compile(r"\s*(?:[,;/|]|\band\b|\bor\b|&)\s*(?:(?:and|or)\s+)?", re.I)
+
+
+def unlabelled_run(hit: Hit, index: int, labels: tuple[frozenset[str] | None, ...]) -> bool:
+    """Round 6: a value stated only as one of a bare run of three or more values of its kind ("ROI across sent
+    campaigns: 1,075%, 2,340%, 400%"; "Figures for ACC-1007 and ACC-1001: 9,100.00; 11,550.75; 2,450.75"; "TXN-1: 120.00
+    / 35.60 / 84.40"), nothing but separators between them, in a sentence that never says the criterion's own label
+    of it (the words that tell it from the criterion's other values): the reply does not say which value is which.
+    Not when the criterion lists its values itself (no value has a label of its own: "the windows 08:00, 10:00 and
+    12:00"), when a value of the run carries a word ("checking $2,450.75, savings $9,100.00"), or when the sentence
+    names the label ("Checking, savings and total: $2,450.75, $9,100.00 and $11,550.75")."""
+    if hit.value is None or hit.value.kind == "id" or index >= len(labels) or not labels[index]:
+        return False
+    text = hit.sentence
+    offset = hit_offset(hit)
+    kind = _KIND_FAMILY.get(hit.value.kind, hit.value.kind)
+    values = sorted((v for v in find_values(text) if _KIND_FAMILY.get(v.kind, v.kind) == kind), key=lambda v: v.start)
+    at = next((i for i, v in enumerate(values) if v.start == offset), None)
+    if at is None:
+        return False
+    lo = hi = at
+    while lo > 0 and BARE_GAP.fullmatch(text[values[lo - 1].end : values[lo].start]):
+        lo -= 1
+    while hi + 1 < len(values) and BARE_GAP.fullmatch(text[values[hi].end : values[hi + 1].start]):
+        hi += 1
+    if hi - lo < 2:
+        return False
+    return not (_stems(_lower_words(text)) & labels[index])
+
+
+PER_HEAD = re.compile(
+    r"^\s*(?:(?:usd|dollars?)\s+)?(?:(?:per|a|an|each|for\s+each|every|/)[\s-]*(?:person|persons|people|passenger|passengers|pax|traveller|traveler"
+    r"|guest|guests|head|adult|adults|child|ticket|tickets|seat|seats|bag|bags|item|items|unit|units|room|rooms|piece|pieces|user|users|seat|licen[cs]e)"
+    r"|each|apiece|a\s+head|per\s+head)\b",
+    re.I,
+)
+"""A money value stated per person or per item ("$40 per passenger", "$25 each", "$12 a head")."""
+TOTAL_SAID = re.compile(
+    r"\b(?:in\s+total|altogether|combined|in\s+all|all\s+in|a\s+total\s+of|the\s+total|total\s+of|for\s+(?:both|all|everyone)|all\s+together)\b",
+    re.I,
+)
+"""A reply's unambiguous total ("Both invoices total $204" is each one's: a verb "total" after a plural is not)."""
+TOTAL_WORDS = re.compile(r"\b(?:total|totals|totalling|totaling|altogether|combined|overall|in\s+all|all\s+in|for\s+(?:both|all|everyone))\b", re.I)
+
+
+def _per_head(text: str, value: Value) -> bool:
+    """"$40 per passenger", "$25 each"; "they each total $204", "each one costs $45"."""
+    s, _ = clause_at(text, value.start)
+    start = max([s, value.start - 40] + [v.end for v in find_values(text) if v.end <= value.start and v.kind != "id"])
+    gap = text[start : value.start]
+    if start > s and (m := PER_HEAD.match(gap)):
+        gap = gap[m.end() :]  # "$169.00 each come to $507.00": that "each" is the value's before it
+    before = _lower_words(gap)[-3:]  # never past another value ("$169 each - $507 altogether")
+    return PER_HEAD.match(text[value.end : value.end + 30]) is not None or "each" in before or "apiece" in before
+
+
+def _as_total(text: str, value: Value, words: re.Pattern[str] = TOTAL_WORDS) -> bool:
+    s, e = clause_at(text, value.start)
+    start = max([s, value.start - 40] + [v.end for v in find_values(text) if v.end <= value.start and v.kind != "id"])
+    before = " ".join(_lower_words(text[start : value.start])[-4:])
+    after = " ".join(_lower_words(text[value.end : min(e, value.end + 30)])[:3])
+    return bool(words.search(before) or words.search(after))
+
+
+def per_head_swap(hit: Hit, criterion: str) -> str | None:
+    """Round 6: money of the other scope. The criterion states an amount as a total ("the $40 total fare
+    difference", "$96 altogether") and the reply states it per person or per item ("an extra $40 per passenger",
+    "$40 each"), or the other way round ("$25 per bag" said as "a total of $25"): another fact. No verdict when the
+    criterion says neither."""
+    v = hit.value
+    if v is None or v.kind == "id" or not (v.money or "$" in v.text or re.search(r"\d\.\d\d", v.text)):
+        return None
+    targets = [c for c in find_values(criterion) if c.kind == v.kind and c.same(v)]
+    if not targets:
+        return None
+    c = targets[0]
+    if _as_total(criterion, c) and not _per_head(criterion, c) and _per_head(hit.sentence, _at(hit, v)):
+        return "per head"
+    if _per_head(criterion, c) and _as_total(hit.sentence, _at(hit, v), TOTAL_SAID) and not _per_head(hit.sentence, _at(hit, v)):
+        return "total"
+    return None
+
+
+def _at(hit: Hit, value: Value) -> Value:
+    offset = hit_offset(hit)
+    return next((x for x in find_values(hit.sentence) if x.start == offset), value)
+
+
+# ---- end subjects and values round 6 ---------------------------------------------------------------------

@@ -421,7 +421,14 @@ def subject_of(unit: str, value: Value) -> str | None:
     if head_ids:
         return str(head_ids[-1].value)
     names = [m.group(1) for m in NAME.finditer(before) if m.start(1) >= len(before) - len(clause) - 2]
+    if not names and (heading := HEADING.match(before)) and not re.search(r"[.;!?]\s", before[heading.end() :]):
+        return heading.group(1).lower()  # round 6 (r6-subjects): "Elm Court - single $95, double $120": the heading's
     return names[-1].lower() if names else None
+
+
+HEADING = re.compile(r"\s*(?:[-*\u2022]\s+)?(?:\*\*)?([A-Z][\w'&]*(?:\s+[A-Z][\w'&]*)+)(?:\*\*)?(?:\s+-\s+|\s*[\u2013\u2014]\s*|\s*:(?!\d)\s*)")
+"""Round 6 (r6-subjects): a name heading its line before a dash or a label colon ("Bayfront Suites — standard $189, king
+$219"): the values of the line after it are said of it."""
 
 
 CORRECTION_OPENING_WORDS = 4

@@ -49,7 +49,7 @@ from collections.abc import Hashable, Sequence
 from contracts.schema import ReplyCriterion
 from grader.judge import CriterionJudgement, JudgeOutput
 from grader.remembered import remembered
-from grader.text.binding import account_role_swap, attributed, counted_twice, denied, mislabelled, opposite_state, other_date, positive_for_negative, rival_label, set_aside, uncovered, value_labels, wh_dropped
+from grader.text.binding import account_role_swap, apposed_rival, per_head_swap, rival_thing_label, unlabelled_run, attributed, counted_other, counted_twice, denied, mislabelled, opposite_state, other_date, positive_for_negative, rival_label, set_aside, uncovered, value_labels, wh_dropped
 from grader.text.conflicts import period_mismatch, status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
 from grader.text.polarity import prospective, reversed_predicate
@@ -142,6 +142,20 @@ class EvidenceJudge:
         its account (held / came in / went out) than the criterion's."""
         return account_role_swap(hit, items[index], criterion) is not None
 
+    @staticmethod
+    def _round6(hit: Hit, index: int, items: tuple[tuple[str, ...], ...], criterion: str, units: list[Unit]) -> bool:
+        """Round 6's subjects and values (`grader.text.binding`, block "subjects and values round 6"): a count
+        said of another thing than the one the criterion counts; a record's name set beside another id of its
+        kind; a value labelled with the thing another clause of the criterion is about; money of the other scope
+        (a total said per head, or the other way round). `unlabelled_run` (a bare run of values) is applied next
+        to `mislabelled`."""
+        return (
+            counted_other(hit, items[index], criterion, units) is not None
+            or apposed_rival(hit, items[index]) is not None
+            or rival_thing_label(hit, items[index], criterion) is not None
+            or per_head_swap(hit, criterion) is not None
+        )
+
     def _criterion(self, criterion: ReplyCriterion, units: list[Unit], all_units: list[Unit], known: list[Value], known_words: set[str]) -> tuple[CriterionJudgement, bool]:
         found: list[tuple[str, Hit]] = []
         missing: list[str] = []
@@ -157,7 +171,7 @@ class EvidenceJudge:
                 stated = phrase_hits(phrase, units, negation=negation)
                 if not negation:  # the criterion states it negated: said of its subject, so must the reply ("Mei Tanaka is HVAC-qualified" is no match)
                     stated = [h for h in stated if denied(h) or not attributed(h, items[index], criterion.criterion)]
-                hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not mislabelled(h, index, labels) and not set_aside(h, items[index], items, criterion.criterion, units) and not positive_for_negative(h, items[index], criterion.criterion, all_units) and not period_mismatch(h, criterion.criterion) and not other_date(h, items, criterion.criterion) and not self._round4(h, phrase, index, items, criterion.criterion) and not self._round5(h, index, items, criterion.criterion) and not prospective(h, phrase, criterion.criterion)]
+                hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not mislabelled(h, index, labels) and not set_aside(h, items[index], items, criterion.criterion, units) and not positive_for_negative(h, items[index], criterion.criterion, all_units) and not period_mismatch(h, criterion.criterion) and not other_date(h, items, criterion.criterion) and not self._round4(h, phrase, index, items, criterion.criterion) and not self._round5(h, index, items, criterion.criterion) and not self._round6(h, index, items, criterion.criterion, units) and not unlabelled_run(h, index, labels) and not prospective(h, phrase, criterion.criterion)]
                 if stated and not hits and all(prospective(h, phrase, criterion.criterion) for h in stated):
                     notes.append(f"{phrase!r} is said only as still to come or as a guess ({_where(stated[0])})")
                 elif stated and not hits:
