@@ -79,6 +79,10 @@ HeldoutKind = Literal[
 Kind = DevKind | HeldoutKind
 
 
+SECOND_LABEL = ("a second reviewer's label, given independently: blind to `expected`, to `kind` and `why`, and to every "
+                "judge. Two careful reviewers' agreement is the ceiling of any judge's agreement with one of them.")
+
+
 class CalibrationItem(BaseModel):
     """One labelled case: a real criterion of `task` (as in the task, ids resolved to literals), the visible
     assistant messages, the verdict a careful reviewer gives, the kind of case and why."""
@@ -91,6 +95,7 @@ class CalibrationItem(BaseModel):
     expected: bool
     kind: Kind
     why: str = Field(min_length=8)
+    second: bool | None = Field(default=None, description=SECOND_LABEL)
 
 
 class HeldoutItem(BaseModel):
@@ -107,6 +112,7 @@ class HeldoutItem(BaseModel):
     expected: bool
     kind: HeldoutKind
     why: str = Field(min_length=8)
+    second: bool | None = Field(default=None, description=SECOND_LABEL)
 
 
 class _File(BaseModel):
@@ -204,7 +210,7 @@ def load_heldout(criteria: Mapping[str, Sequence[ReplyCriterion]], directory: Pa
         if "${" in matches[0].model_dump_json():
             raise CalibrationError(f"{path}: case {item.id}: the criterion holds a result reference; held-out cases use literal criteria")
         out.append((domain, CalibrationItem(id=item.id, task=item.task, criterion=matches[0], messages=item.messages,
-                                            expected=item.expected, kind=item.kind, why=item.why)))
+                                            expected=item.expected, kind=item.kind, why=item.why, second=item.second)))
     return checked_ids(out, domains)
 
 
@@ -239,6 +245,7 @@ class Outcome(BaseModel):
     expected: bool
     got: bool | None  # None: the judge failed on the item (counted as a disagreement)
     explanation: str = ""
+    second: bool | None = None  # the second reviewer's label, where the case has one
 
 
 class Agreement(BaseModel):
@@ -270,6 +277,31 @@ def agreement(outcomes: list[Outcome]) -> Agreement:
     return Agreement(n=n, agreement=agree, kappa=kappa, true_pass=tp, false_pass=fp, true_fail=tn, false_fail=fn, judge_failed=failed)
 
 
+class Reviewers(BaseModel):
+    """The second reviewer's labels against the first (the case's `expected`) and the judge: how often two
+    careful reviewers agree, and the judge's agreement on the cases they agree on (`consensus`) and with
+    the second reviewer alone (`with_second`)."""
+
+    labelled: int
+    agreement: float
+    consensus: Agreement
+    with_second: Agreement
+
+
+def reviewer_figures(outcomes: list[Outcome]) -> Reviewers | None:
+    """None when no case of the group has a second label."""
+    labelled = [o for o in outcomes if o.second is not None]
+    if not labelled:
+        return None
+    agreed = [o for o in labelled if o.second == o.expected]
+    return Reviewers(
+        labelled=len(labelled),
+        agreement=len(agreed) / len(labelled),
+        consensus=agreement(agreed),
+        with_second=agreement([o.model_copy(update={"expected": o.second}) for o in labelled]),
+    )
+
+
 class CheckReport(BaseModel):
     """The figures of one judge on one split."""
 
@@ -281,6 +313,7 @@ class CheckReport(BaseModel):
     by_domain: dict[str, Agreement]
     by_kind: dict[str, Agreement]
     disagreements: list[Outcome]
+    reviewers: Reviewers | None = None
 
 
 class SplitsReport(BaseModel):
@@ -308,7 +341,7 @@ async def measure(judge: Judge, items: list[tuple[str, CalibrationItem]], instru
             explanation = output.criteria[0].explanation
         except JudgeFailure as exc:
             got, explanation = None, str(exc)
-        outcomes.append(Outcome(id=item.id, domain=domain, kind=item.kind, expected=item.expected, got=got, explanation=explanation[:400]))
+        outcomes.append(Outcome(id=item.id, domain=domain, kind=item.kind, expected=item.expected, got=got, explanation=explanation[:400], second=item.second))
 
     def groups(key: str) -> dict[str, Agreement]:
         return {k: agreement([o for o in outcomes if getattr(o, key) == k]) for k in sorted({getattr(o, key) for o in outcomes})}
@@ -321,6 +354,7 @@ async def measure(judge: Judge, items: list[tuple[str, CalibrationItem]], instru
         by_domain=groups("domain"),
         by_kind=groups("kind"),
         disagreements=[o for o in outcomes if o.got is not o.expected],
+        reviewers=reviewer_figures(outcomes),
     )
 
 
@@ -335,7 +369,12 @@ def result_key(judge: str, prompt: str | None) -> str:
 
 def _figures(report: CheckReport) -> dict[str, Any]:
     o = report.overall
-    return {"items": o.n, "agreement": round(o.agreement, 4), "kappa": None if o.kappa is None else round(o.kappa, 4)}
+    figures: dict[str, Any] = {"items": o.n, "agreement": round(o.agreement, 4), "kappa": None if o.kappa is None else round(o.kappa, 4)}
+    if report.reviewers is not None:
+        r = report.reviewers
+        figures["reviewers"] = {"labelled": r.labelled, "agreement": round(r.agreement, 4), "consensus_items": r.consensus.n,
+                                "judge_on_consensus": round(r.consensus.agreement, 4), "judge_with_second": round(r.with_second.agreement, 4)}
+    return figures
 
 
 def store_result(report: SplitsReport, path: Path = RESULTS_FILE, *, full_set: bool = True) -> None:

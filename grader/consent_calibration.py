@@ -26,7 +26,17 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from contracts.evidence import Message
 from contracts.schema import ConsentCheck
-from grader.calibration import CALIBRATION_DIR, CalibrationError, CheckReport, Outcome, agreement, checked_ids, domain_cases
+from grader.calibration import (
+    CALIBRATION_DIR,
+    SECOND_LABEL,
+    CalibrationError,
+    CheckReport,
+    Outcome,
+    agreement,
+    checked_ids,
+    domain_cases,
+    reviewer_figures,
+)
 from grader.consent import ConsentJudge, ConsentQuestion, GatedCall
 from grader.values import args_match
 
@@ -59,6 +69,7 @@ class ConsentCase(BaseModel):
     expected: bool = Field(description="the customer granted the decision (a careful reviewer's verdict)")
     kind: ConsentKind
     why: str = Field(min_length=8)
+    second: bool | None = Field(default=None, description=SECOND_LABEL)
 
     @model_validator(mode="after")
     def _ends_with_the_customer(self) -> ConsentCase:
@@ -125,9 +136,10 @@ async def measure_consent(judge: ConsentJudge, cases: list[ResolvedConsentCase],
         except JudgeFailure as exc:
             got, explanation = None, str(exc)
         outcomes.append(Outcome(id=resolved.case.id, domain=resolved.domain, kind=resolved.case.kind, expected=resolved.case.expected,
-                                got=got, explanation=explanation[:400]))
+                                got=got, explanation=explanation[:400], second=resolved.case.second))
 
     def groups(key: str) -> dict:
         return {k: agreement([o for o in outcomes if getattr(o, key) == k]) for k in sorted({getattr(o, key) for o in outcomes})}
     return CheckReport(judge=judge.name, prompt=prompt, set_sha256=set_sha, split=split, overall=agreement(outcomes),
-                       by_domain=groups("domain"), by_kind=groups("kind"), disagreements=[o for o in outcomes if o.got is not o.expected])
+                       by_domain=groups("domain"), by_kind=groups("kind"), disagreements=[o for o in outcomes if o.got is not o.expected],
+                       reviewers=reviewer_figures(outcomes))

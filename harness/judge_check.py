@@ -161,6 +161,11 @@ def render_split(report: CheckReport, console: Console, show: int) -> None:
         table.add_section()
         _row(table, "all", report.overall)
         console.print(table)
+    if report.reviewers is not None:
+        r = report.reviewers
+        console.print(f"second reviewer (blind to the labels and the judges): {r.labelled} of {report.overall.n} items labelled; the two reviewers agree "
+                      f"on {r.agreement:.1%}; the judge agrees with the first on {r.consensus.agreement:.1%} of the {r.consensus.n} items both "
+                      f"reviewers agree on, and with the second on {r.with_second.agreement:.1%}")
     for outcome in report.disagreements[:show]:
         console.print(f"[yellow]disagrees[/yellow] {outcome.id} ({outcome.kind}): expected {'pass' if outcome.expected else 'fail'}, judged {outcome.got}: {outcome.explanation[:200]}")
     if report.split in HELDOUT_SPLITS and report.disagreements and not show:
@@ -176,4 +181,7 @@ def render(report: SplitsReport, console: Console, show: int, *, show_heldout: b
         kappa = "—" if o.kappa is None else f"{o.kappa:.3f}"
         held = {HELDOUT: " — the reply judge's HELD-OUT figure", CONSENT: " — the consent judge's HELD-OUT figure"}.get(split, "")
         console.print(f"{split} ({figures.judge}): agreement {o.agreement:.1%} over {o.n} items, Cohen's kappa {kappa}{held}")
+        if figures.reviewers is not None:
+            r = figures.reviewers
+            console.print(f"  reviewers agree on {r.agreement:.1%} of {r.labelled}; judge on their {r.consensus.n} shared labels {r.consensus.agreement:.1%}")
     console.print(f"set {report.set_sha256}; held-out splits: {', '.join(report.heldout)}")
