@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Hit, Unit, normalise
 
-_SPLIT = re.compile(r"[;:.!?()\u2014]|\s[-\u2013]\s|\b(?:but|so|because|since|although|though|while|and|whereas|however)\b", re.I)
+_SPLIT = re.compile(r"[;:!?()\u2014]|\.(?!\d)|\s[-\u2013]\s|\b(?:but|so|because|since|although|though|while|and|whereas|however)\b", re.I)
 _NEG_HEAD = re.compile(
     r"(?:\b(?:not|never|no|cannot|unable|no\s+longer)|n't)\s+(?:(?:be|been|being|yet|actually|really|quite|fully|have|has|had|get|got|able|to|do|even|ever|currently|longer|successfully|always|necessarily|automatically|her|him|it|them|you)\s+)*(?P<w>[a-z][a-z'-]{2,})"
 )
@@ -171,9 +171,14 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
     for m in _NO_NOUN.finditer(normalise(criterion)):
         if any(not re.match(r"\W*(?:no|not|never)\b", p.lower()) and _keys(m["w"]) & {k for w in re.findall(r"[a-z]+", p.lower()) for k in _keys(w)} for item in items for p in item):
             denied_words = denied_words - _keys(m["w"])
-    if not affirmed and not denied_words:
+    if not affirmed and not denied_words and not _CONFIRMS.match(criterion):
         return None
     carried = [u for u in units if u.carried]
+    failed = _did_not_happen(criterion, affirmed, items, carried)
+    if failed is not None:
+        return failed
+    if not affirmed and not denied_words:
+        return None
     stated_all: set[str] = set()
     denied_all: set[str] = set()
     about: list[tuple[Unit, str, bool]] = []  # (unit, clause, names an item or refers back to one)
@@ -215,6 +220,61 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
     return None
 
 
+# ---- a thing done said not to have happened (round 6) -------------------------------------------------------
+
+_CONFIRMS = re.compile(r"^\W*(?:confirms?|reports?)\b", re.I)
+"""A criterion that a thing was done ("Confirms the exchange to navy"): its nouns name the action."""
+_WENT_WRONG = re.compile(
+    r"\b(?:did|has|have|had|was|were)(?:\s+not|n't)\s+(?:(?:actually|really|yet|quite|fully|successfully|properly)\s+)?"
+    r"(?:go(?:ne)?\s+through|went\s+through|complete[ds]?|save[ds]?|succeed(?:ed)?|work(?:ed)?|stick|stuck|take\s+effect|taken\s+effect|"
+    r"come\s+through|happen(?:ed)?|process(?:ed)?|register(?:ed)?|post(?:ed)?|land(?:ed)?|been\s+[a-z]{3,}ed)\b"
+    r"|\b(?:failed|fell\s+through|errored|bounced|(?:was|were|got|has\s+been|have\s+been)\s+(?:rejected|declined|refused))\b"
+    r"|\b(?:could(?:\s+not|n't)|was(?:\s+not|n't)\s+able\s+to|were(?:\s+not|n't)\s+able\s+to|unable\s+to|did(?:\s+not|n't)\s+manage\s+to)\s+(?:(?:actually|quite|yet)\s+)?[a-z]{3,}"
+)
+"""The action said not to have gone through ("the exchange didn't go through", "that note didn't actually save",
+"INC-2001 hasn't been updated yet", "the transfer failed", "I couldn't set up the swap to navy")."""
+_DONE = re.compile(r"\b(?:done|went|gone|through|sent|made|paid|set|put|complete|live|[a-z]{3,}ed)\b")
+"""A word of a thing done, in a clause with no finite verb ("Done - the $600 transfer went through")."""
+_FAILURE_IN_CRITERION = re.compile(r"\b(?:not|never|no|fail\w*|declin\w*|reject\w*|refus\w*|denied|unable|could\s+not|cannot)\b|n't\b", re.I)
+
+
+def _other_instance(before: str, text: str) -> bool:
+    from grader.text.withdrawal import _other_instance as other
+
+    return other(before, text)
+
+
+def _did_not_happen(criterion: str, affirmed: frozenset[str], items: Sequence[tuple[str, ...]], carried: Sequence[Unit]) -> str | None:
+    """The sentence that says the criterion's thing done did not happen, when the criterion states a thing done (a
+    participle it affirms, or "Confirms ..."), says no failure itself, a carried sentence naming one of its items says
+    the action did not go through, and no carried clause about its things states anything un-negated ("the swap to
+    navy is booked; the refund of the difference failed" keeps the swap). Else None."""
+    if _FAILURE_IN_CRITERION.search(criterion) or not (_CONFIRMS.match(criterion) or any(k for k in affirmed)):
+        return None
+    failure: str | None = None
+    named_before = False
+    last_message = -1
+    for u in carried:
+        if u.question:
+            continue
+        if u.message != last_message:
+            named_before, last_message = False, u.message
+        names_unit = _names_item(u.text, items)
+        for clause in _clauses(u.text):
+            if _OPENED.match(clause):
+                continue
+            names = _names_item(clause, items)
+            refers = _PRONOUN.search(clause) is not None and (names_unit or named_before)
+            went_wrong = _WENT_WRONG.search(clause) is not None
+            negated = any(w in NEGATORS or w.endswith("n't") for w in re.findall(r"[a-z][a-z'-]*", clause))
+            if went_wrong and names_unit and not _other_instance(criterion, u.text):
+                failure = failure or u.text
+            elif (names or refers) and not negated and (_FINITE.search(clause) or _DONE.search(clause)):
+                return None  # something of the criterion's things stated as it is
+        named_before = names_unit or named_before
+    return failure
+
+
 # ---- a prospective or hedged framing (round 5) -------------------------------------------------------------
 
 _ADVERB = r"(?:(?:not|never|also|then|now|still|only|already|hopefully|probably|likely|possibly|definitely|certainly|usually|normally|automatically|soon|just|all|fully|actually|really|be|get|have|been)\s+)"
@@ -236,15 +296,29 @@ _FUTURE_CRITERION = re.compile(
 """A criterion that speaks of what is to come: its done words may be said as still to come."""
 
 
+_CONDITIONAL_CRITERION = re.compile(r"\b(?:not|no|never|cannot|without|unless|until|only|once|when|if|before|after)\b|n't\b")
 _OWN_FRAME = frozenset("be will would should shall could can may might must to".split())
 
 
-def _framed(prefix: str) -> bool:
-    """Whether normalised text before a word frames it as still to come or as a guess (`_PROSPECTIVE`)."""
+_PENDING_CLAUSE = re.compile(
+    r"\b(?:once|when|whenever|as\s+soon\s+as|after|until|till|unless|if|in\s+case|before)\s+(?:(?!(?:was|were|had)\b)[a-z0-9$.'-]+\s+){0,4}?"
+    r"(?:is|are|it's|that's|he's|she's|'s|'re|gets?|has\s+been|have\s+been|'s\s+been|'ve\s+been|has|have)\s+" + _ADVERB + r"*$"
+)
+"""(round 6) A clause of time or condition in the present ("I'll confirm once it's executed", "when it's delivered",
+"if it gets approved", "as soon as the refund has been processed") speaks of what is to come or may be: the word
+after its verb is not stated done. In the past ("once it was executed") it is."""
+_SUBORDINATE_BREAK = re.compile(r"[,;:()!?\u2014]|\s-\s|\b(?:but|because|so|and|or|which|however|whereas)\b")
+
+
+def _framed(prefix: str, pending: bool = True) -> bool:
+    """Whether normalised text before a word frames it as still to come or as a guess (`_PROSPECTIVE`), or puts it
+    in a clause of time or condition in the present (`_PENDING_CLAUSE`)."""
     from grader.text.units import _CLAUSE_BREAK
 
     clause = _CLAUSE_BREAK.split(prefix)[-1]
-    return _PROSPECTIVE.search(clause.rstrip() + " ") is not None
+    if _PROSPECTIVE.search(clause.rstrip() + " ") is not None:
+        return True
+    return pending and _PENDING_CLAUSE.search(_SUBORDINATE_BREAK.split(prefix)[-1].rstrip() + " ") is not None
 
 
 def _done_word(phrase: str) -> str | None:
@@ -272,15 +346,19 @@ def prospective(hit: Hit, phrase: str, criterion: str) -> bool:
     done = _done_word(word.group(0)) or _done_word(phrase)
     if done is None:
         return False
+    # a criterion that denies or sets a condition ("cannot proceed without verification", "cannot be moved once
+    # scheduled") is stated by the rule that governs it ("until your identity is confirmed", "once a campaign is
+    # scheduled it can't be edited"): the present clause of time or condition frames nothing there
+    pending = _CONDITIONAL_CRITERION.search(normalise(criterion)) is None
     if _done_word(word.group(0)) is None:
         # a noun of the phrase's verb ("refund" for "refunded"): its predicate is the clause's participle after it
         # ("your refund is scheduled to be processed", "the refund will be issued on Monday")
         rest = text[start + word.end() :]
         clause = re.split(r"[,;:()!?.\u2014]|\s-\s|\b(?:and|but|so|because|which|while|once|when|until|after|before|if)\b", rest)[0]
         later = [m for m in re.finditer(r"[a-z][a-z'-]*", clause) if _done_word(m.group(0)) and len(clause[: m.start()].split()) <= 6]
-        if not any(_framed(clause[: m.start()]) for m in later):
+        if not any(_framed(clause[: m.start()], pending) for m in later):
             return False
-    elif not _framed(text[:start]):
+    elif not _framed(text[:start], pending):
         return False
     said = normalise(re.sub(r"\([^)]*\)", " ", criterion))
     keys = _keys(done) | frozenset(k for w in re.findall(r"[a-z][a-z'-]*", normalise(phrase))[:1] for k in _keys(w))

@@ -66,6 +66,7 @@ WHOLE = re.compile(
 WITHDRAWAL = re.compile(
     r"\b(?:disregard(?:ing)?|ignore|ignoring|forget|scratch|scrap|retract(?:ing)?|withdraw(?:ing)?|take\s+back|walk\s+back|strike|unsay|dismiss|discard|delete|cross\s+out|rewind)\s+" + _BACK
     + r"|\b(?<!n't\s)(?<!not\s)(?<!never\s)(?:take|taking|walk|walking|pull|pulling)\s+(?:that|this|those|these|everything|all\s+(?:of\s+)?that|what\s+i\s+(?:just\s+)?(?:said|wrote))(?:\s+(?:all|right|straight))?\s+back\b(?!\s+(?:to|into|from|for|at|in|on|with)\b)"
+    + r"|\b(?<!n't\s)(?<!not\s)(?<!never\s)(?:take|taking|walk|walking|pull|pulling)\s+(?:that|this|those|these|my|the)\s+(?:(?:last|previous|earlier|above|first|quoted)\s+)?" + SAID + r"\s+back\b(?!\s+(?:to|into|from|for|at|in|on|with)\b)"  # (round 6) "take that figure back"
     + r"|\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:not\s+(?:right|correct|accurate|true)|wrong|incorrect|inaccurate|untrue|false|an?\s+(?:error|mistake|typo|slip))\b"
     + r"|\bi\s+(?:gave|told|sent|quoted)\s+(?:you\s+)?(?:the\s+|some\s+)?(?:wrong|incorrect|inaccurate|bad|outdated)\b"
     + r"|\bi\s+got\s+(?:that|this|it|those|these)(?:\s+\w+)?\s+wrong\b"
@@ -198,6 +199,17 @@ def _negative(text: str) -> bool:
     return any(w in NEGATORS or w.endswith("n't") or w == "only" for w in words)
 
 
+CONTRARY = re.compile(r"\b(?:after\s+all|(?:make|making|made)\s+an\s+exception|just\s+this\s+once|bend\s+the\s+rules?)\b", re.I)
+"""(round 6) Words that say what follows runs against what was just said ("so I can move you onto AU214 after all"):
+with an apology-like opener ("Oh wait", "Hang on", "Sorry") they take back the statement before, as a soft marker's
+override does (an apology-like opener alone undoes only what it contradicts, `_undoes`)."""
+
+
+def _contrary(text: str) -> bool:
+    """A contrary word not itself negated ("I can move you after all"; never "I can't make an exception")."""
+    return any(not negated_before(normalise(text[: m.start()])) for m in CONTRARY.finditer(text))
+
+
 def _override(text: str) -> bool:
     """An override word not itself negated ("I've moved it anyway", "I'll make an exception"; never "I can't
     make an exception")."""
@@ -327,7 +339,10 @@ def _value_correction(before: str, text: str) -> bool:
     mine = [v for v in find_values(before) if v.kind != "id"]
     # a value of the same kind that is another value: restating the same value ("the $269.00 was issued as
     # travel credit") corrects something else, and that is a reversal, not a corrected value
-    return any(v.kind == w.kind and not v.same(w) for v in find_values(text) if v.kind != "id" for w in mine)
+    # (round 6) a value the earlier statement states itself is restated, not corrected: "Your 24 hours have passed,
+    # so the $139 becomes credit." / "Correction: you're within the window, so the $139 is refunded" corrects the
+    # claim, not the 24 — a correcting value must be one the earlier statement does not state
+    return any(v.kind == w.kind and not v.same(w) and not any(v.same(x) for x in mine) for v in find_values(text) if v.kind != "id" for w in mine)
 
 
 MID_EDGE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s|\u2014")
@@ -360,6 +375,9 @@ def reverse(units: list[Unit]) -> list[Unit]:
         if following and len(re.findall(r"[A-Za-z0-9$]+", text)) <= MARKER_ONLY_WORDS:
             text = text + " " + following[0].text  # "Apologies - I spoke too soon. The email is still in drafts."
         if kind == "apology":
+            last = previous[-1]
+            if _contrary(text) and not _value_correction(units[last].text, text):
+                out[last] = replace(out[last], carried=False)  # (round 6) "Oh wait - a seat has opened up, so I can move you after all."
             for k in previous:
                 if _undoes(units[k].text, text) and not _value_correction(units[k].text, text):
                     out[k] = replace(out[k], carried=False)
