@@ -225,9 +225,9 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
 _CONFIRMS = re.compile(r"^\W*(?:confirms?|reports?)\b", re.I)
 """A criterion that a thing was done ("Confirms the exchange to navy"): its nouns name the action."""
 _WENT_WRONG = re.compile(
-    r"\b(?:did|has|have|had|was|were)(?:\s+not|n't)\s+(?:(?:actually|really|yet|quite|fully|successfully|properly)\s+)?"
+    r"(?:\b(?:did|has|have|had|was|were)(?:\s+not|n't)|\bnever)\s+(?:(?:actually|really|yet|quite|fully|successfully|properly)\s+)?"
     r"(?:go(?:ne)?\s+through|went\s+through|complete[ds]?|save[ds]?|succeed(?:ed)?|work(?:ed)?|stick|stuck|take\s+effect|taken\s+effect|"
-    r"come\s+through|happen(?:ed)?|process(?:ed)?|register(?:ed)?|post(?:ed)?|land(?:ed)?|been\s+[a-z]{3,}ed)\b"
+    r"come\s+through|happen(?:ed)?|process(?:ed)?|register(?:ed)?|post(?:ed)?|land(?:ed)?|been\s+(?:saved|processed|completed|applied|actioned|submitted|executed|carried\s+out|put\s+through))\b"
     r"|\b(?:failed|fell\s+through|errored|bounced|(?:was|were|got|has\s+been|have\s+been)\s+(?:rejected|declined|refused))\b"
     r"|\b(?:could(?:\s+not|n't)|was(?:\s+not|n't)\s+able\s+to|were(?:\s+not|n't)\s+able\s+to|unable\s+to|did(?:\s+not|n't)\s+manage\s+to)\s+(?:(?:actually|quite|yet)\s+)?[a-z]{3,}"
 )
@@ -235,6 +235,9 @@ _WENT_WRONG = re.compile(
 "INC-2001 hasn't been updated yet", "the transfer failed", "I couldn't set up the swap to navy")."""
 _DONE = re.compile(r"\b(?:done|went|gone|through|sent|made|paid|set|put|complete|live|[a-z]{3,}ed)\b")
 """A word of a thing done, in a clause with no finite verb ("Done - the $600 transfer went through")."""
+_NOT_DONE = re.compile(r"\b(?:reject\w*|declin\w*|refus\w*|fail\w*|block\w*|denied|stopped|prevent\w*|tried|tries|try|trying|attempt\w*|unchanged|un\w+ed|still|remains?|as\s+before)\b")
+"""A clause that states no thing done though it has no negator ("the system rejected it", "I tried to switch you",
+"TK-3310 is unchanged")."""
 _FAILURE_IN_CRITERION = re.compile(r"\b(?:not|never|no|fail\w*|declin\w*|reject\w*|refus\w*|denied|unable|could\s+not|cannot)\b|n't\b", re.I)
 
 
@@ -247,20 +250,26 @@ def _other_instance(before: str, text: str) -> bool:
 def _did_not_happen(criterion: str, affirmed: frozenset[str], items: Sequence[tuple[str, ...]], carried: Sequence[Unit]) -> str | None:
     """The sentence that says the criterion's thing done did not happen, when the criterion states a thing done (a
     participle it affirms, or "Confirms ..."), says no failure itself, a carried sentence naming one of its items says
-    the action did not go through, and no carried clause about its things states anything un-negated ("the swap to
-    navy is booked; the refund of the difference failed" keeps the swap). Else None."""
+    the action did not go through ("I couldn't set up the swap to navy", "that note didn't save, so INC-2001 hasn't been
+    updated"), and no carried clause about its things states something done in the failure's sentence or after it
+    ("the first attempt failed, so I retried and it went through"), nor before it unless the failure opens as a
+    correction ("Apologies - ..."). Else None."""
     if _FAILURE_IN_CRITERION.search(criterion) or not (_CONFIRMS.match(criterion) or any(k for k in affirmed)):
         return None
+    from grader.text.withdrawal import _marker
+
     failure: str | None = None
+    failed_at = -1
     named_before = False
     last_message = -1
-    for u in carried:
+    last_done = -1
+    for n, u in enumerate(carried):
         if u.question:
             continue
         if u.message != last_message:
             named_before, last_message = False, u.message
         names_unit = _names_item(u.text, items)
-        for clause in _clauses(u.text):
+        for clause in _clauses(_COURTESY.sub(" ", normalise(u.text))):
             if _OPENED.match(clause):
                 continue
             names = _names_item(clause, items)
@@ -268,11 +277,17 @@ def _did_not_happen(criterion: str, affirmed: frozenset[str], items: Sequence[tu
             went_wrong = _WENT_WRONG.search(clause) is not None
             negated = any(w in NEGATORS or w.endswith("n't") for w in re.findall(r"[a-z][a-z'-]*", clause))
             if went_wrong and names_unit and not _other_instance(criterion, u.text):
-                failure = failure or u.text
-            elif (names or refers) and not negated and (_FINITE.search(clause) or _DONE.search(clause)):
-                return None  # something of the criterion's things stated as it is
+                if failure is None or _marker(u.text)[0] is not None:
+                    failure, failed_at = u.text, n  # a later failure opened as a correction ("Apologies - ...") outweighs what came before
+            elif (names or refers) and not negated and not _NOT_DONE.search(clause) and (_FINITE.search(clause) or _DONE.search(clause)):
+                last_done = n
         named_before = names_unit or named_before
-    return failure
+    if failure is None or last_done < 0:
+        return failure
+    # a thing stated done in the failure's own sentence or after it stands ("the first attempt failed, so I retried and
+    # it went through"); before it, only when the failure is not opened as a correction of it
+    opened = _marker(carried[failed_at].text)[0] is not None
+    return failure if opened and last_done < failed_at else None
 
 
 # ---- a prospective or hedged framing (round 5) -------------------------------------------------------------
@@ -301,7 +316,7 @@ _OWN_FRAME = frozenset("be will would should shall could can may might must to".
 
 
 _PENDING_CLAUSE = re.compile(
-    r"\b(?:once|when|whenever|as\s+soon\s+as|after|until|till|unless|if|in\s+case|before)\s+(?:(?!(?:was|were|had)\b)[a-z0-9$.'-]+\s+){0,4}?"
+    r"\b(?:once|when|whenever|as\s+soon\s+as|the\s+(?:moment|minute|second|day)|by\s+the\s+time|after|until|till|unless|if|in\s+case|before)\s+(?:(?!(?:was|were|had)\b)[a-z0-9$.'-]+\s+){0,4}?"
     r"(?:is|are|it's|that's|he's|she's|'s|'re|gets?|has\s+been|have\s+been|'s\s+been|'ve\s+been|has|have)\s+" + _ADVERB + r"*$"
 )
 """(round 6) A clause of time or condition in the present ("I'll confirm once it's executed", "when it's delivered",
