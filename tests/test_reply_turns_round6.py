@@ -141,3 +141,40 @@ SECOND_PART_PASS = [
 @pytest.mark.parametrize(("case", "messages"), SECOND_PART_PASS)
 def test_another_part_not_yet_done_or_a_courtesy_keeps_the_thing_done(case, messages):
     assert passes(*case, messages), messages
+
+
+# ---- a state the criterion says with "is", denied; a contrast the criterion rules out, done ----------------------
+
+LIVE = ("Confirms the identity check passed and the store is live.", ["passed", "live"])
+OPEN = ("Confirms the warranty claim WC-81 is open.", ["WC-81"])
+EXISTING = ("Says the note was added to the existing ticket TK-610 rather than a new ticket.", ["TK-610"])
+CREDIT_NOT_CASH = ("Explains the $80 goes back as store credit instead of a cash refund.", ["80", "store credit"])
+
+STATE_FAIL = [
+    (LIVE, "The identity check passed, but the store isn't live yet - I'll switch it live when you say so."),
+    (LIVE, "Good news, the identity check passed! The store is not live at the moment; it will go live tomorrow."),
+    (OPEN, "WC-81 isn't open any more - I can reopen it if you like."),
+    (EXISTING, "I've created a new ticket for this, separate from TK-610."),
+    (EXISTING, "Logged as a new ticket; TK-610 stays as it was."),
+    (CREDIT_NOT_CASH, "The $80 will come back as store credit, and I can also issue a cash refund on top."),
+]
+STATE_PASS = [
+    (LIVE, "The identity check passed and the store is live - it wasn't live until this morning."),
+    (LIVE, "Identity check: passed. Your store is live now; no changes are pending."),
+    (OPEN, "WC-81 is open. It's not closed, and nothing else is needed from you."),
+    (EXISTING, "I've added the note to TK-610 rather than opening a new ticket."),
+    (EXISTING, "Your note is on TK-610 now - no new ticket was needed."),
+    (EXISTING, "Added to TK-610. Not only is it on file, but the engineer has already seen it."),
+    (CREDIT_NOT_CASH, "The $80 goes back as store credit - a cash refund isn't possible for this order."),
+    (CREDIT_NOT_CASH, "You'll get the $80 as store credit rather than a cash refund, no problem."),
+]
+
+
+@pytest.mark.parametrize(("case", "reply"), STATE_FAIL)
+def test_a_state_denied_or_a_ruled_out_alternative_done_fails(case, reply):
+    assert not passes(*case, reply), reply
+
+
+@pytest.mark.parametrize(("case", "reply"), STATE_PASS)
+def test_the_state_affirmed_or_the_alternative_ruled_out_passes(case, reply):
+    assert passes(*case, reply), reply

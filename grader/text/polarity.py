@@ -90,6 +90,11 @@ def predicates(criterion: str) -> tuple[frozenset[str], frozenset[str]]:
     text = re.sub(r"\([^)]*\)", " ", criterion.replace("\u2019", "'"))
     affirmed: set[str] = set()
     denied: set[str] = set()
+    # (round 6) a contrast denies its alternative: "added to CASE-5002 rather than a new case", "instead of a refund"
+    for m in _CONTRAST.finditer(normalise(text)):
+        if m["w"] not in FUNCTION_WORDS:
+            denied |= _keys(m["w"])
+    text = _CONTRAST.sub(" ", normalise(text))
     for clause in _clauses(text):
         words = re.findall(r"[a-z][a-z'-]*", clause)
         if any(w in NEGATORS or w.endswith("n't") for w in words):
@@ -105,9 +110,21 @@ def predicates(criterion: str) -> tuple[frozenset[str], frozenset[str]]:
             # a verb of the criterion's subject: "it meets", "the applicant meets" (never a noun after a possessive)
             subject = i > 0 and (words[i - 1] in ("it", "he", "she", "which") or (i > 1 and words[i - 2] in ("the", "this", "that") and words[i - 1] not in FUNCTION_WORDS and not words[i - 1].endswith("'s")))
             verb = subject and w.endswith("s") and not w.endswith("ss") and len(w) > 3
-            if (participle or verb) and not _MODAL.search(" ".join(words[:i]) + " "):
+            # (round 6) a state said with "is" / "are": "the account is live", "the work order stays open"
+            state = i > 0 and words[i - 1] in _COPULA and not w.endswith("ing") and len(w) > 2
+            if (participle or verb or state) and not _MODAL.search(" ".join(words[:i]) + " "):
                 affirmed |= _keys(w)
     return frozenset(affirmed - denied), frozenset(denied - affirmed)
+
+
+_CONTRAST = re.compile(r"\b(?:rather\s+than|instead\s+of)\s+(?:(?:a|an|the|any|opening|creating|making|raising|logging)\s+)*(?P<w>[a-z][a-z'-]{2,})")
+@lru_cache(maxsize=4096)
+def _contrasted(criterion: str) -> frozenset[str]:
+    """The keys of the alternatives a criterion rules out by contrast ("rather than a new case")."""
+    return frozenset(k for m in _CONTRAST.finditer(normalise(criterion)) if m["w"] not in FUNCTION_WORDS for k in _keys(m["w"]))
+
+
+_COPULA = frozenset("is are was were stays stay remains remain now already still".split())
 
 
 def _names_item(clause: str, items: Sequence[tuple[str, ...]]) -> bool:
@@ -132,6 +149,18 @@ def _polar(clause: str) -> tuple[set[str], set[str]]:
     return stated, denied
 
 
+def _plain(clause: str) -> set[str]:
+    """The keys a clause states un-negated and not after a modal ("will", "'ll", "can", "to"...)."""
+    if any(w in NEGATORS or w.endswith("n't") for w in re.findall(r"[a-z][a-z'-]*", clause)):
+        return set()
+    out: set[str] = set()
+    for m in re.finditer(r"[a-z][a-z'-]*", clause):
+        if m.group(0) not in FUNCTION_WORDS and not _MODAL_BEFORE.search(clause[: m.start()]):
+            out |= _keys(m.group(0))
+    return out
+
+
+_MODAL_BEFORE = re.compile(r"(?:\b(?:will|would|can|could|should|shall|may|might|must|to)|'ll|'d)\s+(?:[a-z'-]+\s+){0,3}$")
 _NO_NOUN = re.compile(r"\bno\s+(?P<w>[a-z][a-z'-]{2,})")
 _FINITE = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|can|could|will|would|shall|should|may|might|does|do|did)\b|'(?:s|re|ve|ll|d)\b|\b[a-z]{3,}(?:ed|es)\b")
 """A clause with a finite verb: a terse fragment ("Done - unfrozen.") states the item as the evidence reads it and
@@ -199,8 +228,10 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
             about.append((u, clause, names or bool(refers)))
         named_before = names_unit or named_before
     if affirmed:
+        # (round 6) a word said only after a modal ("I'll take it live once you give the word") does not state it so
+        plain_all = set().union(*(_plain(clause) for _, clause, _ in about)) if about else set()
         for u, clause, on_topic in about:
-            if on_topic and _polar(clause)[1] & affirmed and not stated_all & (_polar(clause)[1] & affirmed):
+            if on_topic and _polar(clause)[1] & affirmed and not plain_all & (_polar(clause)[1] & affirmed):
                 return u.text
     if denied_words and not denied_all & denied_words:
         if any(on_topic and _negates(_COURTESY.sub(" ", clause)) and not _FIRST_PERSON.match(clause) for _, clause, on_topic in about):
@@ -211,12 +242,14 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
             # opposite in other words ("CHG-4004 does list REC-6009", "scheduled campaigns can still be edited - I'll
             # move CMP-5006", "I can lift the freeze on ACC-1006", "PayPal might go through")
             affirmed_other = next((u.text for u, clause, on_topic in about if on_topic and _ABLE.search(clause)), None)
-            if affirmed_other is not None:
+            if affirmed_other is not None and denied_words - _contrasted(criterion):  # a contrast's alternative must be stated itself (below)
                 return affirmed_other
         for u, clause, _ in about:
             finite = _FINITE.search(clause) or any(_keys(w) & denied_words for w in re.findall(r"[a-z]{3,}s\b", clause))  # "the warranty covers it"
             if _polar(clause)[0] & denied_words and finite and not _RESTRICTED.search(clause) and _names_item(clause, items):
                 return u.text
+            if _polar(clause)[0] & _contrasted(criterion) and finite and not _RESTRICTED.search(clause) and _names_item(u.text, items):
+                return u.text  # (round 6) the alternative the criterion rules out, said done in a sentence about its things
     return None
 
 
@@ -233,8 +266,6 @@ _WENT_WRONG = re.compile(
 )
 """The action said not to have gone through ("the exchange didn't go through", "that note didn't actually save",
 "INC-2001 hasn't been updated yet", "the transfer failed", "I couldn't set up the swap to navy")."""
-_DONE = re.compile(r"\b(?:done|went|gone|through|sent|made|paid|set|put|complete|live|[a-z]{3,}ed)\b")
-"""A word of a thing done, in a clause with no finite verb ("Done - the $600 transfer went through")."""
 _NOT_DONE = re.compile(r"\b(?:reject\w*|declin\w*|refus\w*|fail\w*|block\w*|denied|stopped|prevent\w*|tried|tries|try|trying|attempt\w*|unchanged|un\w+ed|still|remains?|as\s+before)\b")
 """A clause that states no thing done though it has no negator ("the system rejected it", "I tried to switch you",
 "TK-3310 is unchanged")."""
@@ -254,7 +285,8 @@ def _did_not_happen(criterion: str, affirmed: frozenset[str], items: Sequence[tu
     updated"), and no carried clause about its things states something done in the failure's sentence or after it
     ("the first attempt failed, so I retried and it went through"), nor before it unless the failure opens as a
     correction ("Apologies - ..."). Else None."""
-    if _FAILURE_IN_CRITERION.search(criterion) or not (_CONFIRMS.match(criterion) or any(k for k in affirmed)):
+    participles = [w for w in re.findall(r"[a-z][a-z'-]*", normalise(criterion)) if ((len(w) > 4 and w.endswith("ed")) or w in IRREGULAR_PARTICIPLES or w in _IRREGULAR) and _keys(w) & affirmed]
+    if _FAILURE_IN_CRITERION.search(criterion) or not (_CONFIRMS.match(criterion) or participles):
         return None
     from grader.text.withdrawal import _marker
 
@@ -279,7 +311,7 @@ def _did_not_happen(criterion: str, affirmed: frozenset[str], items: Sequence[tu
             if went_wrong and names_unit and not _other_instance(criterion, u.text):
                 if failure is None or _marker(u.text)[0] is not None:
                     failure, failed_at = u.text, n  # a later failure opened as a correction ("Apologies - ...") outweighs what came before
-            elif (names or refers) and not negated and not _NOT_DONE.search(clause) and (_FINITE.search(clause) or _DONE.search(clause)):
+            elif (names or refers) and not negated and not _NOT_DONE.search(clause):
                 last_done = n
         named_before = names_unit or named_before
     if failure is None or last_done < 0:
