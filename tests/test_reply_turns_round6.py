@@ -178,3 +178,63 @@ def test_a_state_denied_or_a_ruled_out_alternative_done_fails(case, reply):
 @pytest.mark.parametrize(("case", "reply"), STATE_PASS)
 def test_the_state_affirmed_or_the_alternative_ruled_out_passes(case, reply):
     assert passes(*case, reply), reply
+
+
+# ---- the confirmed thing only offered -------------------------------------------------------------------------
+
+GREEN = ("Confirms the exchange to the green jacket.", ["green"])
+SUITE = ("Confirms the upgrade to the harbour suite.", ["harbour suite"])
+
+OFFER_FAIL = [
+    (GREEN, "The green one is available in medium. Shall I swap your grey jacket for the green?"),
+    (GREEN, "Green is in stock in your size - want me to switch the order to green?"),
+    (SUITE, "The harbour suite is free on those dates. Would you like me to move you into the harbour suite?"),
+    (SUITE, "Good news, there's a harbour suite open. Should I upgrade you to the harbour suite?"),
+]
+OFFER_PASS = [
+    (GREEN, "Done - I've swapped your jacket for the green one. Shall I email you the return label?"),
+    (GREEN, "Your exchange to the green jacket is confirmed. Want me to send the green one to your office instead?"),
+    (GREEN, "The exchange to green is booked. Would you like me to check the green one ships today?"),
+    (SUITE, "You're upgraded to the harbour suite. Would you like me to tell the front desk about the harbour suite?"),
+    (SUITE, "I've moved you into the harbour suite. Shall I share the harbour suite's floor plan?"),
+]
+
+
+@pytest.mark.parametrize(("case", "reply"), OFFER_FAIL)
+def test_the_confirmed_thing_only_offered_fails(case, reply):
+    assert not passes(*case, reply), reply
+
+
+@pytest.mark.parametrize(("case", "reply"), OFFER_PASS)
+def test_done_then_another_offer_passes(case, reply):
+    assert passes(*case, reply), reply
+
+
+# ---- an id corrected alone: the rest of the statement stands -------------------------------------------------------
+
+ASSIGNED = ("Confirms Dana Wu (ENG-31) is assigned to job JOB-504.", [["Dana Wu", "ENG-31"], "JOB-504"])
+HOLD = ("Explains FILE-12 is under a retention hold for matter MT-209 and cannot be purged.", ["retention hold", "MT-209"])
+
+ID_CORRECTED_PASS = [
+    (ASSIGNED, ["Dana Wu (ENG-31) now has job JOB-540.", "Sorry, typo - I meant JOB-504, the boiler service on Friday."]),
+    (ASSIGNED, ["Dana Wu (ENG-31) is assigned to JOB-540.", "Correction: that should read JOB-504."]),
+    (HOLD, ["FILE-12 can't be purged: it's under a retention hold for matter MT-290.", "Correction to the above - the matter is MT-209. It still can't be purged."]),
+]
+ID_CORRECTED_FAIL = [
+    # the corrected id is the criterion's wrong one
+    (ASSIGNED, ["Dana Wu (ENG-31) is assigned to JOB-504.", "Sorry, typo - I meant JOB-540."]),
+    (HOLD, ["FILE-12 is under a retention hold for matter MT-209.", "Correction: the matter is MT-290."]),
+    # the correction denies more than the id: the statement is taken back
+    (ASSIGNED, ["Dana Wu (ENG-31) is assigned to JOB-540.", "Correction: JOB-504 is not assigned to anyone yet."]),
+    (ASSIGNED, ["Dana Wu (ENG-31) is assigned to JOB-504.", "Sorry - I meant that Dana isn't free; the assignment didn't go through."]),
+]
+
+
+@pytest.mark.parametrize(("case", "messages"), ID_CORRECTED_PASS)
+def test_an_id_corrected_alone_keeps_the_rest_of_the_statement(case, messages):
+    assert passes(*case, messages), messages
+
+
+@pytest.mark.parametrize(("case", "messages"), ID_CORRECTED_FAIL)
+def test_a_wrong_id_or_a_broader_correction_fails(case, messages):
+    assert not passes(*case, messages), messages

@@ -330,6 +330,40 @@ BACK_FAILURE = re.compile(r"^\W*(?:(?:so|and|but|oh)\s+)?(?:that|this|those|thes
 the system.", "That update didn't save."): it undoes what it refers back to, with no marker."""
 
 
+CORRECTION_CUE = re.compile(r"\b(?:i\s+meant|meant\s+to\s+(?:say|write|type|put)|typo|should\s+(?:read|say|have\s+said)|wrong\s+(?:id|number|reference|record|one))\b", re.I)
+"""(round 6) Words that say what follows replaces a word of what was said ("Typo, sorry - I meant APT-7001")."""
+
+
+def _substitute_ids(units: list[Unit], out: list[Unit], previous: list[int], text: str, kind: str) -> bool:
+    """(round 6) A correction of an id alone ("Correction - the hold is matter LH-0077", after "... legal hold for matter
+    LH-0081"; "Typo, sorry - I meant APT-7001"): a correction (a strong marker, or an apology-like one with a cue, "I
+    meant", "typo") with no negator, naming one id of a prefix the statement before names once and not that id, cuts the
+    old id out of the earlier statements (each keeps its longer side of it) instead of taking them back: what else
+    they said stands, the new id is stated by the correction. Returns whether it did."""
+    if not (kind == "strong" or CORRECTION_CUE.search(text)) or _negative(text) or FAILED.search(text):
+        return False
+    last = units[previous[-1]].text
+    mine = [v for v in find_values(last) if v.kind == "id"]
+    theirs = [v for v in find_values(text) if v.kind == "id" and not any(v.same(w) for w in mine)]
+    if len(theirs) != 1:
+        return False
+    new = theirs[0]
+    prefix = str(new.value).split("-")[0]
+    old = [w for w in mine if str(w.value).split("-")[0] == prefix]
+    if len(old) != 1 or any(v.same(old[0]) for v in find_values(text)):
+        return False
+    pattern = re.compile(re.escape(old[0].text), re.I)
+    for k in previous:
+        m = pattern.search(out[k].text)
+        if m is not None:
+            # the statement without its old id (a part of the message as written, so that a quote of it is one): the
+            # longer side of it ("Sam Okoro (TECH-107) is now assigned to", "has moved to the proposal stage.")
+            head, tail = out[k].text[: m.start()], out[k].text[m.end() :]
+            part = head if len(head.split()) >= len(tail.split()) else tail
+            out[k] = replace(out[k], text=part.strip(" *_(),;:-\u2013\u2014"))
+    return True
+
+
 def _value_correction(before: str, text: str) -> bool:
     """A value corrected by another of the same kind ("Correction: it's $45."): the correction rule's job -
     unless the correction says the action did not go through ("my mistake: that update didn't save, so your
@@ -374,6 +408,9 @@ def reverse(units: list[Unit]) -> list[Unit]:
         following = [u for u in units[n + 1 : n + 2] if u.message == unit.message]
         if following and len(re.findall(r"[A-Za-z0-9$]+", text)) <= MARKER_ONLY_WORDS:
             text = text + " " + following[0].text  # "Apologies - I spoke too soon. The email is still in drafts."
+        substituted = _substitute_ids(units, out, previous, text, kind)
+        if substituted:
+            continue
         if kind == "apology":
             last = previous[-1]
             if _contrary(text) and not _value_correction(units[last].text, text):
@@ -472,12 +509,24 @@ def offered_not_done(criterion: str, units: list[Unit]) -> str | None:
         ids = _ids(after) & _ids(criterion)
         if confirms and ids and not any(ids & _ids(u.text) for u in statements):
             return last.text
+        # (round 6) an offer to do the confirmed thing to what the criterion names ("Would you like me to swap your blue
+        # pair for the black?" against "Confirms the exchange to black jeans"), when no statement says anything was done
+        if confirms and not verb & _INFO_VERBS and _content_keys(after) & nouns and not any(
+            w not in _REPORTED for u in statements for w in DONE_WORD.findall(u.text.lower())
+        ):
+            return last.text
         indirect = INDIRECT.search(after)
         if indirect is not None:
             asked = _content_keys(indirect["rest"]) & _content_keys(criterion)
             if asked and not asked & set().union(*(_content_keys(u.text) for u in statements)):
                 return last.text
     return None
+
+
+_INFO_VERBS = frozenset(k for w in "check look confirm verify send email text tell let show share explain remind call find see note print resend".split() for k in _verb_keys(w))
+"""Offers of telling or finding out: they offer no thing the criterion confirms done."""
+_REPORTED = frozenset("checked looked noticed based called named listed asked wanted needed used seemed showed".split())
+"""Done words of reporting or describing: a statement with only these says nothing was done."""
 
 
 def _ids(text: str) -> set[str]:
