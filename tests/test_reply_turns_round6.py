@@ -238,3 +238,33 @@ def test_an_id_corrected_alone_keeps_the_rest_of_the_statement(case, messages):
 @pytest.mark.parametrize(("case", "messages"), ID_CORRECTED_FAIL)
 def test_a_wrong_id_or_a_broader_correction_fails(case, messages):
     assert not passes(*case, messages), messages
+
+
+# ---- possession denied; "doesn't need to" as a negation of the verb after it -------------------------------------
+
+NO_CERT = ("Explains that Omar Reyes does not have the gas safety certificate required for JOB-88.", [["certificate", "gas safety", "certified"]])
+STAYS = ("Says the claim stays with the specialist team, which will settle it.", [["specialist team", "specialists"]])
+
+POSSESSION_FAIL = [
+    (NO_CERT, "Omar Reyes does have the gas safety certificate, but he's booked solid, so I can't put him on JOB-88."),
+    (NO_CERT, "Omar has a gas safety certificate on file; I just can't reach him to confirm JOB-88."),
+    (STAYS, "The claim doesn't need to stay with the specialist team - I'll settle it myself today."),
+    (STAYS, "Your claim isn't going to stay with the specialist team; we'll handle it at the front desk."),
+]
+POSSESSION_PASS = [
+    (NO_CERT, "Omar Reyes doesn't have the gas safety certificate JOB-88 needs, so I can't assign him."),
+    (NO_CERT, "Omar has plumbing and carpentry on his profile, but no gas safety certificate - so not JOB-88."),
+    (NO_CERT, "Omar isn't gas safety certified, and JOB-88 requires it. He has been notified."),
+    (STAYS, "The claim stays with the specialist team, and they'll settle it - you don't need to do anything."),
+    (STAYS, "It remains with the specialist team. No need to call us again; they will settle it."),
+]
+
+
+@pytest.mark.parametrize(("case", "reply"), POSSESSION_FAIL)
+def test_possession_or_a_stay_said_the_other_way_round_fails(case, reply):
+    assert not passes(*case, reply), reply
+
+
+@pytest.mark.parametrize(("case", "reply"), POSSESSION_PASS)
+def test_possession_denied_or_a_stay_affirmed_passes(case, reply):
+    assert passes(*case, reply), reply

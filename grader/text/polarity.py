@@ -30,7 +30,7 @@ from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, H
 
 _SPLIT = re.compile(r"[;:!?()\u2014]|\.(?!\d)|\s[-\u2013]\s|\b(?:but|so|because|since|although|though|while|and|whereas|however)\b", re.I)
 _NEG_HEAD = re.compile(
-    r"(?:\b(?:not|never|no|cannot|unable|no\s+longer)|n't)\s+(?:(?:be|been|being|yet|actually|really|quite|fully|have|has|had|get|got|able|to|do|even|ever|currently|longer|successfully|always|necessarily|automatically|her|him|it|them|you)\s+)*(?P<w>[a-z][a-z'-]{2,})"
+    r"(?:\b(?:not|never|no|cannot|unable|no\s+longer)|n't)\s+(?:(?:be|been|being|yet|actually|really|quite|fully|have|has|had|get|got|able|to|do|even|ever|currently|longer|successfully|always|necessarily|automatically|her|him|it|them|you|need|needs|going|supposed|meant)\s+)*(?P<w>[a-z][a-z'-]{2,})"
 )
 """A negator, its auxiliaries and adverbs, and the word it denies ("does not include", "cannot be unfrozen",
 "doesn't quite meet", "couldn't assign")."""
@@ -102,6 +102,8 @@ def predicates(criterion: str) -> tuple[frozenset[str], frozenset[str]]:
                 w = m["w"]
                 if w not in FUNCTION_WORDS and w not in NEGATORS:
                     denied |= _keys(w)
+            if _HAVE_DENIED.search(clause):
+                denied.add(_HAVE)  # (round 6) "does not have the HVAC skill": possession is the predicate
             continue
         for i, w in enumerate(words):
             if w in _REPORT or w in _SKIP or w in FUNCTION_WORDS:
@@ -142,10 +144,14 @@ def _polar(clause: str) -> tuple[set[str], set[str]]:
         denied |= _keys(m["w"])
     words = list(re.finditer(r"[a-z][a-z'-]*", clause))
     negated = any(w.group(0) in NEGATORS or w.group(0).endswith("n't") for w in words)
+    if _HAVE_DENIED.search(clause):
+        denied.add(_HAVE)
     if not negated:
         for w in words:
             if w.group(0) not in FUNCTION_WORDS:
                 stated |= _keys(w.group(0))
+        if _HAVE_STATED.search(clause):
+            stated.add(_HAVE)  # "Mei does have HVAC on her profile", "she has the HVAC skill"
     return stated, denied
 
 
@@ -161,6 +167,11 @@ def _plain(clause: str) -> set[str]:
 
 
 _MODAL_BEFORE = re.compile(r"(?:\b(?:will|would|can|could|should|shall|may|might|must|to)|'ll|'d)\s+(?:[a-z'-]+\s+){0,3}$")
+_HAVE = "have:possess"
+_HAVE_DENIED = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:(?:actually|really|currently|yet)\s+)?ha(?:ve|s)\s+(?!been\b|to\b|got\b|had\b|[a-z]+ed\b)")
+_HAVE_STATED = re.compile(r"\b(?:(?:does|do|did)\s+(?:actually\s+|really\s+|indeed\s+)?have|has|have)\s+(?!been\b|to\b|got\b|had\b|no\b|[a-z]+ed\b)(?:the\s+|an?\s+|her\s+|his\s+|their\s+)?[a-z0-9]")
+"""(round 6) Possession as the predicate ("does not have the HVAC skill" / "Mei does have HVAC"): "have" is a function
+word elsewhere, so it is read here only before its object (never "has been", "has to", "has added")."""
 _NO_NOUN = re.compile(r"\bno\s+(?P<w>[a-z][a-z'-]{2,})")
 _FINITE = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|can|could|will|would|shall|should|may|might|does|do|did)\b|'(?:s|re|ve|ll|d)\b|\b[a-z]{3,}(?:ed|es)\b")
 """A clause with a finite verb: a terse fragment ("Done - unfrozen.") states the item as the evidence reads it and
