@@ -268,3 +268,27 @@ def test_possession_or_a_stay_said_the_other_way_round_fails(case, reply):
 @pytest.mark.parametrize(("case", "reply"), POSSESSION_PASS)
 def test_possession_denied_or_a_stay_affirmed_passes(case, reply):
     assert passes(*case, reply), reply
+
+
+# ---- a correction naming what it corrects by the word it takes back ----------------------------------------------
+
+REFUNDED = ("Tells the customer that ORD-3301 was refunded.", ["ORD-3301", "refunded"])
+
+REFERENCE_FAIL = [
+    (REFUNDED, ["ORD-3301 shows as refunded.", "Apologies, I misread - the refunded line belongs to another order. ORD-3301 is still awaiting the refund."]),
+    (REFUNDED, ["I can see ORD-3301 was refunded.", "Correction: that refunded payment was for your previous purchase; ORD-3301 hasn't been refunded yet."]),
+]
+REFERENCE_PASS = [
+    (REFUNDED, ["ORD-3301 and ORD-3302 were both refunded.", "Correction: the refunded one is ORD-3301 only; ORD-3302 is still pending."]),
+    (REFUNDED, ["ORD-3301 shipped on Monday.", "Correction: ORD-3301 was refunded, not shipped."]),
+]
+
+
+@pytest.mark.parametrize(("case", "messages"), REFERENCE_FAIL)
+def test_a_correction_naming_what_it_takes_back_states_nothing(case, messages):
+    assert not passes(*case, messages), messages
+
+
+@pytest.mark.parametrize(("case", "messages"), REFERENCE_PASS)
+def test_a_correction_that_restates_the_fact_passes(case, messages):
+    assert passes(*case, messages), messages

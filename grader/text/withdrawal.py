@@ -427,7 +427,28 @@ def reverse(units: list[Unit]) -> list[Unit]:
             same = units[k].message == unit.message or (kind == "strong" and units[k].message == units[last].message)
             if k == last or (same and keys & _content_keys(units[k].text) and not _value_correction(units[k].text, text)):
                 out[k] = replace(out[k], carried=False)
+        if kind == "strong":
+            out[n] = _past_reference(out[n], marker.end(), units[last].text)
     return out
+
+
+@lru_cache(maxsize=1)
+def _reference() -> re.Pattern[str]:
+    """A determiner, a done word and its noun: "the cancelled entry" (IRREGULAR_BASE is defined further down)."""
+    return re.compile(r"\b(?:the|that|this|those|these)\s+(?P<w>[a-z]{3,}ed|" + "|".join(IRREGULAR_BASE) + r")(?=\s+[a-z]+\b)", re.I)
+
+
+def _past_reference(unit: Unit, start: int, taken_back: str) -> Unit:
+    """(round 6) A correction that names what it corrects by the word it took back, as an attribute ("I misread the screen
+    - the cancelled entry belongs to a different order", after "it shows as cancelled"): that word refers back, it
+    states nothing; the unit keeps what follows it (a part of the message as written)."""
+    back = set().union(*(_verb_keys(w) for w in DONE_WORD.findall(taken_back.lower()))) if DONE_WORD.search(taken_back.lower()) else set()
+    for m in _reference().finditer(unit.text, start):
+        clause = CLAUSE_SPLIT.split(unit.text[m.end() :])[0]
+        if _verb_keys(m["w"]) & back and not _ids(clause) & _ids(taken_back):
+            # never "the cancelled one is ORD-9006 only": a record the statement named, said to be the one
+            return replace(unit, text=unit.text[m.end() :].strip())
+    return unit
 
 
 # ---- offers ----------------------------------------------------------------------------------------------
