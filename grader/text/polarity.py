@@ -28,9 +28,9 @@ from functools import lru_cache
 
 from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Hit, Unit, normalise
 
-_SPLIT = re.compile(r"[;:.!?()\u2014]|\s[-\u2013]\s|\b(?:but|so|because|since|although|though|while|and|whereas|however)\b", re.I)
+_SPLIT = re.compile(r"[;:!?()\u2014]|\.(?!\d)|\s[-\u2013]\s|\b(?:but|so|because|since|although|though|while|and|whereas|however)\b", re.I)
 _NEG_HEAD = re.compile(
-    r"(?:\b(?:not|never|no|cannot|unable|no\s+longer)|n't)\s+(?:(?:be|been|being|yet|actually|really|quite|fully|have|has|had|get|got|able|to|do|even|ever|currently|longer|successfully|always|necessarily|automatically|her|him|it|them|you)\s+)*(?P<w>[a-z][a-z'-]{2,})"
+    r"(?:\b(?:not|never|no|cannot|unable|no\s+longer)|n't)\s+(?:(?:be|been|being|yet|actually|really|quite|fully|have|has|had|get|got|able|to|do|even|ever|currently|longer|successfully|always|necessarily|automatically|her|him|it|them|you|need|needs|going|supposed|meant)\s+)*(?P<w>[a-z][a-z'-]{2,})"
 )
 """A negator, its auxiliaries and adverbs, and the word it denies ("does not include", "cannot be unfrozen",
 "doesn't quite meet", "couldn't assign")."""
@@ -90,6 +90,11 @@ def predicates(criterion: str) -> tuple[frozenset[str], frozenset[str]]:
     text = re.sub(r"\([^)]*\)", " ", criterion.replace("\u2019", "'"))
     affirmed: set[str] = set()
     denied: set[str] = set()
+    # (round 6) a contrast denies its alternative: "added to CASE-5002 rather than a new case", "instead of a refund"
+    for m in _CONTRAST.finditer(normalise(text)):
+        if m["w"] not in FUNCTION_WORDS:
+            denied |= _keys(m["w"])
+    text = _CONTRAST.sub(" ", normalise(text))
     for clause in _clauses(text):
         words = re.findall(r"[a-z][a-z'-]*", clause)
         if any(w in NEGATORS or w.endswith("n't") for w in words):
@@ -97,6 +102,8 @@ def predicates(criterion: str) -> tuple[frozenset[str], frozenset[str]]:
                 w = m["w"]
                 if w not in FUNCTION_WORDS and w not in NEGATORS:
                     denied |= _keys(w)
+            if _HAVE_DENIED.search(clause):
+                denied.add(_HAVE)  # (round 6) "does not have the HVAC skill": possession is the predicate
             continue
         for i, w in enumerate(words):
             if w in _REPORT or w in _SKIP or w in FUNCTION_WORDS:
@@ -105,9 +112,21 @@ def predicates(criterion: str) -> tuple[frozenset[str], frozenset[str]]:
             # a verb of the criterion's subject: "it meets", "the applicant meets" (never a noun after a possessive)
             subject = i > 0 and (words[i - 1] in ("it", "he", "she", "which") or (i > 1 and words[i - 2] in ("the", "this", "that") and words[i - 1] not in FUNCTION_WORDS and not words[i - 1].endswith("'s")))
             verb = subject and w.endswith("s") and not w.endswith("ss") and len(w) > 3
-            if (participle or verb) and not _MODAL.search(" ".join(words[:i]) + " "):
+            # (round 6) a state said with "is" / "are": "the account is live", "the work order stays open"
+            state = i > 0 and words[i - 1] in _COPULA and not w.endswith("ing") and len(w) > 2
+            if (participle or verb or state) and not _MODAL.search(" ".join(words[:i]) + " "):
                 affirmed |= _keys(w)
     return frozenset(affirmed - denied), frozenset(denied - affirmed)
+
+
+_CONTRAST = re.compile(r"\b(?:rather\s+than|instead\s+of)\s+(?:(?:a|an|the|any|opening|creating|making|raising|logging)\s+)*(?P<w>[a-z][a-z'-]{2,})")
+@lru_cache(maxsize=4096)
+def _contrasted(criterion: str) -> frozenset[str]:
+    """The keys of the alternatives a criterion rules out by contrast ("rather than a new case")."""
+    return frozenset(k for m in _CONTRAST.finditer(normalise(criterion)) if m["w"] not in FUNCTION_WORDS for k in _keys(m["w"]))
+
+
+_COPULA = frozenset("is are was were stays stay remains remain now already still".split())
 
 
 def _names_item(clause: str, items: Sequence[tuple[str, ...]]) -> bool:
@@ -125,13 +144,34 @@ def _polar(clause: str) -> tuple[set[str], set[str]]:
         denied |= _keys(m["w"])
     words = list(re.finditer(r"[a-z][a-z'-]*", clause))
     negated = any(w.group(0) in NEGATORS or w.group(0).endswith("n't") for w in words)
+    if _HAVE_DENIED.search(clause):
+        denied.add(_HAVE)
     if not negated:
         for w in words:
             if w.group(0) not in FUNCTION_WORDS:
                 stated |= _keys(w.group(0))
+        if _HAVE_STATED.search(clause):
+            stated.add(_HAVE)  # "Mei does have HVAC on her profile", "she has the HVAC skill"
     return stated, denied
 
 
+def _plain(clause: str) -> set[str]:
+    """The keys a clause states un-negated and not after a modal ("will", "'ll", "can", "to"...)."""
+    if any(w in NEGATORS or w.endswith("n't") for w in re.findall(r"[a-z][a-z'-]*", clause)):
+        return set()
+    out: set[str] = set()
+    for m in re.finditer(r"[a-z][a-z'-]*", clause):
+        if m.group(0) not in FUNCTION_WORDS and not _MODAL_BEFORE.search(clause[: m.start()]):
+            out |= _keys(m.group(0))
+    return out
+
+
+_MODAL_BEFORE = re.compile(r"(?:\b(?:will|would|can|could|should|shall|may|might|must|to)|'ll|'d)\s+(?:[a-z'-]+\s+){0,3}$")
+_HAVE = "have:possess"
+_HAVE_DENIED = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:(?:actually|really|currently|yet)\s+)?ha(?:ve|s)\s+(?!been\b|to\b|got\b|had\b|[a-z]+ed\b)")
+_HAVE_STATED = re.compile(r"\b(?:(?:does|do|did)\s+(?:actually\s+|really\s+|indeed\s+)?have|has|have)\s+(?!been\b|to\b|got\b|had\b|no\b|[a-z]+ed\b)(?:the\s+|an?\s+|her\s+|his\s+|their\s+)?[a-z0-9]")
+"""(round 6) Possession as the predicate ("does not have the HVAC skill" / "Mei does have HVAC"): "have" is a function
+word elsewhere, so it is read here only before its object (never "has been", "has to", "has added")."""
 _NO_NOUN = re.compile(r"\bno\s+(?P<w>[a-z][a-z'-]{2,})")
 _FINITE = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|can|could|will|would|shall|should|may|might|does|do|did)\b|'(?:s|re|ve|ll|d)\b|\b[a-z]{3,}(?:ed|es)\b")
 """A clause with a finite verb: a terse fragment ("Done - unfrozen.") states the item as the evidence reads it and
@@ -171,9 +211,14 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
     for m in _NO_NOUN.finditer(normalise(criterion)):
         if any(not re.match(r"\W*(?:no|not|never)\b", p.lower()) and _keys(m["w"]) & {k for w in re.findall(r"[a-z]+", p.lower()) for k in _keys(w)} for item in items for p in item):
             denied_words = denied_words - _keys(m["w"])
-    if not affirmed and not denied_words:
+    if not affirmed and not denied_words and not _CONFIRMS.match(criterion):
         return None
     carried = [u for u in units if u.carried]
+    failed = _did_not_happen(criterion, affirmed, items, carried)
+    if failed is not None:
+        return failed
+    if not affirmed and not denied_words:
+        return None
     stated_all: set[str] = set()
     denied_all: set[str] = set()
     about: list[tuple[Unit, str, bool]] = []  # (unit, clause, names an item or refers back to one)
@@ -194,8 +239,10 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
             about.append((u, clause, names or bool(refers)))
         named_before = names_unit or named_before
     if affirmed:
+        # (round 6) a word said only after a modal ("I'll take it live once you give the word") does not state it so
+        plain_all = set().union(*(_plain(clause) for _, clause, _ in about)) if about else set()
         for u, clause, on_topic in about:
-            if on_topic and _polar(clause)[1] & affirmed and not stated_all & (_polar(clause)[1] & affirmed):
+            if on_topic and _polar(clause)[1] & affirmed and not plain_all & (_polar(clause)[1] & affirmed):
                 return u.text
     if denied_words and not denied_all & denied_words:
         if any(on_topic and _negates(_COURTESY.sub(" ", clause)) and not _FIRST_PERSON.match(clause) for _, clause, on_topic in about):
@@ -206,13 +253,84 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
             # opposite in other words ("CHG-4004 does list REC-6009", "scheduled campaigns can still be edited - I'll
             # move CMP-5006", "I can lift the freeze on ACC-1006", "PayPal might go through")
             affirmed_other = next((u.text for u, clause, on_topic in about if on_topic and _ABLE.search(clause)), None)
-            if affirmed_other is not None:
+            if affirmed_other is not None and denied_words - _contrasted(criterion):  # a contrast's alternative must be stated itself (below)
                 return affirmed_other
         for u, clause, _ in about:
             finite = _FINITE.search(clause) or any(_keys(w) & denied_words for w in re.findall(r"[a-z]{3,}s\b", clause))  # "the warranty covers it"
             if _polar(clause)[0] & denied_words and finite and not _RESTRICTED.search(clause) and _names_item(clause, items):
                 return u.text
+            if _polar(clause)[0] & _contrasted(criterion) and finite and not _RESTRICTED.search(clause) and _names_item(u.text, items):
+                return u.text  # (round 6) the alternative the criterion rules out, said done in a sentence about its things
     return None
+
+
+# ---- a thing done said not to have happened (round 6) -------------------------------------------------------
+
+_CONFIRMS = re.compile(r"^\W*(?:confirms?|reports?)\b", re.I)
+"""A criterion that a thing was done ("Confirms the exchange to navy"): its nouns name the action."""
+_WENT_WRONG = re.compile(
+    r"(?:\b(?:did|has|have|had|was|were)(?:\s+not|n't)|\bnever)\s+(?:(?:actually|really|yet|quite|fully|successfully|properly)\s+)?"
+    r"(?:go(?:ne)?\s+through|went\s+through|complete[ds]?|save[ds]?|succeed(?:ed)?|work(?:ed)?|stick|stuck|take\s+effect|taken\s+effect|"
+    r"come\s+through|happen(?:ed)?|process(?:ed)?|register(?:ed)?|post(?:ed)?|land(?:ed)?|been\s+(?:saved|processed|completed|applied|actioned|submitted|executed|carried\s+out|put\s+through))\b"
+    r"|\b(?:failed|fell\s+through|errored|bounced|(?:was|were|got|has\s+been|have\s+been)\s+(?:rejected|declined|refused))\b"
+    r"|\b(?:could(?:\s+not|n't)|was(?:\s+not|n't)\s+able\s+to|were(?:\s+not|n't)\s+able\s+to|unable\s+to|did(?:\s+not|n't)\s+manage\s+to)\s+(?:(?:actually|quite|yet)\s+)?[a-z]{3,}"
+)
+"""The action said not to have gone through ("the exchange didn't go through", "that note didn't actually save",
+"INC-2001 hasn't been updated yet", "the transfer failed", "I couldn't set up the swap to navy")."""
+_NOT_DONE = re.compile(r"\b(?:reject\w*|declin\w*|refus\w*|fail\w*|block\w*|denied|stopped|prevent\w*|tried|tries|try|trying|attempt\w*|unchanged|un\w+ed|still|remains?|as\s+before)\b")
+"""A clause that states no thing done though it has no negator ("the system rejected it", "I tried to switch you",
+"TK-3310 is unchanged")."""
+_FAILURE_IN_CRITERION = re.compile(r"\b(?:not|never|no|fail\w*|declin\w*|reject\w*|refus\w*|denied|unable|could\s+not|cannot)\b|n't\b", re.I)
+
+
+def _other_instance(before: str, text: str) -> bool:
+    from grader.text.withdrawal import _other_instance as other
+
+    return other(before, text)
+
+
+def _did_not_happen(criterion: str, affirmed: frozenset[str], items: Sequence[tuple[str, ...]], carried: Sequence[Unit]) -> str | None:
+    """The sentence that says the criterion's thing done did not happen, when the criterion states a thing done (a
+    participle it affirms, or "Confirms ..."), says no failure itself, a carried sentence naming one of its items says
+    the action did not go through ("I couldn't set up the swap to navy", "that note didn't save, so INC-2001 hasn't been
+    updated"), and no carried clause about its things states something done in the failure's sentence or after it
+    ("the first attempt failed, so I retried and it went through"), nor before it unless the failure opens as a
+    correction ("Apologies - ..."). Else None."""
+    participles = [w for w in re.findall(r"[a-z][a-z'-]*", normalise(criterion)) if ((len(w) > 4 and w.endswith("ed")) or w in IRREGULAR_PARTICIPLES or w in _IRREGULAR) and _keys(w) & affirmed]
+    if _FAILURE_IN_CRITERION.search(criterion) or not (_CONFIRMS.match(criterion) or participles):
+        return None
+    from grader.text.withdrawal import _marker
+
+    failure: str | None = None
+    failed_at = -1
+    named_before = False
+    last_message = -1
+    last_done = -1
+    for n, u in enumerate(carried):
+        if u.question:
+            continue
+        if u.message != last_message:
+            named_before, last_message = False, u.message
+        names_unit = _names_item(u.text, items)
+        for clause in _clauses(_COURTESY.sub(" ", normalise(u.text))):
+            if _OPENED.match(clause):
+                continue
+            names = _names_item(clause, items)
+            refers = _PRONOUN.search(clause) is not None and (names_unit or named_before)
+            went_wrong = _WENT_WRONG.search(clause) is not None
+            negated = any(w in NEGATORS or w.endswith("n't") for w in re.findall(r"[a-z][a-z'-]*", clause))
+            if went_wrong and names_unit and not _other_instance(criterion, u.text):
+                if failure is None or _marker(u.text)[0] is not None:
+                    failure, failed_at = u.text, n  # a later failure opened as a correction ("Apologies - ...") outweighs what came before
+            elif (names or refers) and not negated and not _NOT_DONE.search(clause):
+                last_done = n
+        named_before = names_unit or named_before
+    if failure is None or last_done < 0:
+        return failure
+    # a thing stated done in the failure's own sentence or after it stands ("the first attempt failed, so I retried and
+    # it went through"); before it, only when the failure is not opened as a correction of it
+    opened = _marker(carried[failed_at].text)[0] is not None
+    return failure if opened and last_done < failed_at else None
 
 
 # ---- a prospective or hedged framing (round 5) -------------------------------------------------------------
@@ -236,15 +354,29 @@ _FUTURE_CRITERION = re.compile(
 """A criterion that speaks of what is to come: its done words may be said as still to come."""
 
 
+_CONDITIONAL_CRITERION = re.compile(r"\b(?:not|no|never|cannot|without|unless|until|only|once|when|if|before|after)\b|n't\b")
 _OWN_FRAME = frozenset("be will would should shall could can may might must to".split())
 
 
-def _framed(prefix: str) -> bool:
-    """Whether normalised text before a word frames it as still to come or as a guess (`_PROSPECTIVE`)."""
+_PENDING_CLAUSE = re.compile(
+    r"\b(?:once|when|whenever|as\s+soon\s+as|the\s+(?:moment|minute|second|day)|by\s+the\s+time|after|until|till|unless|if|in\s+case|before)\s+(?:(?!(?:was|were|had)\b)[a-z0-9$.'-]+\s+){0,4}?"
+    r"(?:is|are|it's|that's|he's|she's|'s|'re|gets?|has\s+been|have\s+been|'s\s+been|'ve\s+been|has|have)\s+" + _ADVERB + r"*$"
+)
+"""(round 6) A clause of time or condition in the present ("I'll confirm once it's executed", "when it's delivered",
+"if it gets approved", "as soon as the refund has been processed") speaks of what is to come or may be: the word
+after its verb is not stated done. In the past ("once it was executed") it is."""
+_SUBORDINATE_BREAK = re.compile(r"[,;:()!?\u2014]|\s-\s|\b(?:but|because|so|and|or|which|however|whereas)\b")
+
+
+def _framed(prefix: str, pending: bool = True) -> bool:
+    """Whether normalised text before a word frames it as still to come or as a guess (`_PROSPECTIVE`), or puts it
+    in a clause of time or condition in the present (`_PENDING_CLAUSE`)."""
     from grader.text.units import _CLAUSE_BREAK
 
     clause = _CLAUSE_BREAK.split(prefix)[-1]
-    return _PROSPECTIVE.search(clause.rstrip() + " ") is not None
+    if _PROSPECTIVE.search(clause.rstrip() + " ") is not None:
+        return True
+    return pending and _PENDING_CLAUSE.search(_SUBORDINATE_BREAK.split(prefix)[-1].rstrip() + " ") is not None
 
 
 def _done_word(phrase: str) -> str | None:
@@ -272,15 +404,19 @@ def prospective(hit: Hit, phrase: str, criterion: str) -> bool:
     done = _done_word(word.group(0)) or _done_word(phrase)
     if done is None:
         return False
+    # a criterion that denies or sets a condition ("cannot proceed without verification", "cannot be moved once
+    # scheduled") is stated by the rule that governs it ("until your identity is confirmed", "once a campaign is
+    # scheduled it can't be edited"): the present clause of time or condition frames nothing there
+    pending = _CONDITIONAL_CRITERION.search(normalise(criterion)) is None
     if _done_word(word.group(0)) is None:
         # a noun of the phrase's verb ("refund" for "refunded"): its predicate is the clause's participle after it
         # ("your refund is scheduled to be processed", "the refund will be issued on Monday")
         rest = text[start + word.end() :]
         clause = re.split(r"[,;:()!?.\u2014]|\s-\s|\b(?:and|but|so|because|which|while|once|when|until|after|before|if)\b", rest)[0]
         later = [m for m in re.finditer(r"[a-z][a-z'-]*", clause) if _done_word(m.group(0)) and len(clause[: m.start()].split()) <= 6]
-        if not any(_framed(clause[: m.start()]) for m in later):
+        if not any(_framed(clause[: m.start()], pending) for m in later):
             return False
-    elif not _framed(text[:start]):
+    elif not _framed(text[:start], pending):
         return False
     said = normalise(re.sub(r"\([^)]*\)", " ", criterion))
     keys = _keys(done) | frozenset(k for w in re.findall(r"[a-z][a-z'-]*", normalise(phrase))[:1] for k in _keys(w))

@@ -66,6 +66,7 @@ WHOLE = re.compile(
 WITHDRAWAL = re.compile(
     r"\b(?:disregard(?:ing)?|ignore|ignoring|forget|scratch|scrap|retract(?:ing)?|withdraw(?:ing)?|take\s+back|walk\s+back|strike|unsay|dismiss|discard|delete|cross\s+out|rewind)\s+" + _BACK
     + r"|\b(?<!n't\s)(?<!not\s)(?<!never\s)(?:take|taking|walk|walking|pull|pulling)\s+(?:that|this|those|these|everything|all\s+(?:of\s+)?that|what\s+i\s+(?:just\s+)?(?:said|wrote))(?:\s+(?:all|right|straight))?\s+back\b(?!\s+(?:to|into|from|for|at|in|on|with)\b)"
+    + r"|\b(?<!n't\s)(?<!not\s)(?<!never\s)(?:take|taking|walk|walking|pull|pulling)\s+(?:that|this|those|these|my|the)\s+(?:(?:last|previous|earlier|above|first|quoted)\s+)?" + SAID + r"\s+back\b(?!\s+(?:to|into|from|for|at|in|on|with)\b)"  # (round 6) "take that figure back"
     + r"|\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:not\s+(?:right|correct|accurate|true)|wrong|incorrect|inaccurate|untrue|false|an?\s+(?:error|mistake|typo|slip))\b"
     + r"|\bi\s+(?:gave|told|sent|quoted)\s+(?:you\s+)?(?:the\s+|some\s+)?(?:wrong|incorrect|inaccurate|bad|outdated)\b"
     + r"|\bi\s+got\s+(?:that|this|it|those|these)(?:\s+\w+)?\s+wrong\b"
@@ -198,6 +199,17 @@ def _negative(text: str) -> bool:
     return any(w in NEGATORS or w.endswith("n't") or w == "only" for w in words)
 
 
+CONTRARY = re.compile(r"\b(?:after\s+all|(?:make|making|made)\s+an\s+exception|just\s+this\s+once|bend\s+the\s+rules?)\b", re.I)
+"""(round 6) Words that say what follows runs against what was just said ("so I can move you onto AU214 after all"):
+with an apology-like opener ("Oh wait", "Hang on", "Sorry") they take back the statement before, as a soft marker's
+override does (an apology-like opener alone undoes only what it contradicts, `_undoes`)."""
+
+
+def _contrary(text: str) -> bool:
+    """A contrary word not itself negated ("I can move you after all"; never "I can't make an exception")."""
+    return any(not negated_before(normalise(text[: m.start()])) for m in CONTRARY.finditer(text))
+
+
 def _override(text: str) -> bool:
     """An override word not itself negated ("I've moved it anyway", "I'll make an exception"; never "I can't
     make an exception")."""
@@ -318,6 +330,40 @@ BACK_FAILURE = re.compile(r"^\W*(?:(?:so|and|but|oh)\s+)?(?:that|this|those|thes
 the system.", "That update didn't save."): it undoes what it refers back to, with no marker."""
 
 
+CORRECTION_CUE = re.compile(r"\b(?:i\s+meant|meant\s+to\s+(?:say|write|type|put)|typo|should\s+(?:read|say|have\s+said)|wrong\s+(?:id|number|reference|record|one))\b", re.I)
+"""(round 6) Words that say what follows replaces a word of what was said ("Typo, sorry - I meant APT-7001")."""
+
+
+def _substitute_ids(units: list[Unit], out: list[Unit], previous: list[int], text: str, kind: str) -> bool:
+    """(round 6) A correction of an id alone ("Correction - the hold is matter LH-0077", after "... legal hold for matter
+    LH-0081"; "Typo, sorry - I meant APT-7001"): a correction (a strong marker, or an apology-like one with a cue, "I
+    meant", "typo") with no negator, naming one id of a prefix the statement before names once and not that id, cuts the
+    old id out of the earlier statements (each keeps its longer side of it) instead of taking them back: what else
+    they said stands, the new id is stated by the correction. Returns whether it did."""
+    if not (kind == "strong" or CORRECTION_CUE.search(text)) or _negative(text) or FAILED.search(text):
+        return False
+    last = units[previous[-1]].text
+    mine = [v for v in find_values(last) if v.kind == "id"]
+    theirs = [v for v in find_values(text) if v.kind == "id" and not any(v.same(w) for w in mine)]
+    if len(theirs) != 1:
+        return False
+    new = theirs[0]
+    prefix = str(new.value).split("-")[0]
+    old = [w for w in mine if str(w.value).split("-")[0] == prefix]
+    if len(old) != 1 or any(v.same(old[0]) for v in find_values(text)):
+        return False
+    pattern = re.compile(re.escape(old[0].text), re.I)
+    for k in previous:
+        m = pattern.search(out[k].text)
+        if m is not None:
+            # the statement without its old id (a part of the message as written, so that a quote of it is one): the
+            # longer side of it ("Sam Okoro (TECH-107) is now assigned to", "has moved to the proposal stage.")
+            head, tail = out[k].text[: m.start()], out[k].text[m.end() :]
+            part = head if len(head.split()) >= len(tail.split()) else tail
+            out[k] = replace(out[k], text=part.strip(" *_(),;:-\u2013\u2014"))
+    return True
+
+
 def _value_correction(before: str, text: str) -> bool:
     """A value corrected by another of the same kind ("Correction: it's $45."): the correction rule's job -
     unless the correction says the action did not go through ("my mistake: that update didn't save, so your
@@ -327,7 +373,10 @@ def _value_correction(before: str, text: str) -> bool:
     mine = [v for v in find_values(before) if v.kind != "id"]
     # a value of the same kind that is another value: restating the same value ("the $269.00 was issued as
     # travel credit") corrects something else, and that is a reversal, not a corrected value
-    return any(v.kind == w.kind and not v.same(w) for v in find_values(text) if v.kind != "id" for w in mine)
+    # (round 6) a value the earlier statement states itself is restated, not corrected: "Your 24 hours have passed,
+    # so the $139 becomes credit." / "Correction: you're within the window, so the $139 is refunded" corrects the
+    # claim, not the 24 — a correcting value must be one the earlier statement does not state
+    return any(v.kind == w.kind and not v.same(w) and not any(v.same(x) for x in mine) for v in find_values(text) if v.kind != "id" for w in mine)
 
 
 MID_EDGE = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]+\s|\u2014")
@@ -359,7 +408,13 @@ def reverse(units: list[Unit]) -> list[Unit]:
         following = [u for u in units[n + 1 : n + 2] if u.message == unit.message]
         if following and len(re.findall(r"[A-Za-z0-9$]+", text)) <= MARKER_ONLY_WORDS:
             text = text + " " + following[0].text  # "Apologies - I spoke too soon. The email is still in drafts."
+        substituted = _substitute_ids(units, out, previous, text, kind)
+        if substituted:
+            continue
         if kind == "apology":
+            last = previous[-1]
+            if _contrary(text) and not _value_correction(units[last].text, text):
+                out[last] = replace(out[last], carried=False)  # (round 6) "Oh wait - a seat has opened up, so I can move you after all."
             for k in previous:
                 if _undoes(units[k].text, text) and not _value_correction(units[k].text, text):
                     out[k] = replace(out[k], carried=False)
@@ -372,7 +427,28 @@ def reverse(units: list[Unit]) -> list[Unit]:
             same = units[k].message == unit.message or (kind == "strong" and units[k].message == units[last].message)
             if k == last or (same and keys & _content_keys(units[k].text) and not _value_correction(units[k].text, text)):
                 out[k] = replace(out[k], carried=False)
+        if kind == "strong":
+            out[n] = _past_reference(out[n], marker.end(), units[last].text)
     return out
+
+
+@lru_cache(maxsize=1)
+def _reference() -> re.Pattern[str]:
+    """A determiner, a done word and its noun: "the cancelled entry" (IRREGULAR_BASE is defined further down)."""
+    return re.compile(r"\b(?:the|that|this|those|these)\s+(?P<w>[a-z]{3,}ed|" + "|".join(IRREGULAR_BASE) + r")(?=\s+[a-z]+\b)", re.I)
+
+
+def _past_reference(unit: Unit, start: int, taken_back: str) -> Unit:
+    """(round 6) A correction that names what it corrects by the word it took back, as an attribute ("I misread the screen
+    - the cancelled entry belongs to a different order", after "it shows as cancelled"): that word refers back, it
+    states nothing; the unit keeps what follows it (a part of the message as written)."""
+    back = set().union(*(_verb_keys(w) for w in DONE_WORD.findall(taken_back.lower()))) if DONE_WORD.search(taken_back.lower()) else set()
+    for m in _reference().finditer(unit.text, start):
+        clause = CLAUSE_SPLIT.split(unit.text[m.end() :])[0]
+        if _verb_keys(m["w"]) & back and not _ids(clause) & _ids(taken_back):
+            # never "the cancelled one is ORD-9006 only": a record the statement named, said to be the one
+            return replace(unit, text=unit.text[m.end() :].strip())
+    return unit
 
 
 # ---- offers ----------------------------------------------------------------------------------------------
@@ -454,12 +530,24 @@ def offered_not_done(criterion: str, units: list[Unit]) -> str | None:
         ids = _ids(after) & _ids(criterion)
         if confirms and ids and not any(ids & _ids(u.text) for u in statements):
             return last.text
+        # (round 6) an offer to do the confirmed thing to what the criterion names ("Would you like me to swap your blue
+        # pair for the black?" against "Confirms the exchange to black jeans"), when no statement says anything was done
+        if confirms and not verb & _INFO_VERBS and _content_keys(after) & nouns and not any(
+            w not in _REPORTED for u in statements for w in DONE_WORD.findall(u.text.lower())
+        ):
+            return last.text
         indirect = INDIRECT.search(after)
         if indirect is not None:
             asked = _content_keys(indirect["rest"]) & _content_keys(criterion)
             if asked and not asked & set().union(*(_content_keys(u.text) for u in statements)):
                 return last.text
     return None
+
+
+_INFO_VERBS = frozenset(k for w in "check look confirm verify send email text tell let show share explain remind call find see note print resend".split() for k in _verb_keys(w))
+"""Offers of telling or finding out: they offer no thing the criterion confirms done."""
+_REPORTED = frozenset("checked looked noticed based called named listed asked wanted needed used seemed showed".split())
+"""Done words of reporting or describing: a statement with only these says nothing was done."""
 
 
 def _ids(text: str) -> set[str]:
