@@ -368,7 +368,8 @@ def result_key(judge: str, prompt: str | None) -> str:
     return judge if prompt is None else f"{judge}@{prompt}"
 
 
-def _figures(report: CheckReport) -> dict[str, Any]:
+def stored_figures(report: CheckReport) -> dict[str, Any]:
+    """The figures of one split as `results.json` keeps them."""
     o = report.overall
     figures: dict[str, Any] = {"items": o.n, "agreement": round(o.agreement, 4), "kappa": None if o.kappa is None else round(o.kappa, 4)}
     if report.reviewers is not None:
@@ -394,7 +395,7 @@ def store_result(report: SplitsReport, path: Path = RESULTS_FILE, *, full_set: b
         key = result_key(split.judge, split.prompt)
         old = results.get(key)
         kept = old.get("splits", {}) if isinstance(old, dict) and old.get("set_sha256") == report.set_sha256 else {}
-        splits = {**kept, name: _figures(split)}
+        splits = {**kept, name: stored_figures(split)}
         results[key] = {
             "judge": split.judge,
             "prompt": split.prompt,

@@ -14,7 +14,7 @@ import yaml
 
 from contracts.catalog import load_catalog
 from contracts.yaml_io import read_yaml
-from grader.calibration import CALIBRATION_DIR, CONSENT, CONSENT_V1_DIRNAME, DOMAINS, RESULTS_FILE, CalibrationError, set_hash
+from grader.calibration import CALIBRATION_DIR, CONSENT, CONSENT_V1_DIRNAME, DOMAINS, RESULTS_FILE, CalibrationError, set_hash, stored_figures
 from grader.consent import ConsentJudgement, ConsentQuestion, RuleConsentJudge
 from grader.consent_calibration import CONSENT_DIRNAME, ResolvedConsentCase, load_consent, measure_consent, question_for
 from grader.grade import JudgeFailure
@@ -137,5 +137,7 @@ def test_the_committed_consent_figure_is_that_of_the_current_files_and_rule(case
     entry = json.loads(RESULTS_FILE.read_text(encoding="utf-8"))["consent-rule"]
     report = anyio.run(lambda: measure_consent(RuleConsentJudge(), cases, prompt=None, set_sha=set_hash()))
     assert entry["set_sha256"] == set_hash() and entry["heldout"] == [CONSENT]
-    assert entry["splits"][CONSENT] == {"items": report.overall.n, "agreement": round(report.overall.agreement, 4),
-                                        "kappa": None if report.overall.kappa is None else round(report.overall.kappa, 4)}
+    stored = entry["splits"][CONSENT]
+    assert {k: stored[k] for k in ("items", "agreement", "kappa")} == {"items": report.overall.n, "agreement": round(report.overall.agreement, 4),
+                                                                      "kappa": None if report.overall.kappa is None else round(report.overall.kappa, 4)}
+    assert stored == stored_figures(report)  # with the second reviewer's figures where the cases carry them

@@ -354,7 +354,9 @@ def test_a_verdict_quotes_and_explains_what_matched_where() -> None:
 
 def test_one_reply_of_every_evidence_phrase_of_a_domain_passes_no_task() -> None:
     """Before: such a reply passed the reply criteria of all 427 tasks that have them. Four forms: a comma
-    list, one per line, inside a sentence, and one phrase per message."""
+    list, one per line, inside a sentence, and one phrase per message. Tasks whose only reply criteria are
+    conditions with nothing to state ("If the replies say how it was paid, it is a bank transfer": `absent`
+    only) are met by silence, so a dump cannot be worse there; every task that asks for a statement counts."""
     from collections import defaultdict
 
     from contracts.catalog import load_catalog
@@ -369,13 +371,16 @@ def test_one_reply_of_every_evidence_phrase_of_a_domain_passes_no_task() -> None
                         phrases[task.domain].append(p)
     judge_ = EvidenceJudge()
     passed: dict[str, int] = {}
+    counted: dict[str, int] = {}
     for domain, ps in phrases.items():
         forms = [[", ".join(ps)], ["\n".join(ps)], ["Here is everything I did for you: " + ", ".join(ps) + "."], ps]
-        tasks = [t for t in catalog.values() if t.domain == domain and t.contract.reply_criteria]
+        tasks = [t for t in catalog.values() if t.domain == domain and any(c.evidence for c in t.contract.reply_criteria or [])]
+        counted[domain] = len(tasks)
         passed[domain] = sum(
             all(c.passed for c in judge_.judge_sync(t.contract.reply_criteria, form).criteria) for t in tasks for form in forms  # type: ignore[arg-type]
         )
     assert len(passed) == 9 and not any(passed.values()), passed
+    assert sum(counted.values()) > 450, counted
 
 
 def test_a_written_date_or_a_thousands_comma_does_not_make_a_sentence_a_keyword_list() -> None:

@@ -34,6 +34,7 @@ from functools import lru_cache
 from grader.text.lexicon import word_keys
 from grader.text.units import AUXILIARIES, CONTRACTED_VERB, FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, UNIT_WORDS, Hit, Unit, negated_in_criterion, normalise, phrase_pattern, record_head, record_head_span
 from grader.text.values import Value, find_values, phrase_value, singular
+from grader.text.rx import rx
 
 # ---- clauses ---------------------------------------------------------------------------------------------
 
@@ -290,8 +291,10 @@ def _previous_subjects(text: str, start: int, found: Sequence[Subject], phrases:
 # ---- a reply's match ------------------------------------------------------------------------------------
 
 
-def normalised_map(text: str) -> tuple[str, list[int]]:
-    """`units.normalise(text)` and, for each of its characters, the offset in `text` it comes from."""
+@lru_cache(maxsize=8192)
+def normalised_map(text: str) -> tuple[str, tuple[int, ...]]:
+    """`units.normalise(text)` and, for each of its characters, the offset in `text` it comes from. Kept per
+    text (a pure function; the judge maps each sentence once per evidence item: ~14 calls per distinct text)."""
     low = text.lower().replace("\u2019", "'")
     drop = {m.start() for m in re.finditer(r"(?<=\d),(?=\d{3})", low)}
     chars = [(c, i) for i, c in enumerate(low) if i not in drop and c != "$"]
@@ -305,7 +308,7 @@ def normalised_map(text: str) -> tuple[str, list[int]]:
     while out and out[-1][0] == " ":
         out.pop()
     norm = "".join(c for c, _ in out)
-    back = [i for _, i in out] + [len(text)]
+    back = (*(i for _, i in out), len(text))
     return norm, back
 
 
@@ -1087,11 +1090,11 @@ def counted_twice(hit: Hit, phrase: str, evidence: Sequence[tuple[str, ...]], in
             continue
         for other in item:
             low = other.lower()
-            if low == own or not re.search(r"(?<![\w-])" + re.escape(own) + r"(?![\w-])", low):
+            if low == own or not rx(r"(?<![\w-])" + re.escape(own) + r"(?![\w-])").search(low):
                 continue
             if all(w in FUNCTION_WORDS or w in NEGATORS for w in set(re.findall(r"[a-z0-9']+", low)) - own_words):
                 continue
-            for m in re.finditer(r"(?<![\w-])" + re.escape(low) + r"(?![\w-])", hit.sentence.lower()):
+            for m in rx(r"(?<![\w-])" + re.escape(low) + r"(?![\w-])").finditer(hit.sentence.lower()):
                 if m.start() <= at < m.end():
                     return True
     return False

@@ -12,6 +12,7 @@ from grader.text.matching import contains
 from grader.text.units import _CLAUSE_BREAK, FUNCTION_WORDS, NEGATORS, UNIT_WORDS, Hit, Unit, _value_negated, negated_before, normalise, phrase_pattern, record_head
 from grader.text.values import Value, find_values, singular
 from grader.text.values import is_money as values_is_money  # conflicts' own is_money is the public name here
+from grader.text.rx import rx
 
 
 # ---- wrong values --------------------------------------------------------------------------------
@@ -121,7 +122,7 @@ def coordinated(unit: str, values: list[Value]) -> list[list[Value]]:
     for value in values:
         between = unit[runs[-1][-1].end : value.start] if runs else ""
         noun = re.match(r"\s*([A-Za-z][a-z']*)", unit[value.end :])
-        if noun and re.match(r"\s*" + re.escape(noun.group(1)) + r"\b", between, re.I):
+        if noun and rx(r"\s*" + re.escape(noun.group(1)) + r"\b", re.I).match(between):
             between = between.lstrip()[len(noun.group(1)) :]  # "867 miles, sorry, 876 miles": the noun repeated
         if noun and noun.group(1).lower() in RELATION_WORDS:
             runs.append([value])  # "$180.00, $20 short of $200": a difference from another value is its own fact
@@ -523,7 +524,7 @@ def _rival_mentions(
             continue
         lowered = unit.text.lower().replace("_", " ")
         for word in others:
-            for match in re.finditer(r"(?<![a-z])" + re.escape(word) + r"(?![a-z])", lowered):
+            for match in rx(r"(?<![a-z])" + re.escape(word) + r"(?![a-z])").finditer(lowered):
                 before = normalise(unit.text[: match.start()])
                 window = re.findall(r"[a-z]+", _CLAUSE_BREAK.split(before)[-1])[-LABEL_BEFORE:]
                 if negated_before(before) or any(w in PRIOR_MARKERS or (still_is_prior and w == "still") for w in window):
@@ -567,7 +568,7 @@ def _summary_conflicts(phrase: str, others: frozenset[str] | set[str], hits: lis
 
 
 def _find_in(sentence: str, phrase: str) -> int:
-    match = re.search(r"(?<![a-z])" + re.escape(phrase.lower().rstrip("*").replace("_", " ")), sentence.lower().replace("_", " "))
+    match = rx(r"(?<![a-z])" + re.escape(phrase.lower().rstrip("*").replace("_", " "))).search(sentence.lower().replace("_", " "))
     return match.start() if match else 0
 
 
@@ -769,7 +770,7 @@ def _period(text: str, value: Value) -> str | None:
     if word is None:
         return None
     for period, forms in PERIODS.items():
-        if re.fullmatch(forms + r"s?", word.lower()):
+        if rx(forms + r"s?").fullmatch(word.lower()):
             return period
     return None
 

@@ -492,10 +492,12 @@ def _denied_after(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], j: 
     return k < len(tokens) and tokens[k][3] in ABSENT_PREDICATES
 
 
-def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
+@lru_cache(maxsize=16384)
+def stem_matches(phrase: str, text: str, *, negation: bool = True) -> tuple[int, ...]:
     """Offsets in a normalised text where a form of `phrase` is stated: its content words in order, each
     by stem or lexicon group, at most MAX_GAP words apart, with the form's own polarity (a negative form
-    needs a negator before or among its words, a positive one none; `negation` False: either)."""
+    needs a negator before or among its words, a positive one none; `negation` False: either). Kept per
+    (phrase, text): a pure function the judge asks again for each criterion naming the phrase."""
     tokens = _tokens(text)
     out: list[int] = []
 
@@ -541,4 +543,4 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> list[int]:
                     polarity = negated_after(_joined(text)[end:])
             if not negation or polarity == negative:
                 out.append(start)
-    return sorted(set(out))
+    return tuple(sorted(set(out)))

@@ -63,6 +63,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
+from grader.text.rx import rx
+
 MONTHS = {
     name: i
     for i, names in enumerate(
@@ -1016,7 +1018,7 @@ def id_mentions(target: str, text: str) -> list[Value]:
     if m is None:
         return []
     out = []
-    for hit in re.finditer(_ID_LOOSE.format(digits=m["digits"]), text):
+    for hit in rx(_ID_LOOSE.format(digits=m["digits"])).finditer(text):
         words = re.split(r"[ \-]", hit["words"])
         for n in (2, 1):  # "work order 5003", then "order 5003"
             if len(words) >= n and _prefix_named(m["prefix"], words[-n:]):
