@@ -46,7 +46,7 @@ import hashlib
 import json
 import re
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import Any, Protocol
 
@@ -535,6 +535,8 @@ def conditions_met(reading: Reading, question: ConsentQuestion, deciding: set[st
     for condition in reading.conditions:
         if deciding is not None and condition.sentence not in deciding:
             continue
+        if _awaits_approval(condition.raw):
+            return False, f"the customer's condition ({condition.text!r}) cannot be checked on the call"
         for record, status in _record(question):
             # what the agent said of the alternatives settles a condition on the record's state ("if it's the
             # one marked open") before feasibility does, and any condition the record cannot check
@@ -546,6 +548,11 @@ def conditions_met(reading: Reading, question: ConsentQuestion, deciding: set[st
                 holds = _other_action_held(condition, question)
             if holds is None and stated and condition.kind is None:
                 holds = _stated_of_proposal(condition, question, stated[-1])
+            if condition.kind is None and (holds is None or (holds is False and _split_condition(condition.raw)[1])):
+                # round 7: each part of the condition on its own, by what the call does or the agent stated
+                settled = _settled(condition, question, record, status, stated or [])
+                if settled is not None:
+                    holds = settled
             if holds is None:
                 return False, f"the customer's condition ({condition.text!r}) cannot be checked on the call"
             if not holds:
@@ -624,6 +631,176 @@ def _stated_of_proposal(condition: Condition, question: ConsentQuestion, agent: 
         if said <= {w.rstrip("s") for i, w in enumerate(sw) if not negated_at(sw, i)}:
             return True
     return None
+
+
+# ---- round 7 (r7-consent): a condition kept by what the call does or the agent stated of exactly its thing ------
+
+@cache
+def _approval_forms() -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(words(p)) for p in lexicon().approval_predicates)
+
+
+@lru_cache(maxsize=4096)
+def _awaits_approval(raw: str) -> bool:
+    """"if legal has signed off on the SMS copy", "provided finance okays the budget": the condition is another
+    person's approval (`approval_predicates`), which nothing shown settles, whatever value it also names."""
+    cw = words(raw)
+    return any(find(cw, " ".join(f)) for f in _approval_forms())
+
+
+_EXCLUDERS = (("and", "not"), ("but", "not"), ("rather", "than"), ("instead", "of"), ("and", "never"), ("not",))
+
+
+@lru_cache(maxsize=4096)
+def _split_condition(raw: str) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
+    """The condition's words cut into what it asks for (parts joined by "and") and what it rules out ("... and not
+    the whole list", "... rather than back to PayPal", "..., not E2KU9W"); the opener left out. A "not" inside a
+    predicate that a thing stays as it is ("the time doesn't change") rules nothing out."""
+    cw = words(raw)
+    opener = opens_with_any(cw, lexicon().condition_openers)
+    if opener:
+        cw = cw[len(words(opener)) :]
+    unchanged = {i for p in lexicon().unchanged_predicates for at in find(cw, p) for i in range(at, at + len(words(p)))}
+    positive: list[tuple[str, ...]] = []
+    excluded: list[tuple[str, ...]] = []
+    part: list[str] = []
+    out = positive
+    i = 0
+    while i < len(cw):
+        cut = next((e for e in _EXCLUDERS if tuple(cw[i : i + len(e)]) == e and not (set(range(i, i + len(e))) & unchanged)
+                    and (len(e) > 1 or (i > 0 and cw[i - 1] in ("and", "but")) or i == 0)), None)
+        if cut is None and cw[i] == "and":
+            cut = ("and",)
+        if cut is None:
+            part.append(cw[i])
+            i += 1
+            continue
+        if part:
+            out.append(tuple(part))
+        part = []
+        out = positive if cut == ("and",) else excluded
+        i += len(cut)
+    if part:
+        out.append(tuple(part))
+    return tuple(positive), tuple(excluded)
+
+
+def _norm(w: str) -> str:
+    """A word compared across the customer's and the agent's text: "$119.00" = "119", "bookings" = "booking"."""
+    w = w.strip("$").replace(",", "")
+    if re.fullmatch(r"\d+\.00", w):
+        w = w[:-3]
+    return w.rstrip("s") if w.isalpha() else w
+
+
+@cache
+def _idle_words() -> frozenset[str]:
+    lex = lexicon()
+    phrases = [*lex.condition_openers, *[a for a in lex.condition_adverbials if " " not in a], *lex.exact_counts, *lex.fillers, "one", "ones", "thing", "that", "one that",
+               "goes", "go", "going", "gets", "get", "sure", "yes", "okay", "ok", "fine", "exactly", "actually", "what", "which"]
+    return frozenset(x for p in phrases for x in words(p)) | _STOP | _PRONOUNS | _CURRENCY
+
+
+_CURRENCY = frozenset({"dollar", "dollars", "buck", "bucks", "usd", "euro", "euros", "pound", "pounds", "quid", "gbp", "eur"})
+"""Words of a currency: "the 212 dollar one" says the amount the agent wrote "$212.00"."""
+
+
+@cache
+def _long_adverbials() -> tuple[str, ...]:
+    return tuple(a for a in lexicon().condition_adverbials if " " in a)
+
+
+_PRONOUNS = frozenset({"it", "that", "this", "those", "these", "they", "them", "he", "she", "his", "her", "one"})
+
+
+def _clauses_of(agent: str) -> list[str]:
+    return [c for c in re.split(r"(?<=[.!?;])\s+|;\s*|\n+|\s[-\u2013\u2014]+\s", agent) if c.strip()]
+
+
+def _call_words(record: list[tuple[str, Any]]) -> set[str]:
+    out: set[str] = set()
+    for _, leaf in record:
+        for w in words(str(leaf).replace("_", " ")):
+            out.add(_norm(w))
+            if "-" in w:
+                out.add(_norm(w.split("-", 1)[1]))  # "Q9YC5G" names PNR-Q9YC5G
+                out.add(_norm(w.split("-", 1)[0]))  # "AU214" names flight AU214-1210
+    return out
+
+
+def _settled(condition: Condition, question: ConsentQuestion, record: list[tuple[str, Any]], status: str, stated: list[str]) -> bool | None:
+    """A condition without a bound, read part by part (`_split_condition`):
+    - a part saying a thing stays as it is ("the appointment time doesn't change", "the hotel stays") holds when the
+      call sets no argument named by its noun and acts on no record it names; else it is broken;
+    - a part asking for something ("an email template this time", "the $119 one", "only the flight", "you cancel
+      Q9YC5G only") holds when its words, less the opener, adverbials and the call's own action and object words,
+      are the call's values or all stand in one clause the agent said of the call's value; when they all stand
+      only in a clause the agent said of ANOTHER value, it is broken; a part left with only the call's object
+      ("only the flight") holds; anything else is not settled (None);
+    - a part ruling something out ("... and not the whole list", "rather than back to PayPal") is broken when it
+      names the call's value or object, else it holds.
+    None when no part asks for anything the call or the agent settles."""
+    positive, excluded = _split_condition(condition.raw)
+    if not positive:
+        return None
+    idle = _idle_words()
+    action = {_norm(w) for f in action_forms(question.tool) for w in words(f)}
+    objects = {_norm(w) for f in object_forms(question.tool) if not f.endswith("*") for w in words(f)}
+    keys = {_norm(part) for k, _ in record for part in re.split(r"[._]", k.lower()) if part and part != "id"}
+    mine = _call_words(record)
+    agent = stated[-1] if stated else ""
+    ids = {x for v in chosen_values(question) if v.kind == "id" for w in words(str(v.value)) for x in (w, *w.split("-"))
+           if any(c.isdigit() for c in x) and any(c.isalpha() for c in x)}  # "AU214" names the flight AU214-1210 the call books
+    single = bool(agent) and puts_decision(agent) and _offered_alternatives(agent, question) is None
+    clauses = [(c, {_norm(x) for i, w in enumerate(cw) if not negated_at(cw, i) for x in {w, *w.split("-")} if x},
+                _picks(c, question, phrases=False) or bool(ids & {_norm(x) for w in cw for x in (w, w.split("-")[0])})
+                or (single and puts_decision(c)))
+               for c in _clauses_of(agent) for cw in [words(c)]]
+    verdicts: list[bool] = []
+    for part in positive:
+        text = " ".join(part)
+        for adverbial in _long_adverbials():  # "this time", "as well": said of when, not what
+            for at in reversed(find(list(part), adverbial)):
+                part = part[:at] + part[at + len(words(adverbial)) :]
+        kept = [p for p in lexicon().unchanged_predicates if find(list(part), p)]
+        if kept:
+            at = min(a for p in kept for a in find(list(part), p))
+            nouns = [_norm(w) for w in part[:at] if w.isalpha() and w not in idle]
+            if not nouns:
+                return None
+            head = nouns[-1]
+            verdicts.append(head not in keys and head not in objects and not (set(nouns) & (mine - keys)))
+            continue
+        sub = condition_holds(replace(condition, raw=text, text=text, noun=()), record, status, stated) if excluded else None
+        if sub is not None:
+            verdicts.append(sub)
+            continue
+        said = [_norm(w) for w in part if w not in idle and (any(c.isdigit() for c in w) or (w.isalpha() and len(w) > 2))]
+        named_object = any(w in objects for w in said)
+        said = [w for w in said if w not in action and w not in objects]
+        if not said:
+            if not named_object:
+                return None
+            verdicts.append(True)  # "only the flight", "just this booking": the call acts on one record of its own kind
+            continue
+        if all(w in mine for w in said):
+            verdicts.append(True)
+            continue
+        if any(set(said) <= ws and picks for _, ws, picks in clauses):
+            verdicts.append(True)
+            continue
+        if any(set(said) <= ws and not picks for _, ws, picks in clauses) and any(picks for _, _, picks in clauses):
+            verdicts.append(False)  # "if it's the $129 one": the agent said $129 of another option
+            continue
+        return None
+    asked_object = any(_norm(w) in objects for part in positive for w in part if w not in idle)
+    for part in excluded:
+        said = {_norm(w) for w in part if w not in idle and (any(c.isdigit() for c in w) or (w.isalpha() and len(w) > 2))}
+        text = " ".join(part)
+        named = condition_holds(replace(condition, raw=text, text=text, noun=()), record, status, stated)
+        if named or (said & objects and not asked_object) or (said & mine and not said & keys):
+            verdicts.append(False)  # "... and not the flight" on a flight's cancellation, "rather than store credit" on it
+    return all(verdicts) if verdicts else None
 
 
 @dataclass
