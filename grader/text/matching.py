@@ -275,8 +275,84 @@ def _writing_patterns(phrase: str) -> tuple[re.Pattern[str], ...]:
 
 
 def _other_writings(phrase: str, text: str) -> list[int]:
-    """Offsets (in the unit's own text) of the phrase's other writings (`_writing_patterns`)."""
-    return sorted({m.start() for pattern in _writing_patterns(phrase) for m in pattern.finditer(text)})
+    """Offsets (in the unit's own text) of the phrase's other writings (`_writing_patterns`), and (r7-words) of a
+    comparison of two amounts that states the phrase's concept (`_comparison_states`)."""
+    found = {m.start() for pattern in _writing_patterns(phrase) for m in pattern.finditer(text)}
+    concept = _comparison_concept(phrase)
+    if concept is not None and any(c.isdigit() for c in text):
+        found.update(_comparison_states(concept, text))
+    return sorted(found)
+
+
+# ---- r7-words: a shortfall or an excess said by comparing two amounts --------------------------------------
+
+_MORE = r"(?:more\s+than|greater\s+than|higher\s+than|bigger\s+than|larger\s+than|over|above|beyond|in\s+excess\s+of|exceeds?|exceeding|exceeded|tops|goes\s+over|is\s+over|'s\s+over)"
+_LESS = r"(?:less\s+than|lower\s+than|smaller\s+than|below|under|short\s+of|shy\s+of)"
+_CMP_DET = r"\s+(?:(?:the|your|its|only|just|what|a|an)\s+)?(?:(?:daily|monthly|available|current)\s+)?(?:(?:limit|balance|maximum|cap|total)\s+of\s+)?$"
+_CMP_MORE_END = re.compile(r"(?<![A-Za-z])" + _MORE + _CMP_DET, re.I)
+_CMP_LESS_END = re.compile(r"(?<![A-Za-z])" + _LESS + _CMP_DET, re.I)
+_CMP_STOP = re.compile(r"[.;!?](?:\s|$)|\bbut\b|\bif\b|\bwhether\b|\d", re.I)
+"""Between the two amounts of a comparison: no sentence end, no "but"/"if" clause, no other number."""
+_CMP_NEGATED = re.compile(r"\b(?:not|never|no)\b|n't\b|n\u2019t\b", re.I)
+_HOLDING = re.compile(
+    r"(?:you\s+(?:currently\s+|only\s+|still\s+)?(?:have|hold|'ve\s+got|\u2019ve\s+got)|available|in\s+(?:your|the)\s+account|on\s+(?:your|the)\s+account|"
+    r"\bbalance\b|on\s+hand|left\s+in|there\s+is|there's|sitting\s+in|holds?|has\s+in\s+it)",
+    re.I,
+)
+_ALLOWANCE = re.compile(
+    r"(?:allowed|permitted|a\s+day|per\s+day|each\s+day|daily|a\s+month|per\s+month|monthly|per\s+transfer|in\s+one\s+go|limit|cap|maximum|max|ceiling|"
+    r"(?:you|we|I)\s+can\s+(?:send|transfer|move|pay|spend|withdraw)|(?:can|may)\s+be\s+(?:sent|transferred|moved|paid|withdrawn))",
+    re.I,
+)
+
+
+@lru_cache(maxsize=4096)
+def _comparison_concept(phrase: str) -> str | None:
+    """The concept a comparison of two amounts can state for this phrase: "funds" for a shortfall ("insufficient
+    funds", "not enough", "exceeds the balance"), "limit" for an excess over an allowance ("limit", "over the daily
+    limit"); None for any other phrase. A negated limit phrase ("within the limit") is no excess."""
+    words = set(re.findall(r"[a-z]+", phrase.lower()))
+    if words & {"within", "under", "below"}:
+        return None
+    if words & {"limit", "limits", "cap", "maximum", "ceiling"}:
+        return "limit"
+    if words & {"insufficient", "enough", "short", "shortfall"} or words >= {"more", "than"} or "exceeds" in words and "balance" in words:
+        return "funds"
+    return None
+
+
+def _comparison_states(concept: str, text: str) -> list[int]:
+    """Offsets of a comparison of two money amounts stating a shortfall ("$212.40 is more than the $180.00 you
+    have", "you only have $180, less than the $212.40 it costs") or an excess over an allowance ("$6,000 is over
+    the $5,000 a day you're allowed"): the larger amount compared as larger (or the smaller as smaller), the
+    numbers agreeing with the direction, the compared amount qualified by what is held (funds) or what is
+    allowed (limit) in the words around it, and no negator inside the comparison ("isn't more than")."""
+    money = [v for v in find_values(text) if v.money or v.kind == "money"]
+    if len(money) < 2:
+        return []
+    qualifier = _HOLDING if concept == "funds" else _ALLOWANCE
+    out: list[int] = []
+    for a, b in zip(money, money[1:]):
+        between = text[a.end : b.start]
+        if len(between) > 48:
+            continue
+        try:
+            x, y = Decimal(str(a.value)), Decimal(str(b.value))
+        except Exception:  # noqa: BLE001 - a value that is no plain amount
+            continue
+        around_b = text[max(b.start - 30, a.end) : b.end + 40]
+        around_a = text[max(a.start - 40, 0) : a.start] + " " + between
+        if _CMP_NEGATED.search(between):
+            continue
+        if _CMP_STOP.search(between):
+            continue
+        if (m := _CMP_MORE_END.search(between)) is not None:
+            if x > y and qualifier.search(around_b):
+                out.append(a.end + m.start())  # at the comparison: "I can't send $6,000 - it's over ..." is no negated one
+        elif (m := _CMP_LESS_END.search(between)) is not None:
+            if x < y and qualifier.search(around_a):
+                out.append(a.end + m.start())
+    return out
 
 
 # ---- forms: the lexicon and the stems of content words ---------------------------------------------

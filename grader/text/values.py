@@ -1035,7 +1035,9 @@ DURATION_UNITS = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, 
 time in another unit or in fraction words: "30 seconds" = "half a minute", "90 minutes" = "an hour and a half")."""
 _UNIT = r"(?P<u>seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?)\b"
 _FRACTION_DURATIONS = (
-    (re.compile(r"\bhalf\s+(?:an?\s+)?" + _UNIT, re.I), Decimal("0.5")),
+    (re.compile(r"\bhalf[\s-]+(?:an?\s+)?" + _UNIT, re.I), Decimal("0.5")),  # r7-words: "a half-minute"
+    # r7-words: "after the first day", "within the first hour": the first unit of a span is one unit, after a word of time
+    (re.compile(r"\b(?:after|within|past|beyond|outside(?:\s+of)?|during|inside(?:\s+of)?)\s+the\s+first\s+(?=(?:day|hour|week|minute)\b)" + _UNIT + r"(?!\s+of\b)", re.I), Decimal(1)),
     (re.compile(r"\b(?:an?|one)\s+" + _UNIT + r"\s+and\s+a\s+half\b", re.I), Decimal("1.5")),
     (re.compile(r"\b(?:a\s+)?quarter(?:\s+of)?\s+(?:an?\s+)?" + _UNIT, re.I), Decimal("0.25")),
     (re.compile(r"\bthree[\s-]quarters\s+of\s+(?:an?\s+)?" + _UNIT, re.I), Decimal("0.75")),
