@@ -1537,7 +1537,7 @@ def _at(hit: Hit, value: Value) -> Value:
 # ---- subjects and values, round 7 (branch r7-subjects) ---------------------------------------------------
 
 PIECE_CUT = re.compile(
-    r"[,;:()\[\]\u2014\u2013|]|\s-\s|\*\*|\n"
+    r"[,;:()\[\]\u2014\u2013|]|\s-\s|\n"
     r"|\b(?:and|or|but|while|whereas|although|though|then|plus|instead\s+of|in\s+place\s+of|rather\s+than|whereupon)\b",
     re.I,
 )
@@ -1629,7 +1629,7 @@ def crossed_roles(hit: Hit, index: int, items: tuple[tuple[str, ...], ...], crit
     if plan is None:
         return None
     own, rivals = plan
-    text = hit.sentence
+    text = hit.sentence.replace("*", " ")  # markdown emphasis: "- **Basic tier**: cancelled"
     offset = hit.value.start if hit.value is not None else hit_offset(hit)
     spans = _piece_spans(text)
     at = next((i for i, (s, e) in enumerate(spans) if s <= offset < e or (s <= offset and i == len(spans) - 1)), None)
@@ -1709,7 +1709,7 @@ AS_KIND = re.compile(r"\bas\s+(?:your|a|an|the|their|his|her|our|its)\s+((?:[A-Z
 """What a reply registers, files or sets a record as ("registered UPL-7051 as your proof of address")."""
 
 
-AS_GAP = re.compile(r"(?:\s*,)?(?:\s+(?:is|was|has|have|been|being|now|already|just|registered|recorded|filed|logged|saved|stored|set|up|added|entered|listed|kept|marked|classified|categori[sz]ed|tagged|on|file|in|the|system))*\s+", re.I)
+AS_GAP = re.compile(r"(?:\s*,)?(?:\s+(?:is|was|has|have|been|being|are|were|be|now|already|just|also|[a-z]{3,}ed|set|up|kept|on|file|in|the|system))*\s+", re.I)
 """Between a record and the "as" that gives its kind: only the verb that files it ("is now registered", ", set up")."""
 
 
