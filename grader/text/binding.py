@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from grader.text.lexicon import word_keys
+from grader.text.stemmer import stem
 from grader.text.units import AUXILIARIES, CONTRACTED_VERB, FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, UNIT_WORDS, Hit, Unit, negated_in_criterion, normalise, phrase_pattern, record_head, record_head_span
 from grader.text.values import Value, find_values, phrase_value, singular
 from grader.text.rx import rx
@@ -1534,3 +1535,218 @@ def _at(hit: Hit, value: Value) -> Value:
 
 
 # ---- end subjects and values round 6 ---------------------------------------------------------------------
+
+
+# ---- subjects and values, round 7 (branch r7-subjects) ---------------------------------------------------
+
+PIECE_CUT = re.compile(
+    r"[,;:()\[\]\u2014\u2013|]|\s-\s|\n"
+    r"|\b(?:and|or|but|while|whereas|although|though|then|plus|instead\s+of|in\s+place\s+of|rather\s+than|whereupon)\b",
+    re.I,
+)
+"""Where one predicate's stretch of a sentence ends: a list separator, a conjunction, a label colon, a bracket."""
+CRITERION_LEAD = re.compile(
+    r"^\s*(?:confirms?|says?|states?|tells?|reports?|explains?|gives?|lists?|mentions?|notes?|shows?|names?)\b"
+    r"(?:\s+(?:the\s+)?(?:customer|caller|user|requester))?(?:\s+that)?\s*",
+    re.I,
+)
+CODE_WORD = re.compile(r"\b[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b|\b[A-Z]{2,}\d*\b")
+"""A record's code ("ROLE-PAYROLL-VIEW", "ACC-1007", "VIP"): it names the record, not a role in words."""
+ROLE_STOP = LABEL_STOP | frozenset(
+    "role roles record records item items account accounts now also already just still been being get got".split()
+)
+"""Words that name no role of their own: every piece of a two-role criterion can carry them."""
+
+
+def _piece_spans(text: str) -> list[tuple[int, int]]:
+    spans, start = [], 0
+    for m in PIECE_CUT.finditer(text):
+        spans.append((start, m.start()))
+        start = m.end()
+    spans.append((start, len(text)))
+    return spans
+
+
+def _role_stems(text: str, drop: frozenset[str]) -> frozenset[str]:
+    out: set[str] = set()
+    for w in _lower_words(text):
+        if w in ROLE_STOP or w in AUXILIARIES or len(w) < 3 or w in drop:
+            continue
+        out.add(stem(w))
+    return frozenset(out) - drop
+
+
+@lru_cache(maxsize=4096)
+def _two_role_plan(criterion: str, items: tuple[tuple[str, ...], ...]) -> tuple[tuple[frozenset[str], frozenset[str]] | None, ...]:
+    """For each item of a criterion that states two or more predicates each of its own subject ("the payroll
+    administrator role is revoked and the report viewer role granted"): the words only its own piece of the
+    criterion names the subject with, and the words only the other predicates' pieces do (None when the item is
+    no such predicate)."""
+    lead = CRITERION_LEAD.match(criterion)
+    offset = lead.end() if lead else 0
+    body = criterion[offset:]
+    pieces = [(s + offset, e + offset) for s, e in _piece_spans(body) if body[s:e].strip()]
+    evidence_words = frozenset(stem(w) for item in items for p in item for w in _lower_words(p.rstrip("*")))
+    where: list[int | None] = []
+    subject: dict[int, frozenset[str]] = {}
+    for item in items:
+        at = _item_in_criterion(criterion, item)
+        if at is None or any(phrase_value(p) is not None for p in item):
+            where.append(None)  # a value is bound by its label (`mislabelled`, `rival_thing_label`)
+            continue
+        piece = next((i for i, (s, e) in enumerate(pieces) if s <= at[0] < e), None)
+        if piece is not None:
+            head = criterion[pieces[piece][0] : at[0]]
+            opener = re.match(r"\s*(?:the|a|an|his|her|their|its|your)\s", head, re.I)
+            words = _role_stems(head, evidence_words) if opener else frozenset()
+            if words and piece not in subject:
+                subject[piece] = words  # the piece's subject: "the payroll administrator role" (is revoked)
+            else:
+                piece = None
+        where.append(piece)
+    stated = {w for w in where if w is not None}
+    if len(stated) < 2:
+        return tuple(None for _ in items)
+    words = subject
+    plan: list[tuple[frozenset[str], frozenset[str]] | None] = []
+    for w in where:
+        if w is None:
+            plan.append(None)
+            continue
+        others = frozenset().union(*(words[i] for i in stated if i != w))
+        own = words[w] - others
+        rivals = others - words[w]
+        plan.append((own, rivals) if own and rivals else None)
+    return tuple(plan)
+
+
+def crossed_roles(hit: Hit, index: int, items: tuple[tuple[str, ...], ...], criterion: str) -> str | None:
+    """Round 7: two predicates swapped between their two subjects. The criterion states predicate A of one
+    subject and predicate B of another ("the payroll administrator role is revoked and the report viewer role
+    granted"); a reply's match of A whose own piece of the sentence (up to the next list separator or
+    conjunction; a bare predicate after a label colon or dash takes its label's piece) names the other subject
+    with more of its own words than it names A's ("the report viewer role is revoked and the payroll
+    administrator role granted"; "Maria now holds the payroll administrator role, and her report viewer role
+    was removed") is said of the other subject. Not when the piece names neither or both alike."""
+    plan = _two_role_plan(criterion, items)[index]
+    if plan is None:
+        return None
+    own, rivals = plan
+    text = hit.sentence.replace("*", " ")  # markdown emphasis: "- **Basic tier**: cancelled"
+    offset = hit.value.start if hit.value is not None else hit_offset(hit)
+    spans = _piece_spans(text)
+    at = next((i for i, (s, e) in enumerate(spans) if s <= offset < e or (s <= offset and i == len(spans) - 1)), None)
+    if at is None:
+        return None
+    s, e = spans[at]
+    found = _role_stems(CODE_WORD.sub(" ", text[s:e]), frozenset())
+    if not (found & (own | rivals)) and at > 0 and re.fullmatch(r"\s*(?::|-|\u2013|\u2014)\s*", text[spans[at - 1][1] : s]):
+        found = _role_stems(CODE_WORD.sub(" ", text[spans[at - 1][0] : spans[at - 1][1]]), frozenset())  # "report viewer: granted"
+    theirs, mine = found & rivals, found & own
+    if theirs and len(theirs) > len(mine):
+        return " ".join(sorted(theirs))
+    return None
+
+
+LIST_JOIN = r"\s*(?:,\s*(?:and\s+|&\s+)?|\s+and\s+|\s*&\s*|\s*/\s*)"
+ID_LIST = re.compile(r"(?<![\w-])[A-Z]+-[A-Z0-9]+(?:" + LIST_JOIN + r"[A-Z]+-[A-Z0-9]+)+(?![\w-])")
+"""Two or more record ids in one list ("ORD-9016 and ORD-9017", "INV-1, INV-2 & INV-3")."""
+RESPECTIVE = re.compile(r"\brespectively\b|\bin\s+that\s+order\b", re.I)
+
+
+def paired_lists(hit: Hit, phrases: tuple[str, ...], criterion: str, units: Sequence[Unit] = ()) -> str | None:
+    """Round 7: a value read off a pair of lists. A sentence that names records in one list and their values
+    in another ("ORD-9016 and ORD-9017 arrive on December 7 and December 6") pairs them by their places
+    (first with first), "respectively" or not; a value of the item placed against another record than the one
+    the criterion states it of is that record's ("December 6" is ORD-9017's). Applies only when the two lists
+    have as many members, the values are of one kind and the sentence gives no value next to its own id. A
+    sentence of values naming no record takes the list of the sentence right before it ("Both orders (ORD-9016,
+    ORD-9017) are processing. Estimated dates: 12/07 and 12/06.")."""
+    if hit.value is None or hit.value.kind == "id":
+        return None
+    b = binding(criterion, phrases)
+    if b is None:
+        return None
+    own = {x.key for x in b.bound if x.kind.startswith("id:")}
+    if len(own) != 1:
+        return None
+    text = hit.sentence
+    lists = list(ID_LIST.finditer(text))
+    if not lists and not re.search(r"[A-Z]+-[A-Z0-9]+", text):
+        before = [u for u in units if u.message == hit.message]
+        at = next((i for i, u in enumerate(before) if u.text == text or text in u.text), None)
+        if at:
+            previous = before[at - 1].text
+            lists = [m for m in ID_LIST.finditer(previous)]
+            if len(lists) != 1 or any(v.kind == hit.value.kind for v in find_values(previous) if v.kind != "id"):
+                return None
+            ids = re.findall(r"[A-Z]+-[A-Z0-9]+", lists[0].group(0))
+            return _paired(text, hit, ids, own, (len(text), len(text)))
+    if len(lists) != 1:
+        return None
+    ids = re.findall(r"[A-Z]+-[A-Z0-9]+", lists[0].group(0))
+    return _paired(text, hit, ids, own, lists[0].span())
+
+
+def _paired(text: str, hit: Hit, ids: list[str], own: set[str], span: tuple[int, int]) -> str | None:
+    """The record a pair of lists places the hit's value against (None: no such pairing, or its own)."""
+    assert hit.value is not None
+    if len(set(ids)) != len(ids) or not (own & set(ids)):
+        return None
+    values = [v for v in find_values(text) if v.kind == hit.value.kind and not (span[0] <= v.start < span[1])]
+    if len(values) != len(ids):
+        return None
+    for a, c in zip(values, values[1:]):
+        if not re.fullmatch(LIST_JOIN + r"|\s*(?:,\s*)?(?:and|or)\s+(?:on\s+|at\s+|of\s+)?", text[a.end : c.start]):
+            return None  # not one list of values: each is said in its own clause
+    place = next((i for i, v in enumerate(values) if v.start == hit.value.start), None)
+    if place is None:
+        return None
+    record = ids[place]
+    return record if record not in own else None
+
+
+KIND_OF_ID = re.compile(r"\b(?:the|a|an|your|its|their|his|her|our)\s+((?:[A-Za-z][\w'-]*\s+){1,4}?)([A-Z]+-[A-Z0-9]+)\b")
+"""A record the criterion gives its kind ("the certificate of incorporation UPL-7051", "the savings account ACC-1007")."""
+AS_KIND = re.compile(r"\bas\s+(?:your|a|an|the|their|his|her|our|its)\s+((?:[A-Za-z][\w'-]*)(?:\s+(?!(?:and|or|but|so|for|on|to|with|while|since|because)\b)[A-Za-z][\w'-]*){0,3})", re.I)
+"""What a reply registers, files or sets a record as ("registered UPL-7051 as your proof of address")."""
+
+
+AS_GAP = re.compile(r"(?:\s*,)?(?:\s+(?:is|was|has|have|been|being|are|were|be|now|already|just|also|[a-z]{3,}ed|set|up|kept|on|file|in|the|system))*\s+", re.I)
+"""Between a record and the "as" that gives its kind: only the verb that files it ("is now registered", ", set up")."""
+
+
+@lru_cache(maxsize=4096)
+def _id_kinds(criterion: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    out = []
+    for m in KIND_OF_ID.finditer(criterion):
+        words = _role_stems(m.group(1), frozenset())
+        if words:
+            out.append((m.group(2), words))
+    return tuple(out)
+
+
+def other_kind(hit: Hit, criterion: str) -> str | None:
+    """Round 7: a record given another kind than the criterion's. The criterion names a record with its kind
+    ("the certificate of incorporation UPL-7051"); a reply sentence that names the record and files it "as" a
+    kind none of whose words the criterion's kind has ("UPL-7051 is registered as your proof of address") says
+    it is something else, and states nothing of the criterion's record. Not for a kind sharing a word ("as your
+    incorporation certificate") nor "as requested"/"as planned" (no determiner)."""
+    kinds = _id_kinds(criterion)
+    if not kinds:
+        return None
+    text = hit.sentence
+    for record, words in kinds:
+        at = text.find(record)
+        if at < 0:
+            continue
+        for m in AS_KIND.finditer(text, at + len(record)):
+            if not AS_GAP.fullmatch(text[at + len(record) : m.start()]):
+                continue  # the "as" is about something else ("CASE-5002 is closed, with the router move as the fix")
+            said = _role_stems(CODE_WORD.sub(" ", m.group(1)), frozenset())
+            if said and not (said & words):
+                return m.group(1)
+    return None
+
+
+# ---- end subjects and values round 7 ---------------------------------------------------------------------

@@ -181,6 +181,21 @@ def _group_labels(unit: str, run: list[Value]) -> set[str]:
     return _label_words(unit, run[0])[0] | _label_words(unit, run[-1])[0]
 
 
+# ---- subjects and values round 7 (branch r7-subjects) -----------------------------------------------------
+RECORD_LIST = re.compile(r"(?<![\w-])[A-Z]+-[A-Z0-9]+(?:\s*(?:,\s*(?:and\s+|&\s+)?|\s+and\s+|\s*&\s*|\s*/\s*)[A-Z]+-[A-Z0-9]+)+(?![\w-])")
+
+
+def _paired_with_records(sentence: str, run: list[Value]) -> bool:
+    """Round 7: values in one list beside a list of as many records ("INV-1 and INV-2 are due on December 14
+    and December 20") are each record's own fact, paired by place (`binding.paired_lists`), not one fact
+    said twice."""
+    lists = RECORD_LIST.findall(sentence)
+    return len(lists) == 1 and len(re.findall(r"[A-Z]+-[A-Z0-9]+", lists[0])) == len(run)
+
+
+# ---- end subjects and values round 7 ------------------------------------------------------------------------
+
+
 def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: list[Value], phrases: Sequence[str] = ()) -> list[Conflict]:
     """Other values of the same kind stated for the same fact as the matched `hits` (module rule 2).
 
@@ -235,7 +250,7 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
             if len(run) < 2:
                 continue
             retracted = _self_corrected(sentence, run)
-            if not retracted and (not fact or _enumerates(sentence, run) or any(_label_words(sentence, v, naming)[1] for v in run)):
+            if not retracted and (not fact or _enumerates(sentence, run) or _paired_with_records(sentence, run) or any(_label_words(sentence, v, naming)[1] for v in run)):
                 continue
             for value in run:
                 if value.start in starts or not _same_kind(first, value) or first.same(value) or _value_negated(sentence, value):

@@ -49,7 +49,7 @@ from collections.abc import Hashable, Sequence
 from contracts.schema import ReplyCriterion
 from grader.judge import CriterionJudgement, JudgeOutput
 from grader.remembered import remembered
-from grader.text.binding import account_role_swap, apposed_rival, per_head_swap, rival_thing_label, unlabelled_run, attributed, counted_other, counted_twice, denied, mislabelled, opposite_state, other_date, positive_for_negative, rival_label, set_aside, uncovered, value_labels, wh_dropped
+from grader.text.binding import account_role_swap, crossed_roles, other_kind, paired_lists, apposed_rival, per_head_swap, rival_thing_label, unlabelled_run, attributed, counted_other, counted_twice, denied, mislabelled, opposite_state, other_date, positive_for_negative, rival_label, set_aside, uncovered, value_labels, wh_dropped
 from grader.text.conflicts import period_mismatch, status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
 from grader.text.polarity import prospective, reversed_predicate
@@ -156,6 +156,14 @@ class EvidenceJudge:
             or per_head_swap(hit, criterion) is not None
         )
 
+    @staticmethod
+    def _round7(hit: Hit, index: int, items: tuple[tuple[str, ...], ...], criterion: str, units: list[Unit]) -> bool:
+        """Round 7's subjects and values (`grader.text.binding`, block "subjects and values round 7"): two
+        predicates swapped between the two subjects the criterion states them of; a value placed, in a pair
+        of lists (records / values), against another record than the criterion's; a record
+        the criterion gives a kind taken "as" another kind."""
+        return crossed_roles(hit, index, items, criterion) is not None or paired_lists(hit, items[index], criterion, units) is not None or other_kind(hit, criterion) is not None
+
     def _criterion(self, criterion: ReplyCriterion, units: list[Unit], all_units: list[Unit], known: list[Value], known_words: set[str]) -> tuple[CriterionJudgement, bool]:
         found: list[tuple[str, Hit]] = []
         missing: list[str] = []
@@ -171,7 +179,7 @@ class EvidenceJudge:
                 stated = phrase_hits(phrase, units, negation=negation)
                 if not negation:  # the criterion states it negated: said of its subject, so must the reply ("Mei Tanaka is HVAC-qualified" is no match)
                     stated = [h for h in stated if denied(h) or not attributed(h, items[index], criterion.criterion)]
-                hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not mislabelled(h, index, labels) and not set_aside(h, items[index], items, criterion.criterion, units) and not positive_for_negative(h, items[index], criterion.criterion, all_units) and not period_mismatch(h, criterion.criterion) and not other_date(h, items, criterion.criterion) and not self._round4(h, phrase, index, items, criterion.criterion) and not self._round5(h, index, items, criterion.criterion) and not self._round6(h, index, items, criterion.criterion, units) and not unlabelled_run(h, index, labels) and not prospective(h, phrase, criterion.criterion)]
+                hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not mislabelled(h, index, labels) and not set_aside(h, items[index], items, criterion.criterion, units) and not positive_for_negative(h, items[index], criterion.criterion, all_units) and not period_mismatch(h, criterion.criterion) and not other_date(h, items, criterion.criterion) and not self._round4(h, phrase, index, items, criterion.criterion) and not self._round5(h, index, items, criterion.criterion) and not self._round6(h, index, items, criterion.criterion, units) and not self._round7(h, index, items, criterion.criterion, units) and not unlabelled_run(h, index, labels) and not prospective(h, phrase, criterion.criterion)]
                 if stated and not hits and all(prospective(h, phrase, criterion.criterion) for h in stated):
                     notes.append(f"{phrase!r} is said only as still to come or as a guess ({_where(stated[0])})")
                 elif stated and not hits:
