@@ -275,3 +275,55 @@ def test_an_asked_statement_fails(case, reply):
 @pytest.mark.parametrize(("case", "reply"), ASKED_PASS)
 def test_a_statement_then_a_question_passes(case, reply):
     assert passes(*case, reply), reply
+
+
+# ---- one of the criterion's denials stated, another undone by the agent --------------------------------------------
+
+CODE = ("Tells the customer the security code did not match, so the address cannot be updated.", [["did not match", "didn't match", "doesn't match", "not match"]])
+
+UNDONE_FAIL = [
+    (CODE, "That security code didn't match our records. Since it's only an address, I've gone ahead and updated it to 9 Mill Road anyway."),
+    (CODE, "The security code doesn't match, but we've updated it for you - the new address is live."),
+]
+UNDONE_PASS = [
+    (CODE, "That security code didn't match, so I can't update the address. I've updated nothing on the account."),
+    (CODE, "The security code doesn't match, so the address can't be updated yet. I've noted the attempt on your file."),
+    (CODE, "That code didn't match what we hold, so your address stays as it is; I've logged a note of the call."),
+]
+
+
+@pytest.mark.parametrize(("case", "reply"), UNDONE_FAIL)
+def test_another_denial_undone_by_the_agent_fails(case, reply):
+    assert not passes(*case, reply), reply
+
+
+@pytest.mark.parametrize(("case", "reply"), UNDONE_PASS)
+def test_both_denials_kept_passes(case, reply):
+    assert passes(*case, reply), reply
+
+
+# ---- the opposite state in its own word ------------------------------------------------------------------------------
+
+KEEP_OPEN = ("Confirms visit V-310 is cancelled and that the repair request stays open for a later booking.", ["cancelled", ["open", "rebook"]])
+ENABLED = ("Confirms two-factor login is enabled for Ruth.", ["Ruth", ["two-factor", "2FA"]])
+
+ANTONYM_FAIL = [
+    (KEEP_OPEN, "V-310 is cancelled, and I've closed the repair request with it; you'd have to open a new one to rebook."),
+    (KEEP_OPEN, ["Visit V-310 has been cancelled.", "I've also shut the repair request, so it can't be reused."]),
+    (ENABLED, "Ruth's two-factor login is disabled now, as requested."),
+]
+ANTONYM_PASS = [
+    (KEEP_OPEN, "V-310 is cancelled and the repair request stays open, so you can rebook later; I've closed the old reminder though."),
+    (KEEP_OPEN, "Visit V-310 is closed out and cancelled; the repair request is still open for a rebooking."),
+    (ENABLED, "Two-factor login is enabled for Ruth. The old SMS fallback is disabled, as the policy asks."),
+]
+
+
+@pytest.mark.parametrize(("case", "reply"), ANTONYM_FAIL)
+def test_the_opposite_state_in_its_own_word_fails(case, reply):
+    assert not passes(*case, reply), reply
+
+
+@pytest.mark.parametrize(("case", "reply"), ANTONYM_PASS)
+def test_the_state_kept_passes(case, reply):
+    assert passes(*case, reply), reply

@@ -257,6 +257,11 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
         for u, clause, on_topic in about:
             if on_topic and _polar(clause)[1] & affirmed and not plain_all & (_polar(clause)[1] & affirmed):
                 return u.text
+        # (round 7) the opposite state said in its own word ("I've closed work order WO-5004" for "stays open")
+        for u, clause, on_topic in about:
+            opposed = _opposed(frozenset(_plain(clause))) & affirmed
+            if on_topic and opposed and not plain_all & opposed:
+                return u.text
     if denied_words and not denied_all & denied_words:
         if any(on_topic and _negates(_COURTESY.sub(" ", clause)) and not _FIRST_PERSON.match(clause) for _, clause, on_topic in about):
             return None  # the reply denies something of the criterion's things in other words
@@ -274,7 +279,18 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
                 return u.text
             if _polar(clause)[0] & _contrasted(criterion) and finite and not _RESTRICTED.search(clause) and _names_item(u.text, items):
                 return u.text  # (round 6) the alternative the criterion rules out, said done in a sentence about its things
+    # (round 7) one of the criterion's denials stated ("that PIN didn't match") and another undone by the agent itself
+    # ("so I've gone ahead and changed it"): the reply's own denial excuses nothing of the other
+    remaining = denied_words - denied_all
+    if remaining and denied_words & denied_all:
+        for u, clause, on_topic in about:
+            if on_topic and _AGENT_DONE.search(normalise(u.text)) and _polar(clause)[0] & remaining and re.search(r"\b[a-z]{3,}ed\b", clause) and not _RESTRICTED.search(clause):
+                return u.text
     return None
+
+
+_AGENT_DONE = re.compile(r"\b(?:i|we)(?:'ve|\s+have|\s+just|\s+went\s+ahead|\s+already)\b")
+"""(round 7) The agent reporting its own action ("I've gone ahead and changed it")."""
 
 
 # ---- a thing done said not to have happened (round 6) -------------------------------------------------------
@@ -579,3 +595,30 @@ def _made_so(criterion: str, items: Sequence[tuple[str, ...]], carried: Sequence
             if made is None and _names_item(rest, items):
                 made = u.text
     return made
+
+
+# ---- the opposite state in its own word (round 7, r7-turns) --------------------------------------------------------
+
+ANTONYMS = {
+    "open": "closed close closes shut shuts closing", "active": "inactive deactivated deactivate closed terminated",
+    "enabled": "disabled disable", "enable": "disabled disable", "live": "offline paused suspended",
+    "available": "unavailable", "valid": "invalid expired void", "visible": "hidden", "public": "private",
+    "subscribed": "unsubscribed", "connected": "disconnected disconnect", "attached": "detached removed",
+    "locked": "unlocked unlock", "unlocked": "locked lock", "frozen": "unfrozen unfreeze", "unfrozen": "frozen freeze",
+    "paid": "unpaid outstanding overdue", "included": "excluded", "kept": "removed deleted discarded",
+    "retained": "removed deleted discarded", "held": "released", "approved": "rejected declined denied",
+    "assigned": "unassigned",
+}
+"""(round 7) A state and the words that say its opposite without a negator (a reviewed family of everyday states:
+open / closed, active / deactivated, enabled / disabled, paid / unpaid...)."""
+
+
+@lru_cache(maxsize=1)
+def _antonym_keys() -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    return tuple((_keys(word), frozenset(k for w in opposites.split() for k in _keys(w.replace("-", " ")))) for word, opposites in ANTONYMS.items())
+
+
+@lru_cache(maxsize=8192)
+def _opposed(plain: frozenset[str]) -> frozenset[str]:
+    """The keys of the states whose opposite a clause states plainly (its `_plain` keys)."""
+    return frozenset(k for state, opposites in _antonym_keys() if plain & opposites for k in state)
