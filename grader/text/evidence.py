@@ -52,7 +52,7 @@ from grader.remembered import remembered
 from grader.text.binding import account_role_swap, crossed_roles, other_kind, paired_lists, apposed_rival, per_head_swap, rival_thing_label, unlabelled_run, attributed, counted_other, counted_twice, denied, mislabelled, opposite_state, other_date, positive_for_negative, rival_label, set_aside, uncovered, value_labels, wh_dropped
 from grader.text.conflicts import period_mismatch, status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
-from grader.text.polarity import prospective, reversed_predicate
+from grader.text.polarity import absence_criterion, prospective, reversed_predicate, said_absent
 from grader.text.units import Hit, Unit, negated_in_criterion, transcript_units
 from grader.text.values import Value, find_values
 from grader.text.withdrawal import offered_not_done, withdraw
@@ -177,6 +177,8 @@ class EvidenceJudge:
             negation = not negated_in_criterion(phrases, criterion.criterion)
             for phrase in phrases:
                 stated = phrase_hits(phrase, units, negation=negation)
+                if not stated and negation and absence_criterion(phrase, criterion.criterion):  # (round 7, r7-turns)
+                    stated = [h for h in phrase_hits(phrase, units, negation=False) if said_absent(h)]  # "still no proof of address on file"
                 if not negation:  # the criterion states it negated: said of its subject, so must the reply ("Mei Tanaka is HVAC-qualified" is no match)
                     stated = [h for h in stated if denied(h) or not attributed(h, items[index], criterion.criterion)]
                 hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not mislabelled(h, index, labels) and not set_aside(h, items[index], items, criterion.criterion, units) and not positive_for_negative(h, items[index], criterion.criterion, all_units) and not period_mismatch(h, criterion.criterion) and not other_date(h, items, criterion.criterion) and not self._round4(h, phrase, index, items, criterion.criterion) and not self._round5(h, index, items, criterion.criterion) and not self._round6(h, index, items, criterion.criterion, units) and not self._round7(h, index, items, criterion.criterion, units) and not unlabelled_run(h, index, labels) and not prospective(h, phrase, criterion.criterion)]

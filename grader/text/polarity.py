@@ -78,8 +78,14 @@ def _keys(word: str) -> frozenset[str]:
     return frozenset(k for f in forms for k in word_keys(f) if k[:2] == "s:")
 
 
+_INDIRECT = re.compile(r"\b(?:look(?:ing)?\s+into|check(?:ing)?(?:\s+on)?|find(?:ing)?\s+out|see|seeing|figure\s+out|investigat\w+|work\s+out|ask(?:ing)?|dig\s+into|understand)\s+(?:why|whether|what|how|where|when|if)\b.*$")
+"""(round 7) An indirect question ("let me look into why it's not active") states nothing of what it asks."""
+_JUST_NEEDS = re.compile(r"\b(?:just|only|simply|merely)\s+(?=(?:needs?|requires?|has\s+to|have\s+to|must|wants?)\b)")
+"""(round 7) "It just needs enabling", "it only has to be switched on": a requirement of procedure, not a restriction."""
+
+
 def _clauses(text: str) -> list[str]:
-    return [c for c in (_CONDITION.sub("", c) for c in _SPLIT.split(normalise(text))) if c and c.strip()]
+    return [c for c in (_INDIRECT.sub("", _CONDITION.sub("", c)) for c in _SPLIT.split(normalise(text))) if c and c.strip()]
 
 
 @lru_cache(maxsize=4096)
@@ -109,6 +115,8 @@ def predicates(criterion: str) -> tuple[frozenset[str], frozenset[str]]:
             if w in _REPORT or w in _SKIP or w in FUNCTION_WORDS:
                 continue
             participle = (len(w) > 4 and w.endswith("ed")) or w in IRREGULAR_PARTICIPLES or w in _IRREGULAR
+            if participle and i > 0 and words[i - 1] in _DETERMINERS and i + 1 < len(words) and words[i + 1] not in FUNCTION_WORDS:
+                continue  # (round 7) an attributive participle ("the signed lease is missing") describes; it is not the predicate
             # a verb of the criterion's subject: "it meets", "the applicant meets" (never a noun after a possessive)
             subject = i > 0 and (words[i - 1] in ("it", "he", "she", "which") or (i > 1 and words[i - 2] in ("the", "this", "that") and words[i - 1] not in FUNCTION_WORDS and not words[i - 1].endswith("'s")))
             verb = subject and w.endswith("s") and not w.endswith("ss") and len(w) > 3
@@ -126,6 +134,7 @@ def _contrasted(criterion: str) -> frozenset[str]:
     return frozenset(k for m in _CONTRAST.finditer(normalise(criterion)) if m["w"] not in FUNCTION_WORDS for k in _keys(m["w"]))
 
 
+_DETERMINERS = frozenset("the a an this that these those its their his her your our my any".split())
 _COPULA = frozenset("is are was were stays stay remains remain now already still".split())
 
 
@@ -181,7 +190,8 @@ _REQUIREMENT = re.compile(r"\b(?:must|needs?|required?|requires|has\s+to|have\s+
 its clause but denies nothing of the criterion's things."""
 
 
-_COURTESY = re.compile(r"\b(?:no|not\s+a)\s+(?:problem|worries|trouble|bother|issue)\b|\bno\s+need\s+to\s+worry\b")
+_COURTESY = re.compile(r"\b(?:no|not\s+a)\s+(?:problem|worries|trouble|bother|issue)\b|\bno\s+need\s+to\s+worry\b"
+                       r"|\bthat(?:'s|\s+is|\s+isn't|\s+was|\s+wasn't)\s+(?:not\s+)?(?:it|the\s+(?:problem|issue|reason|cause|blocker|hold-?up))\b")
 """Courtesies that deny nothing of the criterion's things ("no problem", "that's no trouble")."""
 _ABLE = re.compile(r"\b(?:can|could|will|might|may|does|do|did|able)\b|'ll\b")
 """An affirmation of what can, will or does happen."""
@@ -199,7 +209,7 @@ def _negates(clause: str) -> bool:
     """Whether a clause denies or restricts something (a negator, or a restriction that is not a requirement)."""
     if any(w in NEGATORS or w.endswith("n't") for w in re.findall(r"[a-z][a-z'-]*", clause)):
         return True
-    return any(not _REQUIREMENT.fullmatch(m.group(0)) for m in _RESTRICTED.finditer(clause))
+    return any(not _REQUIREMENT.fullmatch(m.group(0)) for m in _RESTRICTED.finditer(_JUST_NEEDS.sub("", clause)))
 
 
 def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: Sequence[Unit]) -> str | None:
@@ -212,11 +222,14 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
         if any(not re.match(r"\W*(?:no|not|never)\b", p.lower()) and _keys(m["w"]) & {k for w in re.findall(r"[a-z]+", p.lower()) for k in _keys(w)} for item in items for p in item):
             denied_words = denied_words - _keys(m["w"])
     if not affirmed and not denied_words and not _CONFIRMS.match(criterion):
-        return None
+        return _no_effect(criterion, items, [u for u in units if u.carried]) or _made_so(criterion, items, [u for u in units if u.carried])
     carried = [u for u in units if u.carried]
     failed = _did_not_happen(criterion, affirmed, items, carried)
     if failed is not None:
         return failed
+    useless = _no_effect(criterion, items, carried) or _made_so(criterion, items, carried)
+    if useless is not None:
+        return useless
     if not affirmed and not denied_words:
         return None
     stated_all: set[str] = set()
@@ -244,6 +257,11 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
         for u, clause, on_topic in about:
             if on_topic and _polar(clause)[1] & affirmed and not plain_all & (_polar(clause)[1] & affirmed):
                 return u.text
+        # (round 7) the opposite state said in its own word ("I've closed work order WO-5004" for "stays open")
+        for u, clause, on_topic in about:
+            opposed = _opposed(frozenset(_plain(clause))) & affirmed
+            if on_topic and opposed and not plain_all & opposed:
+                return u.text
     if denied_words and not denied_all & denied_words:
         if any(on_topic and _negates(_COURTESY.sub(" ", clause)) and not _FIRST_PERSON.match(clause) for _, clause, on_topic in about):
             return None  # the reply denies something of the criterion's things in other words
@@ -261,7 +279,18 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
                 return u.text
             if _polar(clause)[0] & _contrasted(criterion) and finite and not _RESTRICTED.search(clause) and _names_item(u.text, items):
                 return u.text  # (round 6) the alternative the criterion rules out, said done in a sentence about its things
+    # (round 7) one of the criterion's denials stated ("that PIN didn't match") and another undone by the agent itself
+    # ("so I've gone ahead and changed it"): the reply's own denial excuses nothing of the other
+    remaining = denied_words - denied_all
+    if remaining and denied_words & denied_all:
+        for u, clause, on_topic in about:
+            if on_topic and _AGENT_DONE.search(normalise(u.text)) and _polar(clause)[0] & remaining and re.search(r"\b[a-z]{3,}ed\b", clause) and not _RESTRICTED.search(clause):
+                return u.text
     return None
+
+
+_AGENT_DONE = re.compile(r"\b(?:i|we)(?:'ve|\s+have|\s+just|\s+went\s+ahead|\s+already)\b")
+"""(round 7) The agent reporting its own action ("I've gone ahead and changed it")."""
 
 
 # ---- a thing done said not to have happened (round 6) -------------------------------------------------------
@@ -289,6 +318,15 @@ def _other_instance(before: str, text: str) -> bool:
     return other(before, text)
 
 
+_TO_COME = re.compile(r"(?:\b(?:will|shall|going\s+to|gonna|need\s+to|have\s+to|has\s+to)|'ll)\b")
+"""(round 7) A clause of what is still to come ("I'll look into Salesforce") states no thing done."""
+
+
+def _named_items(clause: str, items: Sequence[tuple[str, ...]]) -> frozenset[int]:
+    """(round 7) The indices of the items a clause names."""
+    return frozenset(i for i, item in enumerate(items) if _names_item(clause, [item]))
+
+
 def _did_not_happen(criterion: str, affirmed: frozenset[str], items: Sequence[tuple[str, ...]], carried: Sequence[Unit]) -> str | None:
     """The sentence that says the criterion's thing done did not happen, when the criterion states a thing done (a
     participle it affirms, or "Confirms ..."), says no failure itself, a carried sentence naming one of its items says
@@ -301,11 +339,14 @@ def _did_not_happen(criterion: str, affirmed: frozenset[str], items: Sequence[tu
         return None
     from grader.text.withdrawal import _marker
 
+    from grader.text.withdrawal import _other_part
+
     failure: str | None = None
     failed_at = -1
+    failed_items: frozenset[int] = frozenset()
     named_before = False
     last_message = -1
-    last_done = -1
+    done_at: list[tuple[int, frozenset[int]]] = []  # (unit, the items its done clause names; empty: a pronoun)
     for n, u in enumerate(carried):
         if u.question:
             continue
@@ -317,14 +358,21 @@ def _did_not_happen(criterion: str, affirmed: frozenset[str], items: Sequence[tu
                 continue
             names = _names_item(clause, items)
             refers = _PRONOUN.search(clause) is not None and (names_unit or named_before)
-            went_wrong = _WENT_WRONG.search(clause) is not None
+            wrong = _WENT_WRONG.search(clause)
             negated = any(w in NEGATORS or w.endswith("n't") for w in re.findall(r"[a-z][a-z'-]*", clause))
-            if went_wrong and names_unit and not _other_instance(criterion, u.text):
+            # (round 7) a failure of another part of the record ("the refund for BK-12 didn't go through" against "BK-12
+            # is cancelled") is not this one's
+            if wrong and names_unit and not _other_instance(criterion, u.text) and not _other_part(criterion, clause[: wrong.start()]):
                 if failure is None or _marker(u.text)[0] is not None:
                     failure, failed_at = u.text, n  # a later failure opened as a correction ("Apologies - ...") outweighs what came before
-            elif (names or refers) and not negated and not _NOT_DONE.search(clause):
-                last_done = n
+                    failed_items = _named_items(clause, items) or _named_items(u.text, items)
+            elif (names or refers) and not negated and not _NOT_DONE.search(clause) and not _TO_COME.search(clause):
+                done_at.append((n, _named_items(clause, items)))
         named_before = names_unit or named_before
+    # (round 7) a thing stated done counts against the failure only when it is the failed thing: a clause naming one of
+    # the failure's items, or a pronoun ("the first attempt failed, so I retried and it went through"); "only Slack is
+    # connected" after "the Salesforce connection didn't complete" is not
+    last_done = max((n for n, named in done_at if not named or named & failed_items or not failed_items), default=-1)
     if failure is None or last_done < 0:
         return failure
     # a thing stated done in the failure's own sentence or after it stands ("the first attempt failed, so I retried and
@@ -424,3 +472,153 @@ def prospective(hit: Hit, phrase: str, criterion: str) -> bool:
         if m.group(0) == done or _keys(m.group(0)) & keys:
             return not _framed(said[: m.start()]) and not re.search(r"\b(?:will|'ll|shall|going\s+to|due|expected|scheduled|once|when|until)\b", said[max(0, m.start() - 40) : m.start()])
     return _FUTURE_CRITERION.search(said) is None
+
+
+# ---- a required thing said by its absence (round 7, r7-turns) ------------------------------------------------
+
+_ABSENT_BEFORE = re.compile(
+    r"\b(?:until|till|without|missing|lacks?|lacking|needs?|requires?|required|awaiting|waiting\s+for|asks?\s+for|"
+    r"must\s+(?:have|provide|upload|add|set|submit|send|configure)|only\s+once)\s+(?:(?:a|an|the|its|their|his|her|your|one)\s+)?(?:[a-z-]+\s+){0,2}$"
+)
+_ABSENT_AFTER = re.compile(
+    r"^\s+(?:(?:is|are|was|were)\s+(?:still\s+)?(?:missing|required|needed|outstanding|absent|lacking|not\s+\w+|awaited)|"
+    r"(?:must|has\s+to|have\s+to|needs?\s+to|should)\s+be\b|isn't|aren't|hasn't|haven't|has\s+not|have\s+not|is\s+not)"
+)
+"""The criterion speaks of the item as missing or required ("until a proof of address is on file", "the time zone must be
+configured", "the proof of address is missing")."""
+_NO_PRESENCE_BEFORE = re.compile(
+    r"(?:\b(?:no|without)|\bnot\s+(?:a|an|any|yet\s+(?:a|an|any))|\b(?:don't|do\s+not|doesn't|does\s+not|didn't|did\s+not|haven't|have\s+not|hasn't|has\s+not)\s+"
+    r"(?:yet\s+|actually\s+)?(?:have|had|got|received|see|seen|find|found|hold|held|uploaded|submitted|provided|sent|registered|added|set|configured)\s+"
+    r"(?:(?:a|an|any|the|your|their|its)\s+)?)"
+    r"\s*(?:(?:valid|current|signed|usable|registered|approved|such|one|single)\s+)*$"
+)
+_NO_PRESENCE_AFTER = re.compile(
+    r"^\W*\s*(?:(?:is|are|was|were)(?:\s+not|n't)|(?:has|have)(?:\s+not|n't)\s+been|(?:is|are)\s+still\s+not)\s+(?:yet\s+|actually\s+)?"
+    r"(?:on\s+file|in\s+(?:place|the\s+\w+)|there|here|uploaded|submitted|provided|received|registered|added|set(?:\s+up)?|configured|attached|available|present|recorded|saved)\b"
+)
+"""A reply's negation of the item's presence ("there's still no proof of address on file", "we haven't received a
+proof of address", "no time zone is set", "the proof of address isn't on file") - never of a need or a use ("you
+don't need a time zone")."""
+
+
+@lru_cache(maxsize=4096)
+def absence_criterion(phrase: str, criterion: str) -> bool:
+    """Whether the criterion speaks of the phrase's thing as missing or required (`_ABSENT_BEFORE`, `_ABSENT_AFTER`)."""
+    from grader.text.units import phrase_pattern
+
+    text = normalise(criterion)
+    m = phrase_pattern(phrase).search(text)
+    if m is None:
+        return False
+    return _ABSENT_BEFORE.search(text[: m.start()]) is not None or _ABSENT_AFTER.match(text[m.end() :]) is not None
+
+
+def said_absent(hit: Hit) -> bool:
+    """Whether a negated match negates its thing's presence (`_NO_PRESENCE_BEFORE` / `_NO_PRESENCE_AFTER`): with a
+    criterion of absence (`absence_criterion`) it states the criterion ("still no proof of address on file")."""
+    text = normalise(hit.sentence)
+    start = hit.position % 10_000
+    if start > len(text):
+        return False
+    from grader.text.units import _CLAUSE_BREAK
+
+    before = _CLAUSE_BREAK.split(text[:start])[-1]
+    before = re.sub(r"\b(?:still|yet|currently|actually|really|even)\s+", "", before)
+    if _NO_PRESENCE_BEFORE.search(before):
+        return True
+    return any(_NO_PRESENCE_AFTER.match(text[start + e.end() :]) for e in re.finditer(r"[\w-]+", text[start : start + 40]))
+
+
+# ---- an item said to make no difference (round 7, r7-turns) -----------------------------------------------------
+
+_NO_EFFECT = re.compile(
+    r"(?:\b(?:won't|wouldn't|will\s+not|would\s+not|doesn't|does\s+not|didn't|did\s+not|can't|cannot|couldn't|isn't\s+going\s+to|is\s+not\s+going\s+to|"
+    r"shouldn't|should\s+not|is\s+unlikely\s+to|isn't\s+likely\s+to)\s+(?:(?:really|actually|likely|necessarily|even|quite|do\s+much\s+to)\s+)*"
+    r"(?:help|work|fix|solve|resolve|cure|sort|change|affect|alter|matter|apply|count|lower|reduce|speed|make\s+(?:a|any|much\s+of\s+a)\s+difference|"
+    r"do\s+(?:anything|much|the\s+trick|any\s+good)|get\s+(?:you|it)\s+(?:anywhere|around)))\b"
+    r"|\b(?:makes?|made|would\s+make|will\s+make)\s+(?:no|little)\s+difference\b|\b(?:is|was|would\s+be|will\s+be)\s+(?:no|of\s+no)\s+(?:use|help|good)\b"
+    r"|\bhas\s+no\s+(?:effect|bearing|impact)\b|\b(?:won't|wouldn't|doesn't|does\s+not)\s+(?:do|get|change)\s+(?:anything|a\s+thing)\b",
+    re.I,
+)
+"""(round 7) A thing said to make no difference: "a channel rescan won't help", "a travel pass wouldn't change that",
+"resetting makes no difference", "a new cable is no use here"."""
+
+
+def _no_effect(criterion: str, items: Sequence[tuple[str, ...]], carried: Sequence[Unit]) -> str | None:
+    """(round 7) The sentence that says one of the criterion's things makes no difference (`_NO_EFFECT`, the item named
+    before it in its clause: its subject), when the criterion itself denies nothing (it suggests the thing, states
+    it, or makes it an exception: "unless a travel pass is active") and no carried clause names that item with no
+    negation. Else None."""
+    if _FAILURE_IN_CRITERION.search(criterion) or re.search(r"\b(?:only|just|no|without)\b", criterion, re.I):
+        return None
+    found: str | None = None
+    plain: set[int] = set()
+    useless: set[int] = set()
+    for u in carried:
+        if u.question:
+            continue
+        for clause in _clauses(u.text):
+            m = _NO_EFFECT.search(clause)
+            named = _named_items(clause[: m.start()] if m else clause, items)
+            if m is not None and named:
+                useless |= named
+                found = found or u.text
+            elif not m and _named_items(clause, items) and not _negates(clause):
+                plain |= _named_items(clause, items)
+    return found if useless - plain else None
+
+
+# ---- a state the criterion says already held, made so by the agent (round 7, r7-turns) ----------------------------
+
+_MADE_SO = re.compile(
+    r"\b(?:i|we)(?:'ve|\s+have|\s+just|\s+now|\s+went\s+ahead\s+and)?\s+(?:(?:just|now|also|then|gone\s+ahead\s+and)\s+)*"
+    r"(?:escalated|moved|bumped|raised|set|changed|upgraded|switched|transferred|reassigned|assigned|put|made|marked|promoted|routed|sent|pushed|flagged|updated|elevated|upped)\b"
+)
+"""(round 7) The agent's own change ("I've escalated it to tier 2", "we just bumped it to P1")."""
+
+
+def _made_so(criterion: str, items: Sequence[tuple[str, ...]], carried: Sequence[Unit]) -> str | None:
+    """(round 7) When the criterion says a state already held ("CASE-5005 is already P1 with tier 2"), the sentence in
+    which the agent makes one of its things so ("so I've escalated it to tier 2 and bumped it to P1") says it did not
+    hold - unless a carried clause says "already" / "was ... already" of its things. Else None."""
+    if not re.search(r"\balready\b", criterion, re.I):
+        return None
+    made: str | None = None
+    for u in carried:
+        if u.question:
+            continue
+        text = normalise(u.text)
+        if re.search(r"\balready\b", text) and _names_item(u.text, items):
+            return None
+        for m in _MADE_SO.finditer(text):
+            rest = re.split(r"[;:.!?()\u2014]|\s[-\u2013]\s|\b(?:but|because|since|although|though)\b", text[m.end() :])[0]
+            if made is None and _names_item(rest, items):
+                made = u.text
+    return made
+
+
+# ---- the opposite state in its own word (round 7, r7-turns) --------------------------------------------------------
+
+ANTONYMS = {
+    "open": "closed close closes shut shuts closing", "active": "inactive deactivated deactivate closed terminated",
+    "enabled": "disabled disable", "enable": "disabled disable", "live": "offline paused suspended",
+    "available": "unavailable", "valid": "invalid expired void", "visible": "hidden", "public": "private",
+    "subscribed": "unsubscribed", "connected": "disconnected disconnect", "attached": "detached removed",
+    "locked": "unlocked unlock", "unlocked": "locked lock", "frozen": "unfrozen unfreeze", "unfrozen": "frozen freeze",
+    "paid": "unpaid outstanding overdue", "included": "excluded", "kept": "removed deleted discarded",
+    "retained": "removed deleted discarded", "held": "released", "approved": "rejected declined denied",
+    "assigned": "unassigned",
+}
+"""(round 7) A state and the words that say its opposite without a negator (a reviewed family of everyday states:
+open / closed, active / deactivated, enabled / disabled, paid / unpaid...)."""
+
+
+@lru_cache(maxsize=1)
+def _antonym_keys() -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    return tuple((_keys(word), frozenset(k for w in opposites.split() for k in _keys(w.replace("-", " ")))) for word, opposites in ANTONYMS.items())
+
+
+@lru_cache(maxsize=8192)
+def _opposed(plain: frozenset[str]) -> frozenset[str]:
+    """The keys of the states whose opposite a clause states plainly (its `_plain` keys)."""
+    return frozenset(k for state, opposites in _antonym_keys() if plain & opposites for k in state)

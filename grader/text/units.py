@@ -843,6 +843,11 @@ def split_question(sentence: str) -> tuple[str, str]:
             statement, question = sentence[: edge.start()].rstrip(), sentence[edge.start() :]
             if _doubts(statement, question):
                 return "", sentence
+            # (round 7, r7-turns) a statement part that is itself asked, an auxiliary before its subject ("Have you
+            # uploaded a proof of address yet, and if so, do you have the reference?"): all of it is a question
+            head = re.findall(r"[a-z']+", statement.lower())
+            if head and head[0] in QUESTION_AUX and len(head) > 1 and head[1] in QUESTION_SUBJECTS:
+                return "", sentence
             return statement, question
     return "", sentence
 

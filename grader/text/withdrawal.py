@@ -279,6 +279,8 @@ def _reverses(before: str, text: str, kind: str, marker: str = "") -> bool:
         return True
     if kind == "apology":
         return _undoes(before, text)
+    if kind == "soft" and marker.lower() not in SOFT_ALTERNATIVES and _failure_of(before, text):
+        return True  # (round 7) "Hmm, looks like that swap didn't go through", "Actually, the refund didn't process"
     if _negative(before) and not _negative(text) and DONE_OR_ALLOWED.search(text):
         return True  # a refusal, then the thing done or allowed
     if _negative(before) and not _negative(text) and not ALTERNATIVE_WORDS.search(text) and marker.lower() not in SOFT_ALTERNATIVES:
@@ -293,14 +295,55 @@ SOFT_ALTERNATIVES = frozenset({"but", "however", "though", "still", "well"})
 their content alone."""
 
 
+_CONTRARY_WORDS = re.compile(
+    r"\b(?:not|no|never|none|nothing|only|just|still|pending|queued|declined|rejected|refused|failed|blocked|reverted|undone|"
+    r"instead|wrong|incorrect|actually|rather|yet|other|another|different|earlier|later|old|previous|original|"
+    r"tentative\w*|provisional\w*|pencil+ed|hold|held|unconfirmed|draft|due|expected|planned|lapsed|expired|void\w*|cancell?ed|"
+    r"reserved|queued|partial\w*|\w{3,}ing|can|could|may|might|should|would)\b|n't\b|"
+    r"\b(?:it|that|this|those|these|them|everything|all|above)\b",
+    re.I,
+)
+"""(round 7) Words by which a correction bears on what was said without naming it: a denial, a restriction, a state
+not reached, an alternative, or a back-reference."""
+
+
+def _speaks_of(before: str, text: str) -> bool:
+    """(round 7) Whether a strong correction's text bears on the statement before it: a shared content word or id, a
+    value of a kind the statement names, or a word of denial, restriction or back-reference (`_CONTRARY_WORDS`). A
+    correction with none of them ("Correction: the voucher arrives by email", after "BK-12 is confirmed for 3 June")
+    adds a fact and takes nothing back."""
+    if _content_keys(before) & _content_keys(text) or _CONTRARY_WORDS.search(text) or FAILED.search(text) or _negative(before) != _negative(text):
+        return True
+    if set().union(*(_verb_keys(w) for w in CONTENT.findall(before.lower()) if w not in FUNCTION_WORDS)) & set().union(*(_verb_keys(w) for w in CONTENT.findall(text.lower()) if w not in FUNCTION_WORDS)):
+        return True  # "is held" / "the hold lapsed"
+    kinds = {v.kind for v in find_values(before)}
+    return any(v.kind in kinds for v in find_values(text))
+
+
+def _failure_of(before: str, text: str) -> bool:
+    """Whether `text` says the thing `before` states did not go through: a failure (FAILED) in a clause about something
+    `before` names (a shared content word or id), or naming what failed by a back-reference (round 7)."""
+    for m in FAILED.finditer(text):
+        clause = CLAUSE_SPLIT.split(text[: m.end()])[-1]
+        if "still" not in m.group(0).lower() and _refers_back(text, m):
+            return True  # (round 7) "the system bounced that change", "I've just seen the update didn't save"
+        if _other_part(before, clause[: len(clause) - len(m.group(0))]):
+            continue  # (round 7) another part of the same record: "BK-12 is cancelled" / "sorry, the refund for BK-12 hasn't been issued"
+        if _content_keys(before) & _content_keys(clause) and not _other_instance(before, clause):
+            return True  # the same thing, said not to have gone through in its own clause ("the $250 transfer failed" says nothing of the $412.35 one)
+    # (round 7) an active verb of undoing with a back-reference as its object ("the portal rejected that update")
+    return any(_BACK_AFTER.match(text[m.end() :]) for m in ACTIVE_FAILED.finditer(text))
+
+
+ACTIVE_FAILED = re.compile(r"\b(?:rejected|declined|refused|blocked|reverted|undid|undone|rolled\s+back|bounced|kicked\s+back|threw\s+out|wiped|cancell?ed\s+out)\b", re.I)
+
+
 def _undoes(before: str, text: str) -> bool:
     """Whether a later unit opened by an apology-like marker undoes `before`: it says the action did not go
     through (FAILED) about something `before` names (a shared content word or id), it denies a word
     `before` states, or it does what `before` refused."""
-    for m in FAILED.finditer(text):
-        clause = CLAUSE_SPLIT.split(text[: m.end()])[-1]
-        if _content_keys(before) & _content_keys(clause) and not _other_instance(before, clause):
-            return True  # the same thing, said not to have gone through in its own clause ("the $250 transfer failed" says nothing of the $412.35 one)
+    if _failure_of(before, text):
+        return True
     if _other_instance(before, text):
         return False
     stated_before, denied_before = _polar_keys(before)
@@ -308,6 +351,60 @@ def _undoes(before: str, text: str) -> bool:
     if stated_before & denied:
         return True
     return bool(denied_before & stated) and DONE_OR_ALLOWED.search(text) is not None and not ALTERNATIVE_WORDS.search(text)
+
+
+# ---- round 7 (r7-turns): what a failure refers to --------------------------------------------------------------
+
+BACK_NOUN = (
+    r"(?:change|changes|update|updates|edit|edits|amendment|request|action|submission|save|fix|correction|move|switch|swap|"
+    r"transfer|attempt|booking|registration|entry|it|that|this)"
+)
+_BACK_BEFORE = re.compile(r"(?:^|\b(?:the|that|this|my|our|your|these|those)\s+(?:(?:last|earlier|previous|above|first|recent)\s+)?)"
+                          r"\b" + BACK_NOUN + r"\s+(?:(?:just|actually|really|then|also|unfortunately|apparently|somehow)\s+)*$", re.I)
+_BACK_AFTER = re.compile(r"^\s+(?:(?:the|that|this|my|our|these|those)\s+(?:(?:last|earlier|previous|recent)\s+)?" + BACK_NOUN + r"|it|that|this)\b(?!\s+(?:to|of|for|on)\b)", re.I)
+"""(round 7) A failure that names what failed by a back-reference: a pronoun or a determiner with a noun of the action
+itself ("that change", "the update", "my edit"), never one with its own complement ("the update to your email")."""
+_PART_GENERIC = frozenset(
+    "change changes update updates edit amendment request action submission system attempt process operation transaction "
+    "record entry account tool portal screen save booking order case ticket item details thing things status".split()
+)
+"""Nouns of the action or the record itself: a failure of one of them is not of another part of the record."""
+
+
+def _refers_back(text: str, m: re.Match[str]) -> bool:
+    """Whether the failure `m` in `text` names what failed by a back-reference (`_BACK_BEFORE`, `_BACK_AFTER`), in
+    its own clause (the words right before it, or its object right after it: "the system just bounced that change")."""
+    before = CLAUSE_SPLIT.split(text[: m.start()])[-1]
+    before = re.sub(r"^.*\b(?:seen|noticed|found|checked|spotted|realised|realized|looks\s+like|seems|turns\s+out|appears)\s+", "", before, flags=re.I)
+    if re.fullmatch(r"\W*(?:(?:that|but|so|and|oh|sorry|apologies|unfortunately)\s+)*(?:it|that|this)\s+(?:(?:just|actually|really|then|also|unfortunately|apparently|somehow)\s+)*", before, re.I):
+        return True
+    if _BACK_BEFORE.search(before) and re.search(r"\b(?:the|that|this|my|our|your|these|those)\s", before, re.I):
+        return not re.search(r"\b(?:to|of|for|on)\s+[\w$-]+\s+$", before, re.I)
+    return m.group(0).split()[-1].lower() in ("bounced", "rejected", "declined", "refused", "blocked", "reverted", "undone") and _BACK_AFTER.match(text[m.end() :]) is not None
+
+
+def _other_part(before: str, subject: str) -> bool:
+    """(round 7) Whether a failure's subject (its clause before the failure) names another part of a record `before`
+    speaks of: a noun `before` does not say (not one of the action or the record itself), bound to a record `before`
+    names ("the refund for BK-12", "BK-12's refund", "the deposit on it") - "BK-12 is cancelled" / "the refund for BK-12
+    hasn't been issued". A failure with no such binding ("the upload didn't save") is the action's, in any words."""
+    from grader.text.lexicon import word_keys
+
+    lowered = normalise(subject)
+    ids = _ids(before)
+    for m in _PART_OF.finditer(lowered):
+        noun, owner = m["noun"] or m["noun2"], m["owner"] or m["owner2"]
+        if noun in FUNCTION_WORDS or noun in _PART_GENERIC or set(word_keys(noun)) & _content_keys(before):
+            continue
+        if owner in ("it", "this", "that", "them") or _ids(owner) & ids or (_content_keys(owner) & _content_keys(before)):
+            return True
+    return False
+
+
+_PART_OF = re.compile(
+    r"\b(?P<noun>[a-z]{4,})\s+(?:for|of|on|to|from|with)\s+(?:the\s+|your\s+|that\s+|this\s+)?(?P<owner>[a-z]+-?\d[\w-]*|it|this|that|them|[a-z]{4,})\b"
+    r"|\b(?P<owner2>[a-z]+-\d[\w-]*)'s\s+(?P<noun2>[a-z]{4,})\b"
+)
 
 
 CLAUSE_SPLIT = re.compile(r"[,;:.!?()\u2014]|\s[-\u2013]\s|\b(?:but|so|because|since|and|while|although|though)\b", re.I)
@@ -364,6 +461,27 @@ def _substitute_ids(units: list[Unit], out: list[Unit], previous: list[int], tex
     return True
 
 
+SLIP_CUE = re.compile(r"^\W*(?:(?:sorry|oops|er+|um+|uh|no|or\s+rather|rather)[,\s]+)*(?:i\s+mean(?:t)?|make\s+that|that\s+should\s+(?:read|say|be)|i\s+should\s+say|correction)\b", re.I)
+"""(round 7) A slip corrected inside its sentence: "sorry, I mean", "make that", "or rather", "I meant"."""
+
+
+def _slip(head: str, rest: str) -> str | None:
+    """(round 7) A sentence that corrects an id of its own after a slip cue ("From now on please use CASE-5007 - sorry,
+    I mean CASE-5006, the original case"): the rest after the cue (a part of the message as written), when the head
+    ends on the slipped id and the rest names one id of its prefix, not that one. Else None."""
+    if not SLIP_CUE.match(rest) and not (_marker(rest)[0] is not None and CORRECTION_CUE.search(rest[:40])):
+        return None
+    mine = [v for v in find_values(head) if v.kind == "id"]
+    theirs = [v for v in find_values(rest) if v.kind == "id" and not any(v.same(w) for w in mine)]
+    if len(theirs) != 1:
+        return None
+    prefix = str(theirs[0].value).split("-")[0]
+    old = [w for w in mine if str(w.value).split("-")[0] == prefix]
+    if len(old) != 1 or not re.search(re.escape(old[0].text) + r"[\s*_)\].,;:-]*$", head, re.I):
+        return None  # only a slip the sentence ends its head on: the rest, as written, replaces it (a quotable part)
+    return rest.strip()
+
+
 def _value_correction(before: str, text: str) -> bool:
     """A value corrected by another of the same kind ("Correction: it's $45."): the correction rule's job -
     unless the correction says the action did not go through ("my mistake: that update didn't save, so your
@@ -397,6 +515,10 @@ def reverse(units: list[Unit]) -> list[Unit]:
             for edge in MID_EDGE.finditer(unit.text) if not unit.question else ():
                 rest = unit.text[edge.end() :]
                 inner, inner_kind = _marker(rest)
+                swapped = _slip(unit.text[: edge.start()], rest) if inner is not None or SLIP_CUE.match(rest) else None
+                if swapped is not None:
+                    out[n] = replace(out[n], text=swapped)  # (round 7) "use CASE-5007 - sorry, I mean CASE-5006"
+                    break
                 if inner is not None and inner_kind != "apology" and _reverses(unit.text[: edge.start()], rest, inner_kind, inner.group(0)) and not _value_correction(unit.text[: edge.start()], rest):
                     out[n] = replace(out[n], text=rest)
                     break
@@ -422,6 +544,8 @@ def reverse(units: list[Unit]) -> list[Unit]:
         last = previous[-1]
         if not _reverses(units[last].text, text, kind, marker.group(0)) or _value_correction(units[last].text, text):
             continue
+        if kind == "strong" and not _speaks_of(units[last].text, " ".join([text[marker.end() :]] + [u.text for u in following])):
+            continue  # (round 7) "Correction: the voucher arrives by email" corrects nothing "BK-12 is confirmed" said
         keys = _content_keys(text)
         for k in previous:
             same = units[k].message == unit.message or (kind == "strong" and units[k].message == units[last].message)
@@ -511,6 +635,8 @@ def offered_not_done(criterion: str, units: list[Unit]) -> str | None:
     nouns = _content_keys(criterion) - {v for v in _ids(criterion)} if confirms else set()
     if confirms:
         done |= _verb_keys("confirmed")
+    if units and not units[-1].question and len(units) > 1 and units[-2].question and units[-2].message == units[-1].message and CONSEQUENCE.match(normalise(units[-1].text)):
+        units = units[:-1]  # (round 7) "Would you like me to start the return? That would be $28.00 back to your card."
     if not units or not units[-1].question:
         return None
     last = units[-1]
@@ -532,7 +658,7 @@ def offered_not_done(criterion: str, units: list[Unit]) -> str | None:
             return last.text
         # (round 6) an offer to do the confirmed thing to what the criterion names ("Would you like me to swap your blue
         # pair for the black?" against "Confirms the exchange to black jeans"), when no statement says anything was done
-        if confirms and not verb & _INFO_VERBS and _content_keys(after) & nouns and not any(
+        if confirms and not verb & _INFO_VERBS and (_content_keys(after) & nouns or PRONOUN_ONLY.match(after)) and not any(
             w not in _REPORTED for u in statements for w in DONE_WORD.findall(u.text.lower())
         ):
             return last.text
@@ -544,6 +670,10 @@ def offered_not_done(criterion: str, units: list[Unit]) -> str | None:
     return None
 
 
+CONSEQUENCE = re.compile(r"^\W*(?:(?:so|and|then)\s+)?(?:that|this|it|which|you|your\s+\w+|the\s+\w+)(?:\s+\w+)?\s*(?:would|'d|could|will|'ll)\b")
+"""(round 7) A statement of what an offer would bring, right after it ("That would be a $28.00 refund"): part of the offer."""
+PRONOUN_ONLY = re.compile(r"^\s*(?:it|that|this|them|him|her)(?:\s+(?:in|up|on|through|over|down|off|for\s+you|now|today|then|right\s+away))*\s*[?.!]*\s*$", re.I)
+"""(round 7) An offer whose only object is a pronoun for the thing ("Want me to lock him in?", "Shall I set it up?")."""
 _INFO_VERBS = frozenset(k for w in "check look confirm verify send email text tell let show share explain remind call find see note print resend".split() for k in _verb_keys(w))
 """Offers of telling or finding out: they offer no thing the criterion confirms done."""
 _REPORTED = frozenset("checked looked noticed based called named listed asked wanted needed used seemed showed".split())
