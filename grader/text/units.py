@@ -903,6 +903,27 @@ FRAGMENT_WORDS = 5
 """A message of one unit shorter than this is a fragment; a transcript mostly of fragments is a list."""
 
 
+@lru_cache(maxsize=4096)
+def fragment_lines(message: str, phrases: tuple[str, ...] = ()) -> frozenset[int]:
+    """The transcript's list rule inside one message: a message of at least five lines, most of them fragments
+    (one unit of fewer than FRAGMENT_WORDS words with no predicate), is a list written one item per line, and
+    its short lines carry nothing ("granted to you" as one line among "CAB", "P3", "not approved", ...), as a
+    transcript of one phrase per message does not. The units returned are those short lines."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    if len(lines) < 5:
+        return frozenset()
+
+    def record(line: str) -> bool:  # "- compta@x.fr → billing", "Time zone: Europe/Paris": a record, as in dump_units
+        bare = line.lstrip("-*• ").strip()
+        return (LABEL_COLON.search(bare) is not None and terse_statement(bare, phrases)) or arrow_statement(bare, phrases) or record_line(bare, phrases)
+
+    short = {line for line in lines if len(_sentences(line)) == 1 and len(_words(line)) < FRAGMENT_WORDS and not record(line)}
+    fragments = sum(line in short and not any(_item_predicate(i, phrases) for i in list_items(line)) for line in lines)
+    if fragments / len(lines) <= 0.6:
+        return frozenset()
+    return frozenset(i for i, unit in enumerate(_sentences(message)) if unit.strip() in short)
+
+
 def transcript_units(messages: list[str], phrases: tuple[str, ...] = ()) -> list[Unit]:
     """The transcript's units, each marked whether it can carry a match (keyword-list and question rules)."""
     fragments = [
@@ -914,7 +935,7 @@ def transcript_units(messages: list[str], phrases: tuple[str, ...] = ()) -> list
     for m, message in enumerate(messages):
         short = len(_sentences(message)) == 1 and len(_words(message)) < FRAGMENT_WORDS
         dump = (listy_transcript and short) or message_is_dump(message, phrases)  # the cheap reading first
-        spread = frozenset() if dump else dump_units(message, phrases)  # a dump's every unit is listed already
+        spread = frozenset() if dump else dump_units(message, phrases) | fragment_lines(message, phrases)  # a dump's every unit is listed already
         records = _records_of(message, phrases)
         index = 0
         for i, sentence in enumerate(_sentences(message)):
