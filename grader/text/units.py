@@ -235,7 +235,37 @@ def _predicate(words: tuple[str, ...] | list[str]) -> bool:
         for i, w in enumerate(words[2:], start=2)
     ):
         return True  # "the enterprise plan costs": a noun phrase and its present-tense verb
+    if _relation_verb(words):
+        return True
     return len(words) >= 2 and any(re.search(r"[a-z]{2}ed$", w) or w in IRREGULAR_PARTICIPLES for w in words)
+
+
+# r8-units: the verbs that bind a subject to a quantity ("ACC-2040 and ACC-2041 hold $1,820.00 and $640.00",
+# "the suite costs $240", "both invoices come to $505.50", "the queue stands at 14"), in both present forms
+RELATION_VERBS = frozenset(
+    w + e
+    for w in "hold have show cost total owe carry contain read stand sit come run pay earn need take reach cover include "
+    "charge weigh list score count amount equal sum average number range start begin end finish open close fall drop rise "
+    "remain stay last leave give get hit".split()
+    for e in ("", "s")
+) | frozenset("has holds carries reaches sums finishes averages leaves".split())
+RELATION_LINKS = frozenset("at to about around over under only just roughly exactly".split())
+
+
+def _relation_verb(words: tuple[str, ...] | list[str]) -> bool:
+    """A relation verb between a subject (a masked name or id, a content word) and a quantity after it, directly or
+    through "at"/"to" ("stands at 14", "comes to $505.50"): the verb of a terse clause, not a keyword. A verb
+    with no subject before it ("hold, $1,820.00") or no quantity after it ("ACC-2040 hold") is none."""
+    for i, w in enumerate(words[1:-1], start=1):
+        if w not in RELATION_VERBS:
+            continue
+        before, after = words[i - 1], words[i + 1 :]
+        if before in FUNCTION_WORDS and before not in ("both", "all", "each") or not re.match(r"[a-z0-9]", before):
+            continue
+        j = 1 if after and after[0] in RELATION_LINKS else 0
+        if len(after) > j and (re.match(r"\d", after[j]) or after[j] == "kw"):  # "kw": a judged value phrase
+            return True
+    return False
 
 
 CLAUSE_WORDS = 4
@@ -244,11 +274,14 @@ OBJECT_DETERMINERS = frozenset("the a an your my our their this these those".spl
 DETERMINERS = frozenset("the your this that my our their his her its each every".split())
 
 
+# r8-units: a slash before a unit of time or of a count is a rate ("299 USD/month", "EUR/user"), one value,
+# never two listed words
+RATE_UNIT = r"(?:mo|month|yr|year|annum|wk|week|day|night|hr|hour|min|minute|user|seat|person|head|unit|item|license|licence|gb|tb|kg|km|mile)s?\b"
 MONTH_DAY_YEAR = re.compile(
     r"\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?),(\s*\d{4})\b", re.I
 )
 ITEM_SEPARATOR = re.compile(
-    r"(?<!\d),|,(?!\d)|[;|\u2022\u00b7\u25aa\u25b8\u2023\u2043]|\s[-\u2013\u2014]+\s|(?<=[A-Za-z])/(?=[A-Za-z])|\s/\s|(?<=[A-Za-z0-9)])\s*:(?:\s|$)|\s(?:and|or|&)\s"
+    r"(?<!\d),|,(?!\d)|[;|\u2022\u00b7\u25aa\u25b8\u2023\u2043]|\s[-\u2013\u2014]+\s|(?<=[A-Za-z])/(?=[A-Za-z])(?!RATE_UNIT)|\s/\s|(?<=[A-Za-z0-9)])\s*:(?:\s|$)|\s(?:and|or|&)\s".replace("RATE_UNIT", RATE_UNIT)
 )
 """What separates the items of a list: commas, semicolons, pipes, bullets, spaced dashes, a slash between
 words ("balance/tier/bag") or a spaced one between anything ("196 / 61 / 31.1%"), a `label:` colon and "and"/"or". The comma of a thousands separator ("1,450")
@@ -481,6 +514,52 @@ def _item_kind(item: str) -> str:
     return "word"
 
 
+# r8-units: state words: what an adjective, participle or prepositional phrase says holds of a thing ("open",
+# "in stock", "clean", "on hold"). A label made of one says the same of every value under it, and a noun phrase
+# followed by one is a clause ("line test clean").
+STATE_WORDS = frozenset(
+    "open closed available unavailable free busy taken booked full empty pending active inactive live ready due overdue "
+    "outstanding paid unpaid settled clean clear fine ok okay good healthy valid invalid expired current eligible "
+    "ineligible missing remaining left spare vacant done complete completed passed failed approved rejected declined "
+    "confirmed cancelled canceled blocked locked unlocked enabled disabled connected disconnected resolved unresolved "
+    "shipped delivered returned refunded late early underway stuck intact normal negative positive green red".split()
+)
+STATE_PHRASE = re.compile(
+    r"\b(?:in\s+(?:stock|progress|transit|review|place|use|effect|force|good\s+standing)|out\s+of\s+(?:stock|date|order|service)"
+    r"|on\s+(?:hold|order|track|time|sale|file)|sold\s+out|up\s+to\s+date|not\s+yet\s+\w+)\b"
+)
+STATE_LABEL_WORDS = 4
+STATE_FILLERS = frozenset("still now currently also both all slots slot times sizes seats dates days items orders today tomorrow".split())
+
+
+def _state_label(head: str) -> bool:
+    """A label that is a state ("Open:", "In stock:", "Still available:", "Free slots Thursday:", "Sold out:"):
+    a state word or phrase, at most STATE_LABEL_WORDS words, no id or value, no list of labels. Every value
+    under it is in that state: they need no label each. A noun label ("Amounts:", "INV-8004:", "Prices:")
+    says no state: its several values of one kind compete."""
+    text = head.strip(" :*_").lower()
+    if find_values(text) or HEAD_LIST.search(text) or ITEM_SEPARATOR.search(text):
+        return False
+    words = re.findall(r"[a-z']+", text)
+    if not words or len(words) > STATE_LABEL_WORDS or any(w in NEGATORS or w.endswith("n't") for w in words):
+        return False
+    stated = STATE_PHRASE.search(text) is not None or any(w in STATE_WORDS for w in words)
+    rest = STATE_PHRASE.sub(" ", text)
+    others = [w for w in re.findall(r"[a-z']+", rest) if w not in STATE_WORDS and w not in STATE_FILLERS and w not in FUNCTION_WORDS]
+    return stated and len(others) <= 1
+
+
+def _one_kind_under_state(head: str, text: str, phrases: tuple[str, ...]) -> bool:
+    """Two or more values of one kind (times, sizes, ids) under a state label: an enumeration of what is in
+    that state ("Open: 09:00, 11:00 and 15:00.", "In stock: 8, 10, 11.")."""
+    if not _state_label(head) or ";" in text:
+        return False
+    items = [i for i in list_items(text) if _content(i, phrases)]
+    if len(items) < 2 or not all(find_values(i) for i in items):
+        return False
+    return len({_item_kind(i) for i in items}) == 1
+
+
 def terse_statement(unit: str, phrases: tuple[str, ...] = ()) -> bool:
     """A predicate-free line that still states: every value in it can be told apart by its kind or its label.
     A `label:` head (not a list of labels: "Balance/tier/bag:") labels what follows ("Best converter: Black
@@ -490,12 +569,17 @@ def terse_statement(unit: str, phrases: tuple[str, ...] = ()) -> bool:
     compete ("1340, done, confirmed": two words; "$15.00 - $40.00": two amounts): a dump."""
     text = MONTH_DAY_YEAR.sub(r"\1\2", unit)
     colon = LABEL_COLON.search(text)
+    if colon is None and (bold := re.match(r"\s*(?:\*\*|__)([^*_:]{1,40}):(?:\*\*|__)\s", text)):  # r8-units: "**Open:** 11:00, ..."
+        text = bold.group(1) + ": " + text[bold.end() :]
+        colon = LABEL_COLON.search(text)
     if colon is not None:
         head, text = text[: colon.start() + 1], text[colon.end() :]
         if HEAD_LIST.search(head) or len([i for i in list_items(head) if _content(i, phrases)]) > 2:
             return False  # "Balance/tier/bag:", "Amounts, dates, ids:": labels of no one value
         if LABEL_COLON.search(text):
             return False
+        if _one_kind_under_state(head, text, phrases):
+            return True
     parts = text.split(";")
     if len(parts) > 1 and not all(len(list_items(p)) >= 2 for p in parts):
         return False  # "CASE-5016; closed; $40.00": semicolons part records, never single values
@@ -591,9 +675,12 @@ def _record(text: str, phrases: tuple[str, ...]) -> bool:
 def _bare_label(part: str, phrases: tuple[str, ...]) -> bool:
     """A record part that is a label alone ("timezone" among "verification - passed; ...; timezone; ..."): it
     states nothing of what it names."""
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", part)
+    if len(words) >= 2 and (words[-1].lower() in STATE_WORDS or STATE_PHRASE.search(part.lower())):
+        return False  # r8-units: a noun phrase and its state ("line test clean", "card check fine") is a clause
     return (
         HEAD_SEPARATOR.search(part) is None and not find_values(part) and not _item_predicate(part, phrases)
-        and 0 < len(re.findall(r"[A-Za-z][A-Za-z'-]*", part)) <= SPREAD_ITEM_WORDS
+        and 0 < len(words) <= SPREAD_ITEM_WORDS
     )
 
 
@@ -962,5 +1049,11 @@ $6,000" the amount is still stated (the action is what is refused)."""
 
 def _value_negated(unit: str, value: Value) -> bool:
     # (a space after the text: a dash right before the value is a break, "No - $7.5k would be refused")
-    words = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(normalise(unit[: value.start]) + " ")[-1])[-VALUE_NEGATION_WINDOW:]
-    return any(w in NEGATORS or w.endswith("n't") for w in words)
+    words = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(normalise(unit[: value.start]) + " ")[-1])
+    # r8-units: the value is the object of a relation verb ("doesn't hold $905.40", "does not come to $40"): the
+    # verb's negation is the value's
+    while words and words[-1] in RELATION_LINKS:
+        words = words[:-1]
+    if words and words[-1] in RELATION_VERBS:
+        return any(w in NEGATORS or w.endswith("n't") for w in words[-4:-1])
+    return any(w in NEGATORS or w.endswith("n't") for w in words[-VALUE_NEGATION_WINDOW:])
