@@ -1750,3 +1750,62 @@ def other_kind(hit: Hit, criterion: str) -> str | None:
 
 
 # ---- end subjects and values round 7 ---------------------------------------------------------------------
+
+
+# ---- subjects and values round 8 (r8-subjects) -----------------------------------------------------------
+
+USER_NAME = re.compile(r"\b(?i:you\s+are|i\s+am|i'm|my\s+name\s+is|this\s+is)\s+((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*){0,3})")
+"""Who the customer is, by the instruction's "You are Priya Raman" (or a first-person "I am ...")."""
+
+
+@lru_cache(maxsize=1024)
+def user_names(instruction: str) -> frozenset[str]:
+    """The words of the customer's own name(s) the instruction gives, lower-cased (empty when it gives none)."""
+    return frozenset(w.lower() for m in USER_NAME.finditer(instruction) for w in re.findall(r"[A-Za-z][\w-]*", m.group(1)))
+
+
+HOLDER_NOUNS = r"account|acct|balance|wallet|savings|checking|points|miles|card|subscription|membership|loyalty"
+"""What a customer holds (money, points, a card, a membership): never a record merely about a person, which a
+rep, an agent or an admin works on for them ("Nina's lead", "Alice's request", "Ivan's booking")."""
+THIRD_HOLDER = re.compile(
+    r"(?<![\w-])([A-Z][a-z][\w-]*(?:\s+[A-Z][a-z][\w-]*)?)['\u2019]s?\s+(?:[a-z][\w-]*\s+){0,2}?(?:" + HOLDER_NOUNS + r")s?\b"
+)
+"""A record of a named person: "Tom's account", "Lucas Moreau's business account", "James' booking"."""
+HOLDER_LEAD = re.compile(
+    r"\s*(?:(?:and|so|now|also|then|ok|okay|right|well|sure|yes|great|good\s+news|as\s+of\s+now|currently|today)\b[\s,]*)*"
+    r"(?:[A-Z]+-[A-Z0-9]+\s*,\s*)?(?:the\s+)?",
+    re.I,
+)
+"""What may stand before a clause's subject: discourse words, an id the possessive is in apposition to."""
+NOT_PEOPLE = frozenset(
+    "today tomorrow yesterday tonight week month year quarter season company team customer client everyone nobody "
+    "someone the this that your my our their his her its".split()
+) | frozenset(MONTH_NAMES) | DAY_NAMES
+
+
+def third_party_holder(hit: Hit, criterion: str, own_names: frozenset[str]) -> str | None:
+    """Round 8: a fact said of another person's record. The match's clause opens with a named person's record as
+    its subject ("Tom's account ACC-1004 now shows $3,200.00"; "ACC-1006, Lucas's account, is frozen") and the
+    person is neither named by the criterion nor the customer (the instruction's "You are ..."): the value or
+    state is that person's, not the customer's. Only as the clause's subject: "I sent $3,500 to Tom's account"
+    (an object) and "your balance is $3,200 after Tom's deposit" (another clause, or after the match) keep the
+    match. Nothing is said without the customer's name (the holder might be the customer)."""
+    if not own_names:
+        return None
+    text = hit.sentence
+    offset = hit_offset(hit)
+    s, e = clause_at(text, offset)
+    crit = {w.lower() for w in re.findall(r"[A-Za-z][\w-]*", criterion)}
+    for m in THIRD_HOLDER.finditer(text, s, offset):
+        if m.start() >= offset:
+            break
+        words = [w.lower() for w in m.group(1).split()]
+        if any(w in NOT_PEOPLE or w in own_names or w in crit for w in words):
+            continue
+        if not HOLDER_LEAD.fullmatch(text[s : m.start()]):
+            continue  # not the clause's subject ("I sent $3,500 to Tom's account")
+        return m.group(1)
+    return None
+
+
+# ---- end subjects and values round 8 ---------------------------------------------------------------------

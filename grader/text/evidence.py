@@ -49,6 +49,7 @@ from collections.abc import Hashable, Sequence
 from contracts.schema import ReplyCriterion
 from grader.judge import CriterionJudgement, JudgeOutput
 from grader.remembered import remembered
+from grader.text.binding import third_party_holder, user_names  # round 8 (r8-subjects)
 from grader.text.binding import account_role_swap, crossed_roles, other_kind, paired_lists, apposed_rival, per_head_swap, rival_thing_label, unlabelled_run, attributed, counted_other, counted_twice, denied, mislabelled, opposite_state, other_date, positive_for_negative, rival_label, set_aside, uncovered, value_labels, wh_dropped
 from grader.text.conflicts import period_mismatch, status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
@@ -119,7 +120,7 @@ class EvidenceJudge:
         for index, criterion in enumerate(criteria):
             if only is not None and index not in only:
                 continue
-            judgement, conflicted = self._criterion(criterion, units, all_units, known, known_words)
+            judgement, conflicted = self._criterion(criterion, units, all_units, known, known_words, user_names(instruction))
             contradiction |= conflicted
             results.append(judgement)
         return JudgeOutput(judge=self.name, criteria=results, contradiction_found=contradiction)
@@ -164,7 +165,14 @@ class EvidenceJudge:
         the criterion gives a kind taken "as" another kind."""
         return crossed_roles(hit, index, items, criterion) is not None or paired_lists(hit, items[index], criterion, units) is not None or other_kind(hit, criterion) is not None
 
-    def _criterion(self, criterion: ReplyCriterion, units: list[Unit], all_units: list[Unit], known: list[Value], known_words: set[str]) -> tuple[CriterionJudgement, bool]:
+    @staticmethod
+    def _round8(hit: Hit, criterion: str, own_names: frozenset[str]) -> bool:
+        """Round 8's subjects and values (`grader.text.binding`, block "subjects and values round 8"): a fact
+        said of another person's record (that person's record the clause's subject, the person neither the
+        criterion's nor the customer)."""
+        return third_party_holder(hit, criterion, own_names) is not None
+
+    def _criterion(self, criterion: ReplyCriterion, units: list[Unit], all_units: list[Unit], known: list[Value], known_words: set[str], own_names: frozenset[str] = frozenset()) -> tuple[CriterionJudgement, bool]:
         found: list[tuple[str, Hit]] = []
         missing: list[str] = []
         notes: list[str] = []
@@ -181,7 +189,7 @@ class EvidenceJudge:
                     stated = [h for h in phrase_hits(phrase, units, negation=False) if said_absent(h)]  # "still no proof of address on file"
                 if not negation:  # the criterion states it negated: said of its subject, so must the reply ("Mei Tanaka is HVAC-qualified" is no match)
                     stated = [h for h in stated if denied(h) or not attributed(h, items[index], criterion.criterion)]
-                hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not mislabelled(h, index, labels) and not set_aside(h, items[index], items, criterion.criterion, units) and not positive_for_negative(h, items[index], criterion.criterion, all_units) and not period_mismatch(h, criterion.criterion) and not other_date(h, items, criterion.criterion) and not self._round4(h, phrase, index, items, criterion.criterion) and not self._round5(h, index, items, criterion.criterion) and not self._round6(h, index, items, criterion.criterion, units) and not self._round7(h, index, items, criterion.criterion, units) and not unlabelled_run(h, index, labels) and not prospective(h, phrase, criterion.criterion)]
+                hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not mislabelled(h, index, labels) and not set_aside(h, items[index], items, criterion.criterion, units) and not positive_for_negative(h, items[index], criterion.criterion, all_units) and not period_mismatch(h, criterion.criterion) and not other_date(h, items, criterion.criterion) and not self._round4(h, phrase, index, items, criterion.criterion) and not self._round5(h, index, items, criterion.criterion) and not self._round6(h, index, items, criterion.criterion, units) and not self._round7(h, index, items, criterion.criterion, units) and not self._round8(h, criterion.criterion, own_names) and not unlabelled_run(h, index, labels) and not prospective(h, phrase, criterion.criterion)]
                 if stated and not hits and all(prospective(h, phrase, criterion.criterion) for h in stated):
                     notes.append(f"{phrase!r} is said only as still to come or as a guess ({_where(stated[0])})")
                 elif stated and not hits:
