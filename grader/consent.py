@@ -1159,23 +1159,28 @@ def _option_pick(text: str, proposal: str | None, question: ConsentQuestion, rea
         return None
     # what the answer says, not what it asks or bounds ("What's the earliest before noon? I'll take that.")
     said = " ".join(reading.without_conditions(t) for t in dict.fromkeys([*reading.statement_texts, *reading.affirm_texts, *reading.request_texts]))
-    bounds = lexicon().date_before + lexicon().date_after
-    answer_values = [
-        v for v in spoken_values(said) if v.kind in ("id", "time", "date") and not any(words(said[: v.start])[-2:][-len(words(b)):] == words(b) for b in bounds)
-    ]
-    answer_words = _content(said)
     if any(find(words(said), form) for form in _ALL_OF):
         return None  # "do both", "all of them": the call's option among the others
     counts: dict[str, int] = {}
     for _, ws in options:
         for w in ws:
             counts[w] = counts.get(w, 0) + 1
-    picked = []
-    for i, (values, ws) in enumerate(options):
-        by_value = any(v.same(a) or a.same(v) for v in values for a in answer_values if a.kind == v.kind)
-        by_word = any(counts.get(w) == 1 for w in answer_words & ws)
-        if by_value or by_word:
-            picked.append(i)
+    # round 8: the call's own verb picks an option only when nothing else in the answer does ("yes, cancel the one on
+    # the 10th" after "Shall I cancel PNR-R4T8VX?": the day picks, not the verb)
+    verbs = _action_words(question.tool)
+    picked = _picked_options(said, options, counts, verbs) or _picked_options(said, options, counts, frozenset())
+    if len(picked) > 1:
+        # round 8: "Luis please. Ben came last time and left a mess.": the answer's first short choice (a sentence of
+        # at most four content words, no negation) picks one option; the reason after it names another
+        pieces = sorted(dict.fromkeys([*reading.statement_texts, *reading.affirm_texts, *reading.request_texts]), key=lambda t: (text.find(t) % (len(text) + 1)))
+        for sentence in (s for t in pieces for s in re.split(r"(?<=[.!?;])\s+|\s+[\u2014\u2013-]\s+", reading.without_conditions(t))):
+            sw = words(sentence)
+            if not sw or any(w in lexicon().negators for w in sw) or len(_content(sentence)) > 4:
+                continue
+            first = _picked_options(sentence, options, counts, verbs) or _picked_options(sentence, options, counts, frozenset())
+            if first:
+                picked = first
+                break
     if len(picked) != 1:
         return None
     values, _ = options[picked[0]]
@@ -1186,6 +1191,28 @@ def _option_pick(text: str, proposal: str | None, question: ConsentQuestion, rea
     if any((v.kind, str(v.value).split("-")[0] if v.kind == "id" else "") in kinds for v in values):
         return False
     return None
+
+
+@cache
+def _action_words(tool: str) -> frozenset[str]:
+    return frozenset(w for f in action_forms(tool) for w in words(f))
+
+
+def _picked_options(said: str, options: tuple[tuple[tuple[Value, ...], frozenset[str]], ...], counts: dict[str, int], verbs: frozenset[str]) -> list[int]:
+    """The options `said` names: by a value of theirs (a day of the month names a date: "the one on the 10th"), not one
+    after a bound ("before 10:00"), or by a word only that option has (not the call's own verb)."""
+    bounds = lexicon().date_before + lexicon().date_after
+    answer_values = [
+        v for v in spoken_values(said) if v.kind in ("id", "time", "date", "day") and not any(words(said[: v.start])[-2:][-len(words(b)):] == words(b) for b in bounds)
+    ]
+    answer_words = _content(said) - verbs
+    picked = []
+    for i, (values, ws) in enumerate(options):
+        by_value = any(v.same(a) or a.same(v) for v in values for a in answer_values if a.kind == v.kind or {a.kind, v.kind} == {"day", "date"})
+        by_word = any(counts.get(w) == 1 for w in answer_words & ws)
+        if by_value or by_word:
+            picked.append(i)
+    return picked
 
 
 def _delegates(request: list[str]) -> bool:

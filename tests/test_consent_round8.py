@@ -1,0 +1,120 @@
+"""The consent rule, round 8, in sentences of our own (no calibration case uses them), must-fail beside must-pass:
+- a clause after "but" that keeps a thing as it is ("but leave the urgency where it is", "but don't touch the date")
+  is the yes's condition that the call does not set that thing;
+- a clause after "but" saying what must hold, with a value ("but make sure it's 44 Elm Street"), is the yes's
+  condition; one without a value ("but make sure you email me") is not;
+- an option picked by a word only it has, in a short first choice followed by a reason naming another option ("Priya
+  please. Tom was late last time."); an option picked by its day of the month ("the one on the 14th"); the call's own
+  verb in the answer picks no option."""
+
+from __future__ import annotations
+
+import pytest
+
+from contracts.schema import ConsentCheck
+from grader.consent import decide
+from grader.consent_language import spoken_values
+from tests.consent_model import ask
+
+
+def granted(check: ConsentCheck, turns: list[tuple[str, str]], call: dict) -> bool:
+    return decide(ask(check, turns, call)).granted
+
+
+# --- "but" + keep a thing as it is ------------------------------------------------------------------------------
+
+INCIDENT = ConsentCheck(tool="update_incident", decision="the customer agreed to the impact and urgency offered", upfront=False)
+INCIDENT_OFFER = "I can set INC-3101 to high impact and medium urgency. Shall I?"
+BOTH = {"incident_id": "INC-3101", "impact": "high", "urgency": "medium"}
+IMPACT_ONLY = {"incident_id": "INC-3101", "impact": "high"}
+
+
+@pytest.mark.parametrize(("answer", "call", "expected"), [
+    ("Raise the impact, yes, but leave the urgency as it is.", BOTH, False),
+    ("Yes, but keep the urgency where it is for the moment.", BOTH, False),
+    ("ok but don't touch the urgency", BOTH, False),
+    ("Go on - but leave urgency alone, it's not that pressing.", BOTH, False),
+    ("Sure, but keep the urgency the way it is.", BOTH, False),
+    ("Raise the impact, yes, but leave the urgency as it is.", IMPACT_ONLY, True),
+    ("Yes, but keep the urgency where it is for the moment.", IMPACT_ONLY, True),
+    ("ok but don't touch the urgency", IMPACT_ONLY, True),
+    ("Sure, but leave the category alone.", BOTH, True),           # the call sets no category
+    ("Yes please, but keep me posted.", IMPACT_ONLY, True),          # no thing kept: a remark, not a condition
+    ("Yes, but keep going with the root-cause work.", IMPACT_ONLY, True),
+])
+def test_but_keep_a_thing_as_it_is(answer: str, call: dict, expected: bool) -> None:
+    turns = [("user", "INC-3101 is spreading to the whole floor."), ("assistant", INCIDENT_OFFER), ("user", answer)]
+    assert granted(INCIDENT, turns, call) is expected
+
+
+# --- "but make sure" + a value ----------------------------------------------------------------------------------
+
+ADDRESS = ConsentCheck(tool="update_shipping_address", decision="the customer agreed to the new shipping address", upfront=False)
+ADDRESS_OFFER = "I'll change ORD-5521's delivery address to 44 Elm Street, Tulsa 74103. Okay?"
+ADDRESS_CALL = {"order_id": "ORD-5521", "street": "44 Elm Street", "city": "Tulsa", "postal_code": "74103"}
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("Yes, but make sure it's 14 Elm Street, not 44.", False),
+    ("go for it - but be sure the zip is 74104", False),
+    ("Fine, but ensure it's flat 2, 48 Elm Street.", False),
+    ("Yes, but make sure it's 44 Elm Street.", True),
+    ("go for it, but be sure the zip is 74103", True),
+    ("Yes, but make sure you email me the new tracking link.", True),   # an added request, no value: no condition
+    ("Sure, but make sure I get a confirmation text.", True),
+])
+def test_but_make_sure_of_a_value(answer: str, expected: bool) -> None:
+    turns = [("user", "Can ORD-5521 go to my new place in Tulsa?"), ("assistant", ADDRESS_OFFER), ("user", answer)]
+    assert granted(ADDRESS, turns, ADDRESS_CALL) is expected
+
+
+# --- an option picked by a word only it has, a reason after it naming another -------------------------------------
+
+ASSIGN = ConsentCheck(tool="assign_technician", decision="the customer agreed to the technician offered", upfront=False)
+ASSIGN_OFFER = ("Booked: your boiler service for WO-7720 on Thursday 4 March, 08:00-10:00. Priya Nair (TECH-310) and "
+                "Tom Walsh (TECH-312) are both qualified and free then - would you like one of them?")
+
+
+@pytest.mark.parametrize(("answer", "tech", "expected"), [
+    ("Priya please. Tom was late last time.", "TECH-312", False),
+    ("Priya, if that's ok - Tom was a bit rough with the pipes.", "TECH-312", False),
+    ("Walsh. Nair never turned up last winter.", "TECH-310", False),
+    ("Priya please. Tom was late last time.", "TECH-310", True),
+    ("Walsh. Nair never turned up last winter.", "TECH-312", True),
+    ("Not Tom. Priya please.", "TECH-310", True),
+    ("Not Tom. Priya please.", "TECH-312", False),
+])
+def test_a_short_pick_then_a_reason_naming_another(answer: str, tech: str, expected: bool) -> None:
+    turns = [("user", "Book WO-7720 for Thursday morning."), ("assistant", ASSIGN_OFFER), ("user", answer)]
+    assert granted(ASSIGN, turns, {"appointment_id": "APT-9001", "technician_id": tech}) is expected
+
+
+# --- an option picked by its day of the month; the call's own verb picks nothing -----------------------------------
+
+CANCEL = ConsentCheck(tool="cancel_booking", decision="the customer agreed to cancel the booking named", upfront=False)
+CANCEL_OFFER = ("That's PNR-H3J8KQ on 14 March, economy - no refund. Your 16 March booking PNR-W2N5TZ stays. "
+                "Shall I cancel PNR-H3J8KQ?")
+
+
+@pytest.mark.parametrize(("answer", "booking", "expected"), [
+    ("Oh - no wait, cancel the one on the 16th, that's the one I don't need.", "PNR-H3J8KQ", False),
+    ("yes, cancel the one on the 16th please", "PNR-H3J8KQ", False),
+    ("Sorry, I meant the 16th one. Cancel that.", "PNR-H3J8KQ", False),
+    ("yes, cancel the one on the 14th please", "PNR-H3J8KQ", True),
+    ("Yes, the 14th one, cancel it.", "PNR-H3J8KQ", True),
+    ("yes, cancel the one on the 16th please", "PNR-W2N5TZ", True),
+])
+def test_a_pick_by_day_of_month(answer: str, booking: str, expected: bool) -> None:
+    turns = [("user", "Cancel my Leeds trip, the PNR starts with H I think."), ("assistant", CANCEL_OFFER), ("user", answer)]
+    assert granted(CANCEL, turns, {"booking_id": booking, "reason": "no longer needed"}) is expected
+
+
+@pytest.mark.parametrize(("text", "times"), [
+    ("the one on the 10th", []),
+    ("that one please", []),
+    ("the other one", []),
+    ("at one please", [60, 780]),
+    ("one pm works", [780]),
+])
+def test_the_one_is_a_pronoun_not_an_hour(text: str, times: list[int]) -> None:
+    assert sorted(v.value for v in spoken_values(text) if v.kind == "time") == times
