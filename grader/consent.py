@@ -1409,7 +1409,12 @@ def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, readi
             counts[w] = counts.get(w, 0) + 1
     valued = [i for i, p in enumerate(parts) if any(v.kind in ("id", "time", "date", "number") for v in spoken_values(p))] or list(range(len(parts)))
     days = lexicon().times_of_day
-    for raw, clause, _, _ in clauses(text):
+    # round 8: a clause that asks or says yes picks before a remark ("Way too much for enterprise. Open us on growth."):
+    # the remark gives a reason; the request is the choice. With no such clause, every clause in order.
+    every = clauses(text)
+    remarks = {t.strip(" .!") for t in reading.statement_texts}
+    asked = [c for c in every if c[0].strip(" .!") not in remarks and any(c[0].strip() and c[0].strip() in t for t in [*reading.request_texts, *reading.affirm_texts])]
+    for raw, clause, _, _ in asked + [c for c in every if c not in asked]:
         said = reading.without_conditions(raw)
         if raw.rstrip().endswith("?") or not said.strip() or any(negated_at(clause, i) for i in range(len(clause))):
             continue
@@ -1422,7 +1427,9 @@ def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, readi
         if not picked:
             for at, w in enumerate(clause):
                 nxt = clause[at + 1] if at + 1 < len(clause) else None
-                if w in _ORDINALS and (nxt is None or nxt in _ORDINAL_NOUNS or _mentions([nxt], object_forms(question.tool))):
+                # a bare ordinal closing a clause with a subject of its own is "beforehand" ("I want Priya to confirm first")
+                bare = nxt is None and not (_SUBJECTS | {"you"}) & set(clause)
+                if w in _ORDINALS and (bare or nxt in _ORDINAL_NOUNS or (nxt is not None and _mentions([nxt], object_forms(question.tool)))):
                     index = _ORDINALS[w]
                     if -len(valued) <= index < len(valued):
                         picked.add(valued[index])

@@ -118,3 +118,41 @@ def test_a_pick_by_day_of_month(answer: str, booking: str, expected: bool) -> No
 ])
 def test_the_one_is_a_pronoun_not_an_hour(text: str, times: list[int]) -> None:
     assert sorted(v.value for v in spoken_values(text) if v.kind == "time") == times
+
+
+# --- a request picks an alternative before a remark naming another ------------------------------------------------
+
+ACCOUNT = ConsentCheck(tool="create_account", decision="the customer agreed to open the account on the plan", upfront=False)
+PLAN_OFFER = "Premium is $950 per month. The basic plan is $149 per month (up to 5 users). Which plan would you like?"
+
+
+@pytest.mark.parametrize(("answer", "plan", "expected"), [
+    ("Premium's far too steep. Open us on basic, please.", "basic", True),
+    ("Too pricey for premium - set us up on basic then.", "basic", True),
+    ("Basic, please. Premium's far too steep.", "basic", True),
+    ("Premium's far too steep. Open us on basic, please.", "premium", False),
+    ("Too pricey for premium - set us up on basic then.", "premium", False),
+    ("Basic is too limited for us. Open us on premium.", "basic", False),
+    ("Basic is too limited for us. Open us on premium.", "premium", True),
+])
+def test_a_request_picks_before_a_remark(answer: str, plan: str, expected: bool) -> None:
+    turns = [("user", "PRO-4410 here. What does premium cost?"), ("assistant", PLAN_OFFER), ("user", answer)]
+    assert granted(ACCOUNT, turns, {"prospect_id": "PRO-4410", "plan": plan}) is expected
+
+
+INCIDENT_CHOICE = ("CHG-5120 is marked implemented. Would you like me to resolve INC-7730 as fixed, or just add a work note "
+                   "that the patch went in?")
+RESOLVE = ConsentCheck(tool="resolve_incident", decision="the customer agreed to resolve the incident", upfront=False)
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("Only the note for now - I want Dana to check it first.", False),
+    ("Just the work note please, we need to test it first.", False),
+    ("The first one, thanks.", True),
+    ("Resolve it - Dana already checked it first thing this morning.", True),
+    ("first please", True),
+])
+def test_a_bare_first_with_a_subject_is_beforehand(answer: str, expected: bool) -> None:
+    turns = [("user", "Mark CHG-5120 implemented, the patch is in."), ("assistant", INCIDENT_CHOICE), ("user", answer)]
+    call = {"incident_id": "INC-7730", "resolution_code": "fixed", "resolution_notes": "Patched under CHG-5120."}
+    assert granted(RESOLVE, turns, call) is expected
