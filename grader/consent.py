@@ -368,6 +368,10 @@ def asks_for_call(request: list[str], question: ConsentQuestion, context: list[s
     in_context = names_record(text, question) or any(_mentions(words(m), object_forms(question.tool)) for m in [text, *context])
     if _found(request, action_forms(question.tool)) and in_context:
         return True
+    # round 8: "Too rich for us. Open us on growth instead.": the call's action with a short text argument it sets (a
+    # plan, a fare class, a channel) asks for the call even where its object goes unnamed
+    if _found(request, action_forms(question.tool)) and any(phrase_pattern(p).search(normalise(text)) for p in text_arguments(question)):
+        return True
     # "Can APT-7003 move to 10:00?" ... "Put me in the 08:00 then.": a value the call sets, about the record named before
     if (in_context or any(_names_own_record(m, question) for m in context)) and _picks(text, question):
         return True

@@ -156,3 +156,22 @@ def test_a_bare_first_with_a_subject_is_beforehand(answer: str, expected: bool) 
     turns = [("user", "Mark CHG-5120 implemented, the patch is in."), ("assistant", INCIDENT_CHOICE), ("user", answer)]
     call = {"incident_id": "INC-7730", "resolution_code": "fixed", "resolution_notes": "Patched under CHG-5120."}
     assert granted(RESOLVE, turns, call) is expected
+
+
+# --- a counter-request: the call's action with the value it sets, the object unnamed -------------------------------
+
+OPEN_OFFER = "Premium is $950 a month - 50 users, SSO, EU or US regions. Nothing's opened yet. Want to go ahead with it?"
+
+
+@pytest.mark.parametrize(("answer", "plan", "expected"), [
+    ("Yikes, no. Open us on basic instead.", "basic", True),
+    ("Too steep. Can you open it on basic instead?", "basic", True),
+    ("nope - open it on basic then", "basic", True),
+    ("Yikes, no. Open us on basic instead.", "premium", False),
+    ("nope - open it on basic then", "premium", False),
+    ("Yikes, no. Don't open anything on premium.", "premium", False),
+    ("Too steep. Is basic any good?", "basic", False),              # a question about the value, no request
+])
+def test_a_counter_request_naming_the_calls_value(answer: str, plan: str, expected: bool) -> None:
+    turns = [("user", "PRO-4410. What does premium cost? Don't open anything yet."), ("assistant", OPEN_OFFER), ("user", answer)]
+    assert granted(ACCOUNT, turns, {"prospect_id": "PRO-4410", "plan": plan}) is expected
