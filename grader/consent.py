@@ -370,8 +370,16 @@ def asks_for_call(request: list[str], question: ConsentQuestion, context: list[s
         return True
     # round 8: "Too rich for us. Open us on growth instead.": the call's action with a short text argument it sets (a
     # plan, a fare class, a channel) asks for the call even where its object goes unnamed
+    # (not when it names another kind of thing, "Create an email campaign 'Healthcare Spotlight'" for a segment, or a
+    # record the call does not hold, "Book AU210 in the standard fare" for a standard hotel room)
     if _found(request, action_forms(question.tool)) and any(phrase_pattern(p).search(normalise(text)) for p in text_arguments(question)):
-        return True
+        said = {w for a in text_arguments(question) for w in words(a)}
+        others = [f for f in _other_objects(question.tool) if f not in said]
+        mine = values_of(question)
+        foreign = any(s.kind == "id" and not any(s.same(m) or m.same(s) for m in mine) for s in spoken_values(text)) or any(
+            any(c.isdigit() for c in w) and any(c.isalpha() for c in w) and len(w) >= 4 for w in request if not any(w in str(m.value).lower() for m in mine))
+        if not _mentions(request, others) and not foreign:
+            return True
     # "Can APT-7003 move to 10:00?" ... "Put me in the 08:00 then.": a value the call sets, about the record named before
     if (in_context or any(_names_own_record(m, question) for m in context)) and _picks(text, question):
         return True
@@ -380,6 +388,13 @@ def asks_for_call(request: list[str], question: ConsentQuestion, context: list[s
     if _picks_distinct(text, question):
         return True
     return _found(request, lexicon().generic_actions) and _names_pinned(text, question)
+
+
+@cache
+def _other_objects(tool: str) -> frozenset[str]:
+    """The words naming what other tools act on, less this tool's own ("campaign", "flight" for a segment's build)."""
+    own = set(object_forms(tool))
+    return frozenset(f for key, forms in lexicon().objects.items() for f in [key, *forms] if f not in own and not f.endswith("*"))
 
 
 def _picks_distinct(text: str, question: ConsentQuestion) -> bool:

@@ -175,3 +175,15 @@ OPEN_OFFER = "Premium is $950 a month - 50 users, SSO, EU or US regions. Nothing
 def test_a_counter_request_naming_the_calls_value(answer: str, plan: str, expected: bool) -> None:
     turns = [("user", "PRO-4410. What does premium cost? Don't open anything yet."), ("assistant", OPEN_OFFER), ("user", answer)]
     assert granted(ACCOUNT, turns, {"prospect_id": "PRO-4410", "plan": plan}) is expected
+
+
+HOTEL = ConsentCheck(tool="book_hotel", decision="the customer asked for a standard room at the hotel", upfront=True)
+HOTEL_CALL = {"traveller_id": "TRV-330", "hotel_id": "HTL-404", "room_type": "standard", "check_in": "2026-05-03", "check_out": "2026-05-05"}
+
+
+@pytest.mark.parametrize("first", [
+    "Book AU330 to Denver on 3 May in the standard fare, on my Visa.",       # another record (a flight) in the request
+    "Book me the standard flight to Denver on 3 May, please.",                # another kind of thing (a flight)
+])
+def test_a_request_for_another_thing_with_the_calls_word_is_no_grant(first: str) -> None:
+    assert granted(HOTEL, [("user", first)], HOTEL_CALL) is False
