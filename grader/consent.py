@@ -368,6 +368,18 @@ def asks_for_call(request: list[str], question: ConsentQuestion, context: list[s
     in_context = names_record(text, question) or any(_mentions(words(m), object_forms(question.tool)) for m in [text, *context])
     if _found(request, action_forms(question.tool)) and in_context:
         return True
+    # round 8: "Too rich for us. Open us on growth instead.": the call's action with a short text argument it sets (a
+    # plan, a fare class, a channel) asks for the call even where its object goes unnamed
+    # (not when it names another kind of thing, "Create an email campaign 'Healthcare Spotlight'" for a segment, or a
+    # record the call does not hold, "Book AU210 in the standard fare" for a standard hotel room)
+    if _found(request, action_forms(question.tool)) and any(phrase_pattern(p).search(normalise(text)) for p in text_arguments(question)):
+        said = {w for a in text_arguments(question) for w in words(a)}
+        others = [f for f in _other_objects(question.tool) if f not in said]
+        mine = values_of(question)
+        foreign = any(s.kind == "id" and not any(s.same(m) or m.same(s) for m in mine) for s in spoken_values(text)) or any(
+            any(c.isdigit() for c in w) and any(c.isalpha() for c in w) and len(w) >= 4 for w in request if not any(w in str(m.value).lower() for m in mine))
+        if not _mentions(request, others) and not foreign:
+            return True
     # "Can APT-7003 move to 10:00?" ... "Put me in the 08:00 then.": a value the call sets, about the record named before
     if (in_context or any(_names_own_record(m, question) for m in context)) and _picks(text, question):
         return True
@@ -376,6 +388,13 @@ def asks_for_call(request: list[str], question: ConsentQuestion, context: list[s
     if _picks_distinct(text, question):
         return True
     return _found(request, lexicon().generic_actions) and _names_pinned(text, question)
+
+
+@cache
+def _other_objects(tool: str) -> frozenset[str]:
+    """The words naming what other tools act on, less this tool's own ("campaign", "flight" for a segment's build)."""
+    own = set(object_forms(tool))
+    return frozenset(f for key, forms in lexicon().objects.items() for f in [key, *forms] if f not in own and not f.endswith("*"))
 
 
 def _picks_distinct(text: str, question: ConsentQuestion) -> bool:
@@ -1159,23 +1178,28 @@ def _option_pick(text: str, proposal: str | None, question: ConsentQuestion, rea
         return None
     # what the answer says, not what it asks or bounds ("What's the earliest before noon? I'll take that.")
     said = " ".join(reading.without_conditions(t) for t in dict.fromkeys([*reading.statement_texts, *reading.affirm_texts, *reading.request_texts]))
-    bounds = lexicon().date_before + lexicon().date_after
-    answer_values = [
-        v for v in spoken_values(said) if v.kind in ("id", "time", "date") and not any(words(said[: v.start])[-2:][-len(words(b)):] == words(b) for b in bounds)
-    ]
-    answer_words = _content(said)
     if any(find(words(said), form) for form in _ALL_OF):
         return None  # "do both", "all of them": the call's option among the others
     counts: dict[str, int] = {}
     for _, ws in options:
         for w in ws:
             counts[w] = counts.get(w, 0) + 1
-    picked = []
-    for i, (values, ws) in enumerate(options):
-        by_value = any(v.same(a) or a.same(v) for v in values for a in answer_values if a.kind == v.kind)
-        by_word = any(counts.get(w) == 1 for w in answer_words & ws)
-        if by_value or by_word:
-            picked.append(i)
+    # round 8: the call's own verb picks an option only when nothing else in the answer does ("yes, cancel the one on
+    # the 10th" after "Shall I cancel PNR-R4T8VX?": the day picks, not the verb)
+    verbs = _action_words(question.tool)
+    picked = _picked_options(said, options, counts, verbs) or _picked_options(said, options, counts, frozenset())
+    if len(picked) > 1:
+        # round 8: "Luis please. Ben came last time and left a mess.": the answer's first short choice (a sentence of
+        # at most four content words, no negation) picks one option; the reason after it names another
+        pieces = sorted(dict.fromkeys([*reading.statement_texts, *reading.affirm_texts, *reading.request_texts]), key=lambda t: (text.find(t) % (len(text) + 1)))
+        for sentence in (s for t in pieces for s in re.split(r"(?<=[.!?;])\s+|\s+[\u2014\u2013-]\s+", reading.without_conditions(t))):
+            sw = words(sentence)
+            if not sw or any(w in lexicon().negators for w in sw) or len(_content(sentence)) > 4:
+                continue
+            first = _picked_options(sentence, options, counts, verbs) or _picked_options(sentence, options, counts, frozenset())
+            if first:
+                picked = first
+                break
     if len(picked) != 1:
         return None
     values, _ = options[picked[0]]
@@ -1186,6 +1210,28 @@ def _option_pick(text: str, proposal: str | None, question: ConsentQuestion, rea
     if any((v.kind, str(v.value).split("-")[0] if v.kind == "id" else "") in kinds for v in values):
         return False
     return None
+
+
+@cache
+def _action_words(tool: str) -> frozenset[str]:
+    return frozenset(w for f in action_forms(tool) for w in words(f))
+
+
+def _picked_options(said: str, options: tuple[tuple[tuple[Value, ...], frozenset[str]], ...], counts: dict[str, int], verbs: frozenset[str]) -> list[int]:
+    """The options `said` names: by a value of theirs (a day of the month names a date: "the one on the 10th"), not one
+    after a bound ("before 10:00"), or by a word only that option has (not the call's own verb)."""
+    bounds = lexicon().date_before + lexicon().date_after
+    answer_values = [
+        v for v in spoken_values(said) if v.kind in ("id", "time", "date", "day") and not any(words(said[: v.start])[-2:][-len(words(b)):] == words(b) for b in bounds)
+    ]
+    answer_words = _content(said) - verbs
+    picked = []
+    for i, (values, ws) in enumerate(options):
+        by_value = any(v.same(a) or a.same(v) for v in values for a in answer_values if a.kind == v.kind or {a.kind, v.kind} == {"day", "date"})
+        by_word = any(counts.get(w) == 1 for w in answer_words & ws)
+        if by_value or by_word:
+            picked.append(i)
+    return picked
 
 
 def _delegates(request: list[str]) -> bool:
@@ -1382,7 +1428,12 @@ def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, readi
             counts[w] = counts.get(w, 0) + 1
     valued = [i for i, p in enumerate(parts) if any(v.kind in ("id", "time", "date", "number") for v in spoken_values(p))] or list(range(len(parts)))
     days = lexicon().times_of_day
-    for raw, clause, _, _ in clauses(text):
+    # round 8: a clause that asks or says yes picks before a remark ("Way too much for enterprise. Open us on growth."):
+    # the remark gives a reason; the request is the choice. With no such clause, every clause in order.
+    every = clauses(text)
+    remarks = {t.strip(" .!") for t in reading.statement_texts}
+    asked = [c for c in every if c[0].strip(" .!") not in remarks and any(c[0].strip() and c[0].strip() in t for t in [*reading.request_texts, *reading.affirm_texts])]
+    for raw, clause, _, _ in asked + [c for c in every if c not in asked]:
         said = reading.without_conditions(raw)
         if raw.rstrip().endswith("?") or not said.strip() or any(negated_at(clause, i) for i in range(len(clause))):
             continue
@@ -1395,7 +1446,9 @@ def _alternative_pick(text: str, proposal: str, question: ConsentQuestion, readi
         if not picked:
             for at, w in enumerate(clause):
                 nxt = clause[at + 1] if at + 1 < len(clause) else None
-                if w in _ORDINALS and (nxt is None or nxt in _ORDINAL_NOUNS or _mentions([nxt], object_forms(question.tool))):
+                # a bare ordinal closing a clause with a subject of its own is "beforehand" ("I want Priya to confirm first")
+                bare = nxt is None and not (_SUBJECTS | {"you"}) & set(clause)
+                if w in _ORDINALS and (bare or nxt in _ORDINAL_NOUNS or (nxt is not None and _mentions([nxt], object_forms(question.tool)))):
                     index = _ORDINALS[w]
                     if -len(valued) <= index < len(valued):
                         picked.add(valued[index])

@@ -569,6 +569,7 @@ def read(text: str) -> Reading:
     acknowledged = False  # every yes so far only acknowledges ("ok", "sure")
     for position, (raw, clause, sentence, sentence_text) in enumerate(clauses(text)):
         core = strip_fillers(clause)
+        assurance: str | None = None
         opening = position == 0 or not (reading.affirms or reading.requests or reading.statements or reading.question)
         condition = None if _vacuous(core) or raw.rstrip().endswith("?") else _condition_at(core)
         whole = None if condition is not None or _vacuous(clause) or raw.rstrip().endswith("?") else _condition_at(clause)
@@ -584,12 +585,23 @@ def read(text: str) -> Reading:
                 condition = (0, "")
             elif opens_with_any(core, _REMAINDER_OPENERS) and any(v.kind == "number" for v in spoken_values(raw)):
                 condition = (0, "")  # "send what's there, but leave $150 in it": a bound on what is left
+            elif _kept_thing(core) is not None:
+                # round 8: "yes, but leave the urgency where it is", "go on, but don't touch the date": the yes is
+                # limited to that thing staying as it is (read as "the urgency stays the same")
+                condition, assurance = (0, ""), _kept_thing(core)
+            elif _trailing_only(core):
+                condition = (0, "")  # round 8: "yes, but Tuesdays only", "customers only": limited to what precedes "only"
+            else:
+                assured = _assured(raw, core)
+                if assured is not None:  # round 8: "go ahead, but make sure it's 17 Lake Road": what must hold
+                    condition, assurance = (0, ""), assured
         after_yes = (reading.affirms and not reading.requests) or bool(reading.conditions)  # not a request's spec ("engagement 60 or more")
         if condition is None and after_yes and not raw.rstrip().endswith("?") and _bound_only(raw, core):
             condition = (0, "")  # "yes - no more than $40", "sure, $40 max", "ok, before Friday": a bound on its own
         if condition is not None:
             at, opener = condition
-            said = _from_opener(raw, opener)
+            said = _from_opener(raw, opener) if assurance is None else assurance
+            assurance = None
             reading.conditions.append(replace(_condition(said, core[at:], opener), sentence=sentence_text))
             reading.condition_texts.append(said)
             core = core[:at]
@@ -686,6 +698,8 @@ def _qualifies(clause: list[str], core: list[str]) -> bool:
     rest = core[len(_form(opener)) :]
     if not rest or remarks_on_manner(core) or " ".join(core) in lex.decline_forms:
         return False
+    if opener.split()[-1] in ("keep", "keeping") and rest[0] in ("me", "us", "them", "him", "her", "going"):
+        return False  # round 8: "yes, but keep me posted", "but keep us in the loop": a remark, not a limit
     return not (rest[0] in ("i", "we") or (opener in ("make", "make it") and rest[0] in ("sure", "certain")))
 
 
@@ -745,6 +759,68 @@ read as a condition on what is left."""
 
 _RESTRICTIONS = ["only", "just", "only for", "just for", "limit it to", "restrict it to", "keep it to", "limited to", "restricted to"]
 """Openers of a clause after "but" that limit a yes ("yes, but only the NA ones"): read as its condition."""
+
+
+# ---- round 8 (r8-consent): a clause after "but" that keeps a thing as it is, or says what must hold ----------
+
+_KEEP_OPENERS = ("leave", "keep", "just leave", "just keep", "please leave", "please keep", "do not touch", "do not change",
+                 "do not move", "do not alter", "don't touch", "don't change", "no change to", "no changes to", "hold")
+"""Openers of a clause after "but" that ask for a thing to stay as it is ("but leave the urgency where it is", "but keep
+the date as it is", "but don't touch the priority"): with a predicate of staying (`unchanged_predicates`, "alone") or a
+negated change verb, the clause is read as the yes's condition that the named thing is not set by the call."""
+
+_ASSURANCES = ("make sure", "make certain", "be sure", "ensure", "just make sure", "please make sure", "double check",
+               "double-check", "check that", "see that", "mind that", "making sure")
+"""Openers of a clause after "but" saying what must hold ("go ahead, but make sure it's 17 Lake Road"): read as the yes's
+condition when what follows names a value (an amount, id, date, time, day) or a code in words; not "but make sure you
+email me the receipt" (no value: an added request, not a condition)."""
+
+
+_STAYING = ("alone", "as it was", "the way it is", "how it is", "as they are", "where they are", "the way they are", "as is")
+
+
+@lru_cache(maxsize=4096)
+def _kept_thing_of(core: tuple[str, ...]) -> str | None:
+    opener = opens_with_any(list(core), list(_KEEP_OPENERS))
+    if opener is None:
+        return None
+    rest = list(core[len(_form(opener)) :])
+    if not rest or rest[0] in ("me", "us", "you", "it", "that", "this", "them", "him", "her", "in", "on", "off", "out", "going"):
+        return None  # "but keep me posted", "but leave it till Monday", "but keep going": no thing named to stay as it is
+    predicates = sorted([*lexicon().unchanged_predicates, *_STAYING], key=lambda p: -len(_form(p)))
+    at = min((a for p in predicates for a in find(rest, p)), default=None)
+    if at is None and not opener.startswith(("do not", "don't", "no change")):
+        return None
+    thing = [w for w in rest[: at if at is not None else len(rest)] if w not in _TAIL_FILLERS and w not in ("for", "now", "just")]
+    if not thing or len(thing) > 5:
+        return None
+    return " ".join(thing) + " stays the same"
+
+
+def _kept_thing(core: list[str]) -> str | None:
+    """The thing a keep clause after "but" names, as a condition that it stays the same ("leave the urgency where it
+    is" -> "the urgency stays the same"), or None."""
+    return _kept_thing_of(tuple(core))
+
+
+def _trailing_only(core: list[str]) -> bool:
+    """"Tuesdays only", "the healthcare ones only please", "customers only": a thing named, then "only"."""
+    body = [w for w in core if w not in _TAIL_FILLERS]
+    return 1 <= len(body) - 1 <= 4 and body[-1] == "only" and body[0] not in ("i", "we", "you", "it", "that", "this", "not")
+
+
+def _assured(raw: str, core: list[str]) -> str | None:
+    opener = opens_with_any(core, list(_ASSURANCES))
+    if opener is None:
+        return None
+    m = re.search(r"\b" + r"\W+".join(re.escape(w) for w in opener.split()) + r"\b", raw, re.I)
+    rest = raw[m.end() :].strip() if m else ""
+    rest = re.sub(r"^(?:that|to)\s+", "", rest, flags=re.I)
+    if not rest or words(rest)[0] in ("you", "i", "we"):
+        return None  # "but make sure you email me the receipt", "but make sure I get a copy": an added request
+    if not ([v for v in spoken_values(rest) if v.kind in ("number", "id", "date", "time", "day")] or aliases_named(rest)):
+        return None
+    return rest
 
 
 def _after_but(raw: str, sentence: str) -> bool:
@@ -1195,6 +1271,7 @@ _SPOKEN_HOUR = re.compile(
     r"(?:[\s-](?P<min>fifteen|thirty|forty[\s-]five|o'?clock|oclock|sharp))?(?:\s*(?P<ap>am|pm|a\.m\.?|p\.m\.?)(?![A-Za-z]))?(?![A-Za-z0-9:-])(?!\s*(?:%|\$))",
     re.I,
 )
+_ONE_PRONOUN = frozenset("the this that which other another each every any no same first second last earlier later cheaper".split())
 _HOUR_BEFORE = frozenset("at for around about by from the til till until before after between but and or then so yes yeah ok okay sure make".split())
 _HOUR_AFTER = frozenset("o'clock oclock sharp one slot window appointment start then please thanks works is would will in on".split())
 
@@ -1219,6 +1296,8 @@ def _spoken(text: str) -> tuple[Value, ...]:
             continue
         before = re.findall(r"[a-z']+", text[: m.start()].lower()[-20:])
         after = re.match(r"\s*([a-z']+)", text[m.end() :].lower())
+        if m["h"].lower() == "one" and before and before[-1] in _ONE_PRONOUN and m["min"] is None and m["ap"] is None:
+            continue  # round 8: "the one on the 10th", "that one please": a pronoun, not one o'clock
         alone = not before or before[-1] in _HOUR_BEFORE
         said_as_time = m["min"] is not None or m["half"] is not None or m["ap"] is not None or (alone and (after is None or after.group(1) in _HOUR_AFTER))
         if not said_as_time:
