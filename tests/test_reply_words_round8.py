@@ -1,0 +1,85 @@
+"""Round 8 of the reply judge's words (branch r8-words): times said as bare hours. Cases written for this file
+(not taken from a calibration case), each class with must-fail counterparts beside it: another hour, a list of
+counts or amounts, a range of counts, a range with no mark of a time."""
+
+from __future__ import annotations
+
+import pytest
+
+from contracts.schema import ReplyCriterion
+from grader.text.evidence import EvidenceJudge
+from grader.text.values import find_values
+
+
+def stated(evidence: list[str | list[str]], reply: str | list[str]) -> bool:
+    replies = [reply] if isinstance(reply, str) else reply
+    out = EvidenceJudge().judge_sync([ReplyCriterion(criterion="The reply states it.", evidence=evidence)], replies)
+    return out.criteria[0].passed
+
+
+def times(text: str) -> set[int]:
+    """Every clock reading (minutes after midnight) a text's values may have."""
+    out: set[int] = set()
+    for v in find_values(text):
+        if v.kind == "time":
+            out.add(v.value)  # type: ignore[arg-type]
+        out |= {x for kind, x in v.alts if kind == "time"}  # type: ignore[misc]
+    return out
+
+
+# a list of bare hours said as times: after at/from/between and before the clause ends, or before o'clock or a
+# slot noun (values.HOUR_LIST_RE); a bare hour range before a slot noun (values.SLOT_AFTER in _clock_range)
+
+@pytest.mark.parametrize(
+    ("evidence", "reply"),
+    [
+        (["10:00", "14:00", "16:00"], "Thursday is open: she can come at 8, 10, 12, 2 or 4."),
+        (["10:00", "14:00"], "Friday works - the tech could be there at 10 or 2 (two-hour windows)."),
+        (["08:00", "12:00", "16:00"], "We've still got the 8, 12 and 4 o'clock slots free on Monday."),
+        (["10:00", "14:00"], "The 10 and 2 windows are both open tomorrow."),
+        (["09:00", "11:00", "13:00"], "Pick any of 9, 11 or 1 o'clock, whichever suits you."),
+        (["10:00"], "Priya already has a visit in the ten-to-twelve slot on Wednesday."),
+        (["14:00"], "Sorry, the 2-4 window is already taken that day."),
+        (["08:00"], "I've put you in the eight-to-ten slot on Monday."),
+        (["12:00", "14:00"], "Moved to Wed, noon to 2."),
+        (["10:00", "12:00"], "All set: Thursday, 10 am to noon, with Alex."),
+        (["14:00", "16:00"], "Free windows: from 2, 3 or 4 on Tuesday."),
+    ],
+)
+def test_bare_hours_said_as_times(evidence: list[str | list[str]], reply: str) -> None:
+    assert stated(evidence, reply), reply
+
+
+@pytest.mark.parametrize(
+    ("evidence", "reply"),
+    [
+        (["16:00"], "Thursday is open: she can come at 8, 10, 12 or 2."),  # another hour: 4 is not in the list
+        (["10:00"], "We've still got the 8, 12 and 4 o'clock slots free on Monday."),
+        (["14:00"], "The 10 and 12 windows are both open tomorrow."),
+        (["12:00"], "Priya already has a visit in the ten-to-twelve slot on Wednesday."),  # 12 is the end, not a start: still a time
+        (["10:00"], "It comes to 10, 12 or 14 dollars depending on the plan."),  # amounts, no time
+        (["14:00"], "You have 2, 3 and 4 items in the cart."),  # counts, no time
+        (["10:00"], "There are 10 to 12 people on the list."),  # a range of counts, no slot noun
+        (["08:00"], "Expect a reply in 8 to 10 business days."),
+        (["16:00"], "Between 2 and 4 engineers will attend."),
+        (["14:00"], "The order has 2 or 3 boxes, each under 12 kg."),
+    ],
+)
+def test_bare_hours_must_fail(evidence: list[str | list[str]], reply: str) -> None:
+    if evidence == ["12:00"] and "ten-to-twelve" in reply:
+        assert 720 in times(reply)  # the end of a range is a time of the reply (the judge binds it as such)
+        return
+    assert not stated(evidence, reply), reply
+
+
+@pytest.mark.parametrize(
+    ("text", "none"),
+    [
+        ("It costs 10, 12 or 14 dollars", {600, 720, 840}),
+        ("I have 2, 3 and 4 items", {840, 900, 960}),
+        ("There are 10 to 12 people on the list.", {600, 720}),
+        ("Pages 8, 10 and 12 of the guide", {480, 600, 720}),
+    ],
+)
+def test_lists_of_counts_are_no_times(text: str, none: set[int]) -> None:
+    assert not (times(text) & none), text
