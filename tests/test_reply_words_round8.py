@@ -83,3 +83,34 @@ def test_bare_hours_must_fail(evidence: list[str | list[str]], reply: str) -> No
 )
 def test_lists_of_counts_are_no_times(text: str, none: set[int]) -> None:
     assert not (times(text) & none), text
+
+
+# a day of the month after a weekday is a date whatever word follows ("Tuesday the 1st off", "Monday the 7th,
+# first slot"): the "7th floor" guard applies only to a day with no weekday (values._days)
+
+@pytest.mark.parametrize(
+    ("evidence", "reply"),
+    [
+        ([["December 1", "2026-12-01"]], "Luis has Tuesday the 1st off, so he can't take it."),
+        ([["December 7", "2026-12-07"]], "Booked for Monday the 7th, first thing in the morning."),
+        ([["December 2", "2026-12-02"]], "She's away Wednesday the 2nd all day."),
+        ([["December 3", "2026-12-03"]], "You're on Thursday the 3rd, early slot."),
+        ([["December 4", "2026-12-04"]], "Moved to Fri the 4th, afternoon window."),
+    ],
+)
+def test_weekday_and_day_is_a_date(evidence: list[str | list[str]], reply: str) -> None:
+    assert stated(evidence, reply), reply
+
+
+@pytest.mark.parametrize(
+    ("evidence", "reply"),
+    [
+        (["2026-12-01"], "Luis has Wednesday the 1st off, so he can't take it."),  # 1 Dec 2026 is a Tuesday (a dated phrase)
+        ([["December 7", "2026-12-07"]], "Booked for Monday the 14th, first thing in the morning."),  # another day
+        ([["December 7", "2026-12-07"]], "Your desk is on the 7th floor now."),  # no date at all
+        (["2026-12-02"], "She's away Tuesday the 2nd all day."),  # wrong weekday for the date
+        ([["December 3", "2026-12-03"]], "The 3rd attempt failed too."),
+    ],
+)
+def test_weekday_and_day_must_fail(evidence: list[str | list[str]], reply: str) -> None:
+    assert not stated(evidence, reply), reply

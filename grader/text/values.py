@@ -671,8 +671,8 @@ def _days(text: str, add: Adder) -> None:
                 if not month_after and not (before and before[0] in DAY_PREPOSITIONS):
                     continue
             following = re.match(r",?\s+([A-Za-z]+)", after)
-            if following and not month_after and following.group(1).lower() not in DAY_FOLLOWERS and not following.group(1)[0].isupper():
-                continue  # "the 7th floor"
+            if weekday is None and following and not month_after and following.group(1).lower() not in DAY_FOLLOWERS and not following.group(1)[0].isupper():
+                continue  # "the 7th floor" (r8-words: never after a weekday: "Tuesday the 1st off", "Monday the 7th, first slot")
             start = m.start("wd") if weekday is not None else m.start("the")
             add("day", (day, weekday), start, m.end() + (month_after.end() if month_after else 0))
 
