@@ -114,3 +114,39 @@ def test_weekday_and_day_is_a_date(evidence: list[str | list[str]], reply: str) 
 )
 def test_weekday_and_day_must_fail(evidence: list[str | list[str]], reply: str) -> None:
     assert not stated(evidence, reply), reply
+
+
+# a person named by the first name alone, marked as a person by a he/she pronoun later in the sentence, with no
+# other surname or initial after it (matching._writing_patterns)
+
+def named(evidence: list[str | list[str]], reply: str, criterion: str) -> bool:
+    out = EvidenceJudge().judge_sync([ReplyCriterion(criterion=criterion, evidence=evidence)], [reply])
+    return out.criteria[0].passed
+
+
+@pytest.mark.parametrize(
+    ("evidence", "reply", "criterion"),
+    [
+        (["Nadia Okafor"], "Nadia knows boilers inside out and she's free at 2, so I've put her on your job.", "Confirms Nadia Okafor is assigned."),
+        (["Tariq Hassan"], "Tariq's got a gap on Friday morning, so he's now your engineer for that visit.", "Confirms Tariq Hassan is assigned."),
+        (["Lena Fischer"], "Good news: Lena's signed it off, and she left a note for the team.", "Says Lena Fischer approved it."),
+        ([["Omar Haddad", "TECH-207"]], "Omar has a free afternoon Thursday, so he'll be the one coming out.", "Confirms Omar Haddad (TECH-207) is assigned."),
+        (["Grace Liu"], "I've recorded the approval: Grace signed it at 3 pm and she's listed as approver.", "Confirms Grace Liu is the approver."),
+    ],
+)
+def test_first_name_alone_for_a_person(evidence: list[str | list[str]], reply: str, criterion: str) -> None:
+    assert named(evidence, reply, criterion), reply
+
+
+@pytest.mark.parametrize(
+    ("evidence", "reply", "criterion"),
+    [
+        (["Nadia Okafor"], "Nadia Brown is free at 2, so I've put her on your job.", "Confirms Nadia Okafor is assigned."),  # another surname
+        (["Tariq Hassan"], "Tariq B. has a gap on Friday, so he's now your engineer.", "Confirms Tariq Hassan is assigned."),  # another initial
+        (["Lena Fischer"], "Lena is on the approver list.", "Says Lena Fischer approved it."),  # no pronoun: not marked as a person
+        (["Winter Promo"], "The Winter list is ready and she signed it off.", "Says Winter Promo was approved."),  # a name's first word after a capital word
+        (["Omar Haddad"], "Hi Omar, he's not on the rota today.", "Confirms Omar Haddad is assigned."),  # greeting: a capital word before
+    ],
+)
+def test_first_name_alone_must_fail(evidence: list[str | list[str]], reply: str, criterion: str) -> None:
+    assert not named(evidence, reply, criterion), reply
