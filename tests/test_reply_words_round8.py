@@ -150,3 +150,35 @@ def test_first_name_alone_for_a_person(evidence: list[str | list[str]], reply: s
 )
 def test_first_name_alone_must_fail(evidence: list[str | list[str]], reply: str, criterion: str) -> None:
     assert not named(evidence, reply, criterion), reply
+
+
+# travel credit said by what it can be used for (round8_families in lexicon.yaml)
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Since it's a standard fare, the $85 is returned as credit on your account for a future trip.",
+        "After 24 hours the $139 turns into credit for a future Aurora trip rather than cash.",
+        "You'll keep the $60 as credit towards your next trip with us.",
+        "It becomes airline credit, valid for twelve months.",
+        "The difference goes on file as credit for a future flight.",
+        "You won't get cash, but you keep the full value as credit for future bookings.",
+    ],
+)
+def test_travel_credit_said_by_its_use(reply: str) -> None:
+    assert stated(["travel credit"], reply), reply
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "The $139 goes back to your card, not as credit for a future trip.",  # negated
+        "The $139 goes back to your credit card.",  # a card, no credit for travel
+        "I can't give you credit for a future trip on this fare.",  # refused
+        "Would you like the $139 as credit for your next trip?",  # offered
+        "We'll credit your card in future.",  # a verb of refunding
+        "The trip was credited with 1,200 miles.",  # miles credited to a trip
+    ],
+)
+def test_travel_credit_must_fail(reply: str) -> None:
+    assert not stated(["travel credit"], reply), reply
