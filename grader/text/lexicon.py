@@ -55,6 +55,8 @@ class LexiconFile(BaseModel):
     """Round 6's additions (branch r6-words), merged like `more_families`; kept in their own block."""
     round7_families: dict[str, list[str]] = Field(default_factory=dict)
     """Round 7's additions (branch r7-words), merged like `more_families`; kept in their own block."""
+    round8_families: dict[str, list[str]] = Field(default_factory=dict)
+    """Round 8's additions (branch r8-words), merged like `more_families`; kept in their own block."""
     past_participles: dict[str, str] = Field(default_factory=dict)
     """An irregular verb's simple past -> its past participle ("came" -> "come", "took" -> "taken"): both state
     the thing done, so "came back clean" and "has come back clean" meet (never the base form: "please pay"
@@ -97,7 +99,7 @@ def lexicon(path: Path = LEXICON_FILE) -> Lexicon:
     word_groups: dict[str, set[int]] = {}
     phrase_groups: list[tuple[str, ...]] = []
     merged = {name: list(forms) for name, forms in data.families.items()}
-    for name, forms in [*data.more_families.items(), *data.round3_families.items(), *data.round4_families.items(), *data.round6_families.items(), *data.round7_families.items()]:
+    for name, forms in [*data.more_families.items(), *data.round3_families.items(), *data.round4_families.items(), *data.round6_families.items(), *data.round7_families.items(), *data.round8_families.items()]:
         merged.setdefault(name, []).extend(f for f in forms if f not in merged.get(name, []))
     families = [[name, *(f for f in forms if f.lower() != name.lower())] for name, forms in merged.items()]
     for gid, raw in enumerate([*data.groups, *families]):

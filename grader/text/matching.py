@@ -261,6 +261,13 @@ def _writing_patterns(phrase: str) -> tuple[re.Pattern[str], ...]:
         out.append(re.compile(rf"(?<![A-Za-z0-9]){re.escape(address['head'].strip())}\s+(?:{short})\b\.?", re.I))
     if (name := _PERSON.fullmatch(p)) is not None:  # "Jamal Wright" / "J. Wright" / "J Wright"
         out.append(re.compile(rf"(?<![A-Za-z.]){name['first'][0]}\.?\s{re.escape(name['last'])}(?![A-Za-z])"))
+        # r8-words: the first name alone ("Ben is free at 10, so I've put him on your visit"), as a person: a he/she
+        # pronoun later in its sentence, no other surname or initial after it ("Ben Miller", "Ben M."), no capital
+        # word before it ("Big Ben"); "Alex's Thursday" is Alex too
+        out.append(re.compile(
+            rf"(?<![A-Za-z.\-])(?<![A-Z][a-z]\s)(?<![A-Z][a-z]{{2}}\s)(?<![A-Z][a-z]{{3}}\s)(?<![A-Z][a-z]{{4}}\s){re.escape(name['first'])}(?:'s|\u2019s)?"
+            rf"(?![A-Za-z\-]|\s+[A-Z][a-z]*\b|\s+[A-Z]\.|\s*\()(?=[^.!?\n]*?\b(?:he|she|him|her|his|he's|she's)\b)"
+        ))
     if _ACRONYM.fullmatch(p) and len(set(p)) > 1:
         skip = r"(?:(?:of|and|for|the|&)\s+)?"
         parts = [rf"{c}[a-z]+" for c in p]

@@ -236,7 +236,7 @@ MILITARY_RE = re.compile(r"(?<![\w.:$])(?:(?P<h>[01]\d|2[0-3])h(?P<m>[0-5]\d)|(?
 _END = r"(?:(?P<named{n}>noon|midday|midnight)|(?P<h{n}>" + _H + r")(?:[:.](?P<m{n}>[0-5]\d))?(?:\s*(?P<ap{n}>[ap])\.?\s?m\b\.?)?)"
 CLOCK_RANGE_RE = re.compile(
     r"(?<![\w.:$])(?P<lead>(?:from|between)\s+)?(?P<first>" + _END.replace("{n}", "1") + r")"
-    r"\s*(?P<sep>-|\u2013|\u2014|to|till|til|until|through|and)\s*"
+    r"\s*(?P<sep>-to-|-|\u2013|\u2014|to|till|til|until|through|and)\s*"
     r"(?P<second>" + _END.replace("{n}", "2") + r")(?![\w:])(?:" + _suffix("3") + r")?",
     re.I,
 )
@@ -254,6 +254,19 @@ BARE_HOUR_RE = re.compile(
 )
 """A bare hour where a time is plainly meant: after at/by/from/until/... and before the clause ends or a day
 ("at ten.", "for 4 on Monday", "from 8 to 10 tomorrow"): read as a number with the hour as `alts`."""
+SLOT_AFTER = re.compile(r"\s*(?:o'?\s?clock\s+)?(?:time\s+)?(?:slots?|windows?|time\s*slots?|appointment\s+slots?|blocks?|shifts?)\b", re.I)
+"""r8-words: the noun that makes bare hours before it times ("the ten-to-twelve slot", "8 and 10 windows")."""
+_HD = r"(?:1[0-2]|0?[1-9])(?![\w:%$]|[.,]\d)"
+HOUR_LIST_RE = re.compile(
+    r"(?<![\w$.,:])(?:(?P<lead>at|from|around|between|either)\s+)?(?P<list>" + _HD + r"(?:\s*,\s*" + _HD + r")*(?:,?\s+(?:and|or|&)\s+" + _HD + r")"
+    r"|" + _HD + r"(?:\s*,\s*" + _HD + r"){2,})(?P<oclock>\s*o'?\s?clock)?(?P<slot>(?=\s*(?:o'?\s?clock\s+)?(?:time\s+)?(?:slots?|windows?|appointments?|visits?|openings?|blocks?)\b))?",
+    re.I,
+)
+"""r8-words: a list of bare hours said as times: after at/from/between and before the clause ends ("at 8, 10,
+12, 2 or 4."), or before o'clock or a slot noun ("the 8, 10, 12, 2 and 4 o'clock windows", "the 10 and 2
+slots"); each hour with its two readings (`_clock`). A list of counts ("for 2 or 3 days", "2, 3 and 4
+items") is no time."""
+LIST_END = re.compile(r"\s*(?:[.;!?(\u2014]|$|,\s+(?:each|all|any|whichever)\b|\s+(?:on|today|tomorrow|this|next|works|is|are|if|that|so|but|with)\b)", re.I)
 DAY_RE = re.compile(
     r"(?<![A-Za-z0-9])(?:" + _WEEKDAY + r"\.?,?\s+(?:the\s+)?|(?P<the>the)\s+)(?P<d>[12]?\d|3[01])(?:st|nd|rd|th)(?![A-Za-z0-9])",
     re.I,
@@ -658,8 +671,8 @@ def _days(text: str, add: Adder) -> None:
                 if not month_after and not (before and before[0] in DAY_PREPOSITIONS):
                     continue
             following = re.match(r",?\s+([A-Za-z]+)", after)
-            if following and not month_after and following.group(1).lower() not in DAY_FOLLOWERS and not following.group(1)[0].isupper():
-                continue  # "the 7th floor"
+            if weekday is None and following and not month_after and following.group(1).lower() not in DAY_FOLLOWERS and not following.group(1)[0].isupper():
+                continue  # "the 7th floor" (r8-words: never after a weekday: "Tuesday the 1st off", "Monday the 7th, first slot")
             start = m.start("wd") if weekday is not None else m.start("the")
             add("day", (day, weekday), start, m.end() + (month_after.end() if month_after else 0))
 
@@ -727,7 +740,9 @@ def _clock_range(text: str, m: re.Match[str], add: Adder) -> None:
     if b is None and suffix is not None:
         b = (h2 % 12 + (12 if suffix == "p" else 0)) * 60 + m2
     if a is None and b is None:
-        return  # "5 to 7": no mark of a time
+        if not SLOT_AFTER.match(text, m.end()):
+            return  # "5 to 7": no mark of a time
+        a, _ = _clock(h1, m1, None)  # r8-words: "the ten-to-twelve slot", "a 2-4 window": business hours
     if m["sep"].lower() == "and" and not m["lead"] and (m.group("named2") or b is None):
         return  # "8 and noon", "noon and 2": a list, not a range
     if a is None:
@@ -760,8 +775,18 @@ def _per_hundred(text: str, add: Adder) -> None:
 
 
 def _bare_hours(text: str) -> dict[int, tuple[tuple[str, object], ...]]:
-    """The start of each bare hour where a time is plainly meant (`BARE_HOUR_RE`), with its two readings."""
+    """The start of each bare hour where a time is plainly meant (`BARE_HOUR_RE`, `HOUR_LIST_RE`), with its two
+    readings."""
     out: dict[int, tuple[tuple[str, object], ...]] = {}
+    for m in HOUR_LIST_RE.finditer(text):  # r8-words: "at 8, 10, 12, 2 or 4", "the 8, 10 and 12 o'clock slots"
+        slot = m["slot"] is not None  # an empty look-ahead group: matched or not
+        if not (m["lead"] or m["oclock"] or slot) or (m["lead"] and not (slot or m["oclock"] or LIST_END.match(text, m.end()))):
+            continue
+        for h in re.finditer(r"\d+", m["list"]):
+            hour = int(h.group())
+            if 1 <= hour <= 12:
+                first, other = _clock(hour, 0, None)
+                out[m.start("list") + h.start()] = (("time", first), *other)
     for m in BARE_HOUR_RE.finditer(text):
         for group in ("h", "h2"):
             if m[group] is None:
