@@ -23,7 +23,7 @@ import pytest
 from tests.test_catalog_reaudit_round5 import MINTED, gold, verdicts
 
 for _field, _id in {"booking_id": "PNR-Z9Z9Z9", "return_id": "RET-7101", "transaction_id": "TXN-4101", "account_id": "ACC-3009",
-                    "transfer_id": "XFER-4101", "case_id": "CASE-5101", "live_on": "2026-11-30"}.items():
+                    "transfer_id": "XFER-4101", "dispute_id": "DSP-3101", "case_id": "CASE-5101", "live_on": "2026-11-30"}.items():
     MINTED.setdefault(_field, _id)
 
 P, F = True, False
@@ -132,3 +132,32 @@ def test_round8_gold_still_passes(task_id: str) -> None:
     replies = [_literal(r) for r in gold(task_id)]
     result = EvidenceJudge().judge_sync(_criteria(task_id), replies)
     assert all(c.passed for c in result.criteria), [c for c in result.criteria if not c.passed]
+
+
+CASES_CS: list[tuple[str, str, str, list[str], bool]] = [
+    # customer_support, audited in round 8: a part of the statement that nothing required
+    ("customer_support_auth_spouse_account_01", "Explains that Hannah", "herself",
+     ["Sorry - only Hannah can approve changes to her account, after she verifies with her own PIN."], P),
+    ("customer_support_auth_spouse_account_01", "Explains that Hannah", "changed anyway",
+     ["No problem, I've updated Hannah's phone number for you."], F),
+    ("customer_support_kb_sim_swap_no_case_01", "Tells the customer to reset the APN", "default",
+     ["Set the APN back to its default, northstar.net, and then reboot - I mean restart - the phone."], P),
+    ("customer_support_kb_sim_swap_no_case_01", "Tells the customer to reset the APN", "other APN",
+     ["Change the APN to internet.mobile and restart the phone."], F),
+    ("customer_support_jour_dispute_blocks_close_and_credit_01", "Explains the open billing dispute", "both",
+     ["With dispute DSP-3001 still open, INV-8005 cannot be credited and CASE-5008 cannot be closed."], P),
+    ("customer_support_jour_dispute_blocks_close_and_credit_01", "Explains the open billing dispute", "dispute only",
+     ["There's an open billing dispute, DSP-3001, on INV-8005."], F),
+]
+
+
+@pytest.mark.parametrize("task_id,statement,label,replies,expected", CASES_CS, ids=[f"{c[0]}:{c[2]}" for c in CASES_CS])
+def test_round8_customer_support_audit(task_id: str, statement: str, label: str, replies: list[str], expected: bool) -> None:
+    alone, among = verdicts(task_id, statement, replies)
+    assert alone is expected, (task_id, label, "alone")
+    assert among is expected, (task_id, label, "among the task's criteria")
+
+
+@pytest.mark.parametrize("task_id", sorted({c[0] for c in CASES_CS}))
+def test_round8_customer_support_gold_still_passes(task_id: str) -> None:
+    test_round8_gold_still_passes(task_id)
