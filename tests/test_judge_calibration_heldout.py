@@ -27,6 +27,7 @@ from grader.calibration import (
     DEV_PARAPHRASE,
     HELDOUT,
     RESULTS_FILE,
+    SPLIT_DIRS,
     CalibrationError,
     load_heldout,
     load_set,
@@ -250,15 +251,29 @@ def test_the_json_carries_both_splits_with_heldout_explanations_redacted(tmp_pat
     assert any(d["explanation"] != "(held out)" for d in json.loads(path.read_text())["splits"][HELDOUT]["disagreements"])
 
 
+def _small_set(tmp_path: Path) -> Path:
+    """A calibration directory with every split, each reduced to the sales files: what is stored, and when,
+    does not depend on the set's size (measuring the whole set here cost ~20 s of the suite)."""
+    directory = tmp_path / "set"
+    directory.mkdir()
+    shutil.copy(CALIBRATION_DIR / "sales.yaml", directory / "sales.yaml")
+    for sub in SPLIT_DIRS:
+        if (CALIBRATION_DIR / sub / "sales.yaml").exists():
+            (directory / sub).mkdir()
+            shutil.copy(CALIBRATION_DIR / sub / "sales.yaml", directory / sub / "sales.yaml")
+    return directory
+
+
 def test_measuring_one_split_keeps_the_other_figure_of_the_same_set(tmp_path: Path) -> None:
-    results = tmp_path / "results.json"
-    check(JudgeCheckConfig(), results=results, console=QUIET)
+    results, directory = tmp_path / "results.json", _small_set(tmp_path)
+    check(JudgeCheckConfig(), directory=directory, results=results, console=QUIET)
     first = json.loads(results.read_text())["evidence"]
-    check(JudgeCheckConfig(split=["dev"]), results=results, console=QUIET)
+    assert set(first["splits"]) == {"dev", DEV_PARAPHRASE, HELDOUT} and first["heldout"] == [HELDOUT]
+    check(JudgeCheckConfig(split=["dev"]), directory=directory, results=results, console=QUIET)
     assert json.loads(results.read_text())["evidence"]["splits"] == first["splits"]
     stale = dict(first, set_sha256="000000000000")
     results.write_text(json.dumps({"evidence": stale}))
-    report = check(JudgeCheckConfig(split=["dev"]), results=results, console=QUIET)
+    report = check(JudgeCheckConfig(split=["dev"]), directory=directory, results=results, console=QUIET)
     assert set(json.loads(results.read_text())["evidence"]["splits"]) == {"dev"}  # another set's figure is dropped
     assert json.loads(results.read_text())["evidence"]["heldout"] == []
     store_result(report, results, full_set=False)  # a domain check stores nothing

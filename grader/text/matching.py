@@ -385,6 +385,7 @@ MODAL_BEFORE = frozenset("can could will would shall should may might must to ca
 HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 
 
+@lru_cache(maxsize=8192)
 def _joined(text: str) -> str:
     """Hyphenated words written as one ("follow-up" / "followup", "e-mail" / "email"): both sides alike."""
     return HYPHEN.sub("", text)

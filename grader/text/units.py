@@ -16,8 +16,10 @@ from functools import lru_cache
 from grader.text.values import Value, find_values, phrase_value
 
 
+@lru_cache(maxsize=65536)
 def normalise(text: str) -> str:
-    """Lowercase, drop thousands separators and currency signs, fold whitespace: '$1,000.00' ~ '1000.00'."""
+    """Lowercase, drop thousands separators and currency signs, fold whitespace: '$1,000.00' ~ '1000.00'.
+    Kept per text: the judge normalises the same sentences and phrases again for every criterion."""
     text = text.lower().replace("\u2019", "'")
     text = re.sub(r"(?<=\d),(?=\d{3})", "", text)
     text = text.replace("$", "")
@@ -52,8 +54,14 @@ after a month's, a weekday's or "No."'s abbreviation before a number ("Nov. 20th
 
 
 def _sentences(message: str) -> list[str]:
+    return list(_sentence_parts(message))
+
+
+@lru_cache(maxsize=16384)
+def _sentence_parts(message: str) -> tuple[str, ...]:
+    """Kept per message: every rule of a reply's reading splits the same messages again."""
     parts = SENTENCE_BREAK.split(message)
-    return [p for p in (part.strip() for part in parts) if p]
+    return tuple(p for p in (part.strip() for part in parts) if p)
 
 
 
