@@ -56,6 +56,22 @@ def gold(task_id: str) -> list[str]:
     return [turn.reply for turn in CATALOG[task_id].gold]
 
 
+def assert_reaudited(task_id: str, statement: str, label: str, replies: list[str], expected: bool) -> None:
+    """A re-audited criterion's verdict on replies of our own, judged alone and among the task's criteria
+    (the proof every round of the catalog re-audit gives for each change)."""
+    alone, among = verdicts(task_id, statement, replies)
+    assert alone is expected, (task_id, label, "alone")
+    assert among is expected, (task_id, label, "among the task's criteria")
+
+
+def assert_gold_passes(task_id: str) -> None:
+    """The task's gold replies still meet every reply criterion after the re-audit."""
+    from grader.text.evidence import EvidenceJudge
+
+    result = EvidenceJudge().judge_sync(_criteria(task_id), [_literal(r) for r in gold(task_id)])
+    assert all(c.passed for c in result.criteria), [c for c in result.criteria if not c.passed]
+
+
 def lists(task_id: str, *later: str, keep: int = 1) -> list[str]:
     """The gold's first `keep` replies, then `later` ones (a wrong or reworded reply to the last request)."""
     return gold(task_id)[:keep] + list(later)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_catalog_reaudit_round5 import MINTED, gold, verdicts
+from tests.test_catalog_reaudit_round5 import MINTED, assert_gold_passes, assert_reaudited
 
 # minted ids of the tasks audited here (the round-5 map lacks them)
 for _field, _id in {"refund_id": "REF-4101", "segment_id": "SEG-4101", "campaign_id": "CMP-4101", "request_id": "REQ-4101", "transfer_id": "XFER-4101"}.items():
@@ -135,9 +135,7 @@ CASES: list[tuple[str, str, str, list[str], bool]] = [
 
 @pytest.mark.parametrize("task_id,statement,label,replies,expected", CASES, ids=[f"{c[0]}:{c[2]}" for c in CASES])
 def test_round6_reaudited_criterion(task_id: str, statement: str, label: str, replies: list[str], expected: bool) -> None:
-    alone, among = verdicts(task_id, statement, replies)
-    assert alone is expected, (task_id, label, "alone")
-    assert among is expected, (task_id, label, "among the task's criteria")
+    assert_reaudited(task_id, statement, label, replies, expected)
 
 
 GOLD_TASKS = sorted({c[0] for c in CASES})
@@ -145,10 +143,4 @@ GOLD_TASKS = sorted({c[0] for c in CASES})
 
 @pytest.mark.parametrize("task_id", GOLD_TASKS)
 def test_round6_gold_still_passes(task_id: str) -> None:
-    from tests.test_catalog_reaudit_round5 import _criteria, _literal
-
-    from grader.text.evidence import EvidenceJudge
-
-    replies = [_literal(r) for r in gold(task_id)]
-    result = EvidenceJudge().judge_sync(_criteria(task_id), replies)
-    assert all(c.passed for c in result.criteria), [c for c in result.criteria if not c.passed]
+    assert_gold_passes(task_id)

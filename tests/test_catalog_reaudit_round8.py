@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_catalog_reaudit_round5 import MINTED, gold, verdicts
+from tests.test_catalog_reaudit_round5 import MINTED, assert_gold_passes, assert_reaudited
 
 for _field, _id in {"booking_id": "PNR-Z9Z9Z9", "return_id": "RET-7101", "transaction_id": "TXN-4101", "account_id": "ACC-3009",
                     "transfer_id": "XFER-4101", "dispute_id": "DSP-3101", "case_id": "CASE-5101", "live_on": "2026-11-30"}.items():
@@ -115,9 +115,7 @@ CASES: list[tuple[str, str, str, list[str], bool]] = [
 
 @pytest.mark.parametrize("task_id,statement,label,replies,expected", CASES, ids=[f"{c[0]}:{c[2]}" for c in CASES])
 def test_round8_reaudited_criterion(task_id: str, statement: str, label: str, replies: list[str], expected: bool) -> None:
-    alone, among = verdicts(task_id, statement, replies)
-    assert alone is expected, (task_id, label, "alone")
-    assert among is expected, (task_id, label, "among the task's criteria")
+    assert_reaudited(task_id, statement, label, replies, expected)
 
 
 GOLD_TASKS = sorted({c[0] for c in CASES})
@@ -125,13 +123,7 @@ GOLD_TASKS = sorted({c[0] for c in CASES})
 
 @pytest.mark.parametrize("task_id", GOLD_TASKS)
 def test_round8_gold_still_passes(task_id: str) -> None:
-    from tests.test_catalog_reaudit_round5 import _criteria, _literal
-
-    from grader.text.evidence import EvidenceJudge
-
-    replies = [_literal(r) for r in gold(task_id)]
-    result = EvidenceJudge().judge_sync(_criteria(task_id), replies)
-    assert all(c.passed for c in result.criteria), [c for c in result.criteria if not c.passed]
+    assert_gold_passes(task_id)
 
 
 CASES_CS: list[tuple[str, str, str, list[str], bool]] = [
@@ -153,9 +145,7 @@ CASES_CS: list[tuple[str, str, str, list[str], bool]] = [
 
 @pytest.mark.parametrize("task_id,statement,label,replies,expected", CASES_CS, ids=[f"{c[0]}:{c[2]}" for c in CASES_CS])
 def test_round8_customer_support_audit(task_id: str, statement: str, label: str, replies: list[str], expected: bool) -> None:
-    alone, among = verdicts(task_id, statement, replies)
-    assert alone is expected, (task_id, label, "alone")
-    assert among is expected, (task_id, label, "among the task's criteria")
+    assert_reaudited(task_id, statement, label, replies, expected)
 
 
 @pytest.mark.parametrize("task_id", sorted({c[0] for c in CASES_CS}))
