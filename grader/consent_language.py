@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from contracts.yaml_io import read_yaml
+from grader.text.rx import rx
 from grader.text.values import Value, find_values
 
 LEXICON_PATH = Path(__file__).with_name("consent_lexicon.yaml")
@@ -813,7 +814,7 @@ def _assured(raw: str, core: list[str]) -> str | None:
     opener = opens_with_any(core, list(_ASSURANCES))
     if opener is None:
         return None
-    m = re.search(r"\b" + r"\W+".join(re.escape(w) for w in opener.split()) + r"\b", raw, re.I)
+    m = rx(r"\b" + r"\W+".join(re.escape(w) for w in opener.split()) + r"\b", re.I).search(raw)
     rest = raw[m.end() :].strip() if m else ""
     rest = re.sub(r"^(?:that|to)\s+", "", rest, flags=re.I)
     if not rest or words(rest)[0] in ("you", "i", "we"):
@@ -1223,7 +1224,7 @@ def _text_value_holds(condition: Condition, record: list[tuple[str, Any]]) -> bo
     for _, leaf in record:
         if not isinstance(leaf, str) or find_values(leaf) or not 2 <= len(leaf) <= 40:
             continue
-        if len(leaf) == 2 and not re.search(r"\b" + re.escape(leaf.upper()) + r"\b", condition.raw):
+        if len(leaf) == 2 and not rx(r"\b" + re.escape(leaf.upper()) + r"\b").search(condition.raw):
             continue  # a two-letter code counts written as one ("stays in the EU"), not as a word ("us", "no")
         form = leaf.lower().replace("_", " ")
         spaced = re.sub(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])", " ", form)  # "tier2" said "tier 2"

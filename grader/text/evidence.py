@@ -117,60 +117,49 @@ class EvidenceJudge:
         known_words |= {f"{a} {b}" for a, b in zip(criterion_words, criterion_words[1:], strict=False)}
         results: list[CriterionJudgement] = []
         contradiction = False
+        own_names = user_names(instruction)
         for index, criterion in enumerate(criteria):
             if only is not None and index not in only:
                 continue
-            judgement, conflicted = self._criterion(criterion, units, all_units, known, known_words, user_names(instruction))
+            judgement, conflicted = self._criterion(criterion, units, all_units, known, known_words, own_names)
             contradiction |= conflicted
             results.append(judgement)
         return JudgeOutput(judge=self.name, criteria=results, contradiction_found=contradiction)
 
     @staticmethod
-    def _round4(hit: Hit, phrase: str, index: int, items: tuple[tuple[str, ...], ...], criterion: str) -> bool:
-        """Round 4's subjects and values (`grader.text.binding`): the match's clause says the opposite of the
-        criterion's state of it, it lies inside another item's match, a question phrase matched without its
-        question word, a value under another fact's label."""
+    def _said_of_another(hit: Hit, phrase: str, index: int, items: tuple[tuple[str, ...], ...], criterion: str, labels: tuple[frozenset[str] | None, ...],
+                         units: list[Unit], all_units: list[Unit], own_names: frozenset[str]) -> bool:
+        """Whether a match states the phrase of another subject or fact than the criterion's, or not as the
+        criterion's statement (`grader.text.binding`, `conflicts`, `polarity`; docs/judges.md): a value under
+        another item's label, set aside or named for a negated fact, of another period or date; the opposite
+        state, inside another item's match, a question phrase without its question word, under another fact's
+        label (round 4); another role of its account (round 5); a count of another thing, a name beside another
+        id of its kind, the thing of another clause, money of the other scope (round 6); predicates crossed
+        between two subjects, a pair of lists placing it against another record, a record taken as another kind
+        (round 7); another person's holding (round 8); a bare run of values; said as still to come."""
+        item = items[index]
         return (
-            wh_dropped(hit, phrase)
+            mislabelled(hit, index, labels)
+            or set_aside(hit, item, items, criterion, units)
+            or positive_for_negative(hit, item, criterion, all_units)
+            or period_mismatch(hit, criterion)
+            or other_date(hit, items, criterion)
+            or wh_dropped(hit, phrase)
             or counted_twice(hit, phrase, items, index)
-            or opposite_state(hit, phrase, items[index], criterion) is not None
-            or rival_label(hit, items[index], criterion) is not None
-        )
-
-    @staticmethod
-    def _round5(hit: Hit, index: int, items: tuple[tuple[str, ...], ...], criterion: str) -> bool:
-        """Round 5's subjects and values (`grader.text.binding`): a count or amount stated as another role of
-        its account (held / came in / went out) than the criterion's."""
-        return account_role_swap(hit, items[index], criterion) is not None
-
-    @staticmethod
-    def _round6(hit: Hit, index: int, items: tuple[tuple[str, ...], ...], criterion: str, units: list[Unit]) -> bool:
-        """Round 6's subjects and values (`grader.text.binding`, block "subjects and values round 6"): a count
-        said of another thing than the one the criterion counts; a record's name set beside another id of its
-        kind; a value labelled with the thing another clause of the criterion is about; money of the other scope
-        (a total said per head, or the other way round). `unlabelled_run` (a bare run of values) is applied next
-        to `mislabelled`."""
-        return (
-            counted_other(hit, items[index], criterion, units) is not None
-            or apposed_rival(hit, items[index]) is not None
-            or rival_thing_label(hit, items[index], criterion) is not None
+            or opposite_state(hit, phrase, item, criterion) is not None
+            or rival_label(hit, item, criterion) is not None
+            or account_role_swap(hit, item, criterion) is not None
+            or counted_other(hit, item, criterion, units) is not None
+            or apposed_rival(hit, item) is not None
+            or rival_thing_label(hit, item, criterion) is not None
             or per_head_swap(hit, criterion) is not None
+            or crossed_roles(hit, index, items, criterion) is not None
+            or paired_lists(hit, item, criterion, units) is not None
+            or other_kind(hit, criterion) is not None
+            or third_party_holder(hit, criterion, own_names) is not None
+            or unlabelled_run(hit, index, labels)
+            or prospective(hit, phrase, criterion)
         )
-
-    @staticmethod
-    def _round7(hit: Hit, index: int, items: tuple[tuple[str, ...], ...], criterion: str, units: list[Unit]) -> bool:
-        """Round 7's subjects and values (`grader.text.binding`, block "subjects and values round 7"): two
-        predicates swapped between the two subjects the criterion states them of; a value placed, in a pair
-        of lists (records / values), against another record than the criterion's; a record
-        the criterion gives a kind taken "as" another kind."""
-        return crossed_roles(hit, index, items, criterion) is not None or paired_lists(hit, items[index], criterion, units) is not None or other_kind(hit, criterion) is not None
-
-    @staticmethod
-    def _round8(hit: Hit, criterion: str, own_names: frozenset[str]) -> bool:
-        """Round 8's subjects and values (`grader.text.binding`, block "subjects and values round 8"): a fact
-        said of another person's record (that person's record the clause's subject, the person neither the
-        criterion's nor the customer)."""
-        return third_party_holder(hit, criterion, own_names) is not None
 
     def _criterion(self, criterion: ReplyCriterion, units: list[Unit], all_units: list[Unit], known: list[Value], known_words: set[str], own_names: frozenset[str] = frozenset()) -> tuple[CriterionJudgement, bool]:
         found: list[tuple[str, Hit]] = []
@@ -189,7 +178,7 @@ class EvidenceJudge:
                     stated = [h for h in phrase_hits(phrase, units, negation=False) if said_absent(h)]  # "still no proof of address on file"
                 if not negation:  # the criterion states it negated: said of its subject, so must the reply ("Mei Tanaka is HVAC-qualified" is no match)
                     stated = [h for h in stated if denied(h) or not attributed(h, items[index], criterion.criterion)]
-                hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not mislabelled(h, index, labels) and not set_aside(h, items[index], items, criterion.criterion, units) and not positive_for_negative(h, items[index], criterion.criterion, all_units) and not period_mismatch(h, criterion.criterion) and not other_date(h, items, criterion.criterion) and not self._round4(h, phrase, index, items, criterion.criterion) and not self._round5(h, index, items, criterion.criterion) and not self._round6(h, index, items, criterion.criterion, units) and not self._round7(h, index, items, criterion.criterion, units) and not self._round8(h, criterion.criterion, own_names) and not unlabelled_run(h, index, labels) and not prospective(h, phrase, criterion.criterion)]
+                hits = [h for h in uncovered(stated, items[index], criterion.criterion) if not self._said_of_another(h, phrase, index, items, criterion.criterion, labels, units, all_units, own_names)]
                 if stated and not hits and all(prospective(h, phrase, criterion.criterion) for h in stated):
                     notes.append(f"{phrase!r} is said only as still to come or as a guess ({_where(stated[0])})")
                 elif stated and not hits:

@@ -99,7 +99,8 @@ def lexicon(path: Path = LEXICON_FILE) -> Lexicon:
     word_groups: dict[str, set[int]] = {}
     phrase_groups: list[tuple[str, ...]] = []
     merged = {name: list(forms) for name, forms in data.families.items()}
-    for name, forms in [*data.more_families.items(), *data.round3_families.items(), *data.round4_families.items(), *data.round6_families.items(), *data.round7_families.items(), *data.round8_families.items()]:
+    added = [name for name in LexiconFile.model_fields if name.endswith("_families")]  # more_families, then each round's block, in file order
+    for name, forms in [entry for block in added for entry in getattr(data, block).items()]:
         merged.setdefault(name, []).extend(f for f in forms if f not in merged.get(name, []))
     families = [[name, *(f for f in forms if f.lower() != name.lower())] for name, forms in merged.items()]
     for gid, raw in enumerate([*data.groups, *families]):
