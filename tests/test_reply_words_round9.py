@@ -54,6 +54,12 @@ PASS = [
     (["no exception"], "That requirement is non-negotiable."),
     (["no exception"], "There's no leeway on sanctions checks."),
     (["no exception"], "The hold can't be overridden by the support team."),
+    # an activity added to a record
+    (["logged"], "I've added a call activity to Ben's contact with the notes."),
+    # a place between two others
+    (["halfway"], "Put the booster midway between the hub and the back bedroom."),
+    (["halfway"], "Best spot is in the middle between the router and the dead zone."),
+    (["halfway"], "Place it at the midpoint of the hallway."),
 ]
 
 FAIL = [
@@ -72,6 +78,9 @@ FAIL = [
     (["names cannot be changed"], "I've updated the name on the ticket."),
     (["no exception"], "I can bend the rules on this one."),
     (["no exception"], "Compliance can override the hold if you ask them."),
+    (["logged"], "I can add a call activity to Ben's contact if you want."),
+    (["halfway"], "Put the booster right next to the router."),
+    (["halfway"], "Don't put it in the middle of the house; keep it by the router."),
 ]
 
 
