@@ -57,6 +57,8 @@ class LexiconFile(BaseModel):
     """Round 7's additions (branch r7-words), merged like `more_families`; kept in their own block."""
     round8_families: dict[str, list[str]] = Field(default_factory=dict)
     """Round 8's additions (branch r8-words), merged like `more_families`; kept in their own block."""
+    round9_families: dict[str, list[str]] = Field(default_factory=dict)
+    """Round 9's additions (branch r9-words), merged like `more_families`; kept in their own block."""
     past_participles: dict[str, str] = Field(default_factory=dict)
     """An irregular verb's simple past -> its past participle ("came" -> "come", "took" -> "taken"): both state
     the thing done, so "came back clean" and "has come back clean" meet (never the base form: "please pay"

@@ -1030,6 +1030,16 @@ def grouped_code(code: str) -> re.Pattern[str] | None:
     )
 
 
+_LOCATOR = re.compile(r"[A-Za-z]{2,}-(?P<body>(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{5,})")
+"""r9-words: an id whose body mixes letters and digits (a booking locator ``PNR-R4T8VX``): the body alone names it
+("your booking R4T8VX"), being a code no word or number spells."""
+
+
+@lru_cache(maxsize=512)
+def _locator_body(body: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![A-Za-z0-9\-])" + re.escape(body) + r"(?![A-Za-z0-9]|-[A-Za-z0-9])", re.I)
+
+
 def id_mentions(target: str, text: str) -> list[Value]:
     """Where the id `target` (``WO-5003``) is written another way in `text`: its prefix and digits with a
     space, ``#``, ``no.`` or nothing between (``INC 2005``, ``REQ5003``, ``CI #3004``), or the words the
@@ -1039,6 +1049,8 @@ def id_mentions(target: str, text: str) -> list[Value]:
         found = [Value("id", target.upper(), g.start(), g.end(), g.group(0)) for g in grouped.finditer(text)]
         if found:
             return found
+    if (body := _LOCATOR.fullmatch(target.strip())) is not None:  # r9-words: "R4T8VX" for PNR-R4T8VX
+        return [Value("id", target.upper(), g.start(), g.end(), g.group(0)) for g in _locator_body(body["body"]).finditer(text)]
     m = _ID_PARTS.fullmatch(target.strip())
     if m is None:
         return []
@@ -1055,7 +1067,7 @@ def id_mentions(target: str, text: str) -> list[Value]:
 
 # ---- durations (round 2) ---------------------------------------------------------------------------------------
 
-DURATION_UNITS = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 3600, "day": 86400, "week": 604800}
+DURATION_UNITS = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 3600, "h": 3600, "day": 86400, "week": 604800}
 """Time units a duration is counted in, in seconds (a count phrase of one of these matches the same span of
 time in another unit or in fraction words: "30 seconds" = "half a minute", "90 minutes" = "an hour and a half")."""
 _UNIT = r"(?P<u>seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?)\b"
@@ -1068,6 +1080,24 @@ _FRACTION_DURATIONS = (
     (re.compile(r"\bthree[\s-]quarters\s+of\s+(?:an?\s+)?" + _UNIT, re.I), Decimal("0.75")),
     (re.compile(r"(?<![A-Za-z])(?:an?)\s+" + _UNIT + r"(?!\s+and\s+a\s+half)", re.I), Decimal(1)),
 )
+
+
+_ABBREVIATED_UNIT = re.compile(r"\s?(?P<u>hours?|minutes?|h|hrs?|mins?|secs?)(?![A-Za-z0-9]|[.:]\d)(?P<half>)(?P<half2>)", re.I)
+"""r9-words: a time unit written short, closed up to its number or after one space ("24h", "48hrs", "30min",
+"24 h"); never before a digit ("16h10" is a clock time)."""
+
+
+class _Shifted:
+    """A match of `_ABBREVIATED_UNIT` read like the spelled-out unit's match (its end counted from the number's end)."""
+
+    def __init__(self, m: re.Match[str], base: int) -> None:
+        self._m, self._base = m, base
+
+    def __getitem__(self, key: str) -> str | None:
+        return self._m[key] or None
+
+    def end(self) -> int:
+        return self._m.end() - self._base
 
 
 def unit_seconds(word: str) -> int | None:
@@ -1087,7 +1117,10 @@ def durations(text: str) -> list[tuple[Decimal, int, int]]:
             continue
         m = re.match(r"(?P<half>\s+and\s+a\s+half)?[\s-]+" + _UNIT + r"(?P<half2>\s+and\s+a\s+half)?", text[value.end :], re.I)
         if m is None:
-            continue
+            m = _ABBREVIATED_UNIT.match(text, value.end)  # r9-words: "24h", "48hrs", "30 min", "24 h"
+            if m is None:
+                continue
+            m = _Shifted(m, value.end)
         seconds = unit_seconds(m["u"])
         if seconds is None:
             continue
