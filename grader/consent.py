@@ -910,7 +910,14 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     ]
     about = about or delegated
     cite = {"message": index + 1, "quote": message.content}
-    refused = reading.opens_refusal and refuses_this
+    # round 9: "No, way over budget. Open it on growth instead, please." after "shall I go ahead on enterprise?": an
+    # opening refusal of the proposal, then a request for the call naming a value of it the proposal does not
+    # name, asks for the call itself (the refusal is of the proposal's value)
+    counter = bool(about) and proposal is not None and pick is not False and any(
+        _replaces_value(reading.without_conditions(t), proposal, question) and not names_other_record(reading.without_conditions(t), question)
+        for req, t in zip(reading.requests, reading.request_texts, strict=True) if req in about and not t.rstrip().endswith("?")
+    )
+    refused = reading.opens_refusal and refuses_this and not counter
     # "OK, let me think about it", "Yes, but I'll check with my wife first": the answer's last word puts off
     # (or takes back) the yes or the request before it
     refused |= reading.closes_refusal and (refuses_this or bool(about))
@@ -927,7 +934,7 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # an answer about another of the options the agent offered, or another value of the call's code
     # ("Laura's, the Logistics one" when Mark's lead is disqualified; "yes, as store credit" for a refund to
     # the card; "yes to the 2 pm one instead" for the 10:00 window) decides against this call
-    conflict = excludes_call(message.content, question) or _sets_aside_decision(message.content, check.decision) or _names_other_code(message.content, question, reading) or _names_other_amount(reading, question) or _names_other_member(reading, question) or any(
+    conflict = excludes_call(message.content, question) or _sets_aside_decision(message.content, check.decision) or _names_other_code(message.content, question, reading) or _names_other_amount(reading, question) or (proposal is not None and _names_other_member(reading, question)) or any(
         _names_other_time(reading.without_conditions(w), question) or _names_other_text(reading.without_conditions(w), question)
         for w in reading.affirm_texts
     )
@@ -1836,7 +1843,7 @@ def _closed_sets(tool: str) -> dict[str, tuple[str, ...]]:
     return {}
 
 
-_PICK_BEFORE = frozenset({"as", "to", "on", "onto", "into", "with", "for", "at", "under", "go", "take", "pick", "choose", "use", "prefer", "want", "rather"})
+_PICK_BEFORE = frozenset({"as", "is", "be", "it", "to", "on", "onto", "into", "with", "for", "at", "under", "go", "take", "pick", "choose", "use", "prefer", "want", "rather"})
 _PATH = (("through", "to"), ("way", "to"), ("up", "to"), ("through",), ("until",), ("till",), ("as", "far", "as"))
 """A value reached by a path ("step it through to negotiation", "walk it up to negotiation"): the values before it,
 in the set's order (a pipeline's stages), are asked for too; one after it is not."""
@@ -1902,7 +1909,8 @@ def _names_other_member(reading: Reading, question: ConsentQuestion) -> bool:
                     lead = [w for w in clause[:at] if w not in ("a", "an", "the", "my", "our")]  # "as a workaround"
                     before = lead[-1] if lead else ""
                     after = clause[at + size] if at + size < len(clause) else ""
-                    if len(core) <= 4 or before in _PICK_BEFORE or after.removesuffix("'s") in _PICK_AFTER or clause[at].endswith("'s"):
+                    short = len(core) <= 4 and not lead[len(clause) - len(core) :]  # "Standard's fine", not "the business account"
+                    if short or before in _PICK_BEFORE or after.removesuffix("'s") in _PICK_AFTER or clause[at].endswith("'s"):
                         other_picked = True
         if other_picked and not mine_named:
             return True
@@ -1951,3 +1959,27 @@ def _for_another_thing(cw: list[str], question: ConsentQuestion) -> bool:
         return False
     known = _thing_words(question, [])
     return not any(_norm(w) in known for w in thing)
+
+
+_ID_SHAPE = re.compile(r"^([a-z]+-)[a-z0-9]+$")
+
+
+def _replaces_value(request: str, proposal: str, question: ConsentQuestion) -> bool:
+    """The request names a value the call sets where the proposal named another value of that same argument: another
+    member of its closed set ("growth" for the proposed enterprise) or another id of its shape ("UPL-7122" for the
+    proposed UPL-7153). A refusal of the proposal before such a request refuses the proposal's value, not the call."""
+    sets = _closed_sets(question.tool)
+    said, offered = words(request), words(proposal)
+    for call in question.calls:
+        for name, leaf in call.arguments.items():
+            if not isinstance(leaf, str):
+                continue
+            value = leaf.lower()
+            if not find(said, value.replace("_", " ")) or find(offered, value.replace("_", " ")):
+                continue
+            if name in sets and any(m != leaf and find(offered, m.lower().replace("_", " ")) for m in sets[name]):
+                return True
+            shape = _ID_SHAPE.match(value)
+            if shape and any(w != value and w.startswith(shape.group(1)) and _ID_SHAPE.match(w) for w in offered):
+                return True
+    return False

@@ -127,3 +127,22 @@ PAY_CALL = {"account_id": "ACC-7000", "amount": 420.0, "method": "account_balanc
 def test_condition_on_another_thing(answer: str, expected: bool) -> None:
     turns = [("user", "Pay Harbor Audio $420 please."), ("assistant", PAY_OFFER), ("user", answer)]
     assert granted(PAY, turns, PAY_CALL) is expected
+
+
+# --- a refusal of the proposal's value, then a request naming the call's value ----------------------------------
+
+PLAN = ConsentCheck(tool="change_plan", decision="the customer agreed to the plan change offered", upfront=False)
+PLAN_OFFER = "Enterprise is $1,200 a month with SSO. Shall I move ACC-5500 to enterprise?"
+
+
+@pytest.mark.parametrize(("answer", "plan", "expected"), [
+    ("Nah, far too steep. Put us on growth, please.", "growth", True),
+    ("No way - growth will do, switch us to growth please.", "growth", True),
+    ("No, too pricey. Move us to growth instead, please.", "enterprise", False),
+    ("Nah, far too steep. Put us on growth, please.", "enterprise", False),
+    ("No, leave the plan as it is for now.", "growth", False),
+    ("No thanks, don't change anything yet.", "growth", False),
+])
+def test_refusal_then_own_request(answer: str, plan: str, expected: bool) -> None:
+    turns = [("user", "We need more seats on ACC-5500."), ("assistant", PLAN_OFFER), ("user", answer)]
+    assert granted(PLAN, turns, {"account_id": "ACC-5500", "plan": plan}) is expected
