@@ -561,6 +561,8 @@ def conditions_met(reading: Reading, question: ConsentQuestion, deciding: set[st
             # one marked open") before feasibility does, and any condition the record cannot check
             told = _stated_of_alternative(condition, question, stated[-1]) if stated and condition.kind in (None, "feasible") else None
             holds = told if told is not None and condition.kind == "feasible" else condition_holds(condition, record, status, stated or [])
+            if condition.kind == "feasible" and told is None and _feasible_elsewhere(condition, question, stated or []):
+                holds = None  # round 9: "if the tablet's still in stock at the shop" for a payment: not the call's to show
             if holds is None:
                 holds = told
             if holds is None:
@@ -590,6 +592,8 @@ def _other_action_held(condition: Condition, question: ConsentQuestion) -> bool 
     head = [w for w in cw[: next((i for i, w in enumerate(cw) if w in lexicon().negators), len(cw))] if w not in openers]
     if head and not subjects & set(head):
         return None  # "as long as my bank doesn't charge me", "so long as it doesn't push me over": not the call's to show
+    if _for_another_thing(cw, question):
+        return None  # round 9: "as long as I'm not charged for the technician visit": a charge for a thing the call is not
     mine = set(action_forms(question.tool))
     for forms in lexicon().actions.values():
         for form in forms:
@@ -906,7 +910,14 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     ]
     about = about or delegated
     cite = {"message": index + 1, "quote": message.content}
-    refused = reading.opens_refusal and refuses_this
+    # round 9: "No, way over budget. Open it on growth instead, please." after "shall I go ahead on enterprise?": an
+    # opening refusal of the proposal, then a request for the call naming a value of it the proposal does not
+    # name, asks for the call itself (the refusal is of the proposal's value)
+    counter = bool(about) and proposal is not None and pick is not False and any(
+        _replaces_value(reading.without_conditions(t), proposal, question) and not names_other_record(reading.without_conditions(t), question)
+        for req, t in zip(reading.requests, reading.request_texts, strict=True) if req in about and not t.rstrip().endswith("?")
+    )
+    refused = reading.opens_refusal and refuses_this and not counter
     # "OK, let me think about it", "Yes, but I'll check with my wife first": the answer's last word puts off
     # (or takes back) the yes or the request before it
     refused |= reading.closes_refusal and (refuses_this or bool(about))
@@ -923,7 +934,7 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # an answer about another of the options the agent offered, or another value of the call's code
     # ("Laura's, the Logistics one" when Mark's lead is disqualified; "yes, as store credit" for a refund to
     # the card; "yes to the 2 pm one instead" for the 10:00 window) decides against this call
-    conflict = excludes_call(message.content, question) or _sets_aside_decision(message.content, check.decision) or _names_other_code(message.content, question, reading) or _names_other_amount(reading, question) or any(
+    conflict = excludes_call(message.content, question) or _sets_aside_decision(message.content, check.decision) or _names_other_code(message.content, question, reading) or _names_other_amount(reading, question) or (proposal is not None and _names_other_member(reading, question)) or any(
         _names_other_time(reading.without_conditions(w), question) or _names_other_text(reading.without_conditions(w), question)
         for w in reading.affirm_texts
     )
@@ -956,6 +967,9 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     choice = pick is True or (any(_takes_up(t, proposal) for t in reading.request_texts if not t.rstrip().endswith("?")) and not (reading.question and not reading.affirms)) or any(
         names_call(" ".join(s), question) or (_shares_word(s, proposal or "") and not (asks_back and not reading.affirms) and not any(w in lexicon().negators for w in s))
         for s in reading.statements
+        # round 9: beside a question back with no yes, only a bare pick ("Store credit. Does it work online?") is a
+        # choice; a sentence with a verb of its own ("He's offered $950 instead.") gives the question its context
+        if not (reading.question and not reading.affirms and not about and len(s) > 3)
     )
     # "Yes, move PNR-Q9YC5G instead": a yes whose sentence names another record decides nothing about this call
     elsewhere = not about and any(names_other_record(w, question, records_only=True) for w in reading.affirm_texts)
@@ -1799,3 +1813,173 @@ def consent_hash(task: Task) -> str | None:
         return None
     text = json.dumps([c.model_dump(mode="json") for c in task.contract.consent], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# ---- round 9 (r9-consent): a value of the call's closed set of values, and a question that only asks back ----------
+
+
+@cache
+def _closed_sets(tool: str) -> dict[str, tuple[str, ...]]:
+    """The tool's parameters whose values form a closed set (a `Literal` type: a fare class, a stage, a
+    resolution code, a plan), by name, read once per tool from the domain worlds' tool signatures."""
+    import typing
+
+    from grader.calibration import DOMAINS
+    from servers.registry import environment_class
+
+    def members(hint: Any) -> list[str]:
+        origin = typing.get_origin(hint)
+        if origin is typing.Literal:
+            return [a for a in typing.get_args(hint) if isinstance(a, str)]
+        if origin is not None:
+            return [m for a in typing.get_args(hint) for m in members(a)]
+        return []
+
+    for domain in DOMAINS:
+        env = environment_class(domain)
+        if tool in env.tool_methods():
+            _, hints = env.tool_signature(tool)
+            return {name: tuple(m) for name, hint in hints.items() if len(m := members(hint)) > 1}
+    return {}
+
+
+_PICK_BEFORE = frozenset({"as", "is", "be", "it", "to", "on", "onto", "into", "with", "for", "at", "under", "go", "take", "pick", "choose", "use", "prefer", "want", "rather"})
+_PATH = (("through", "to"), ("way", "to"), ("up", "to"), ("through",), ("until",), ("till",), ("as", "far", "as"))
+"""A value reached by a path ("step it through to negotiation", "walk it up to negotiation"): the values before it,
+in the set's order (a pipeline's stages), are asked for too; one after it is not."""
+_PICK_AFTER = frozenset({"is", "s", "fine", "works", "good", "ok", "okay", "great", "perfect", "better", "please", "one", "then", "it", "thanks", "instead", "plan", "fare", "code", "stage", "reason", "tier"})
+
+
+def _member_at(ws: list[str], member: str) -> list[int]:
+    """Where a closed-set value stands in the words ("bad_timing" as "bad timing"; "standard's" as "standard")."""
+    form = member.lower().replace("_", " ")
+    flat = [w[:-2] if w.endswith("'s") else w for w in ws]
+    return find(flat, form)
+
+
+def _negated_around(ws: list[str], at: int, size: int) -> bool:
+    """A negator before the value in its clause ("not as a workaround", "don't put us on enterprise") or right
+    after it ("negotiation isn't formal")."""
+    negators = lexicon().negators
+    if any(w in negators for w in ws[:at]) or any(w in negators for w in ws[at + size : at + size + 2]):
+        return True
+    return any(len(words(e)) > 1 and find(ws[max(0, at - 4) : at], e) for e in lexicon().exclusions)  # "rather than workaround"
+
+
+def _names_other_member(reading: Reading, question: ConsentQuestion) -> bool:
+    """An answer that picks another value of a closed set the call sets ("Standard's fine" for a flexible fare,
+    "disqualify it as bad timing" for no_budget, "close it as fixed, not as a workaround") and names the call's own
+    value nowhere unnegated: the customer chose another value than the call carries. A value is picked in a clause
+    that is no question, where it stands as the choice: the clause is short, or a choice word comes right before it
+    ("as", "to", "go with") or after it ("is fine", "please", "one"). A value that is a function word ("us" for a
+    region) counts only in capitals ("US")."""
+    sets = _closed_sets(question.tool)
+    if not sets:
+        return False
+    chosen = {(name, str(leaf)) for call in question.calls for name, leaf in call.arguments.items() if name in sets and isinstance(leaf, str)}
+    if not chosen:
+        return False
+    held = {v for _, v in chosen}  # "impact medium, urgency high": a value of another argument is no other pick
+    plain = reading.without_conditions(reading.text)
+    aliased = {code for _, code, negated in aliases_named(reading.text) if not negated}  # "the balance" names account_balance
+    for name, mine in chosen:
+        mine_named = mine.lower() in aliased
+        other_picked = False
+        for raw, clause, _, _ in clauses(reading.text):
+            if raw.rstrip().endswith("?"):
+                continue
+            in_condition = raw.strip() not in plain
+            core = strip_fillers(clause)
+            for member in sets[name]:
+                size = len(words(member.replace("_", " ")))
+                if member.lower() in FUNCTION_WORDS and member.upper() not in raw:
+                    continue
+                for at in _member_at(clause, member):
+                    if _negated_around(clause, at, size):
+                        continue
+                    if member == mine:
+                        mine_named = True
+                        continue
+                    if member in held or in_condition:
+                        continue
+                    if any(tuple(clause[max(0, at - len(p)) : at]) == p for p in _PATH):
+                        order = sets[name]
+                        other_picked |= mine in order and order.index(mine) > order.index(member)
+                        continue
+                    lead = [w for w in clause[:at] if w not in ("a", "an", "the", "my", "our")]  # "as a workaround"
+                    before = lead[-1] if lead else ""
+                    after = clause[at + size] if at + size < len(clause) else ""
+                    short = len(core) <= 4 and not lead[len(clause) - len(core) :]  # "Standard's fine", not "the business account"
+                    if short or before in _PICK_BEFORE or after.removesuffix("'s") in _PICK_AFTER or clause[at].endswith("'s"):
+                        other_picked = True
+        if other_picked and not mine_named:
+            return True
+    return False
+
+
+def _thing_words(question: ConsentQuestion, stated: list[str]) -> set[str]:
+    """The words that name what the call acts on: its values, its object and action words, and the agent's latest message."""
+    out = {_norm(w) for call in question.calls for w in _call_words(flatten(call.arguments) + flatten(call.result))}
+    out |= {_norm(w) for f in [*object_forms(question.tool), *action_forms(question.tool)] for w in words(f.rstrip("*"))}
+    if stated:
+        out |= {_norm(w) for w in words(stated[-1])}
+    return out
+
+
+def _feasible_elsewhere(condition: Condition, question: ConsentQuestion, stated: list[str]) -> bool:
+    """A feasibility condition ("if ... is available / in stock / free") whose subject is a thing named nowhere in the
+    call, its object or the agent's latest message ("if the tablet's still in stock at the shop" for a payment):
+    the call's being carried out shows nothing about that thing."""
+    cw = words(condition.raw)
+    opener = opens_with_any(cw, lexicon().condition_openers)
+    rest = cw[len(words(opener)) :] if opener else cw
+    at = min((a for form in lexicon().feasibility_conditions for a in find(rest, form)), default=None)
+    if at is None:
+        return False
+    subject = [w.removesuffix("'s") for w in rest[:at] if w.removesuffix("'s").isalpha() and w not in _idle_words() and w not in ("still", "really", "actually", "is", "are")]
+    if not subject:
+        return False
+    known = _thing_words(question, stated)
+    return not any(_norm(w) in known for w in subject)
+
+
+def _for_another_thing(cw: list[str], question: ConsentQuestion) -> bool:
+    """A condition whose negated action is for a thing named nowhere in the call or its object ("as long as I'm not
+    charged for the technician visit" when closing a case): the condition is on another matter, which the call
+    does not settle."""
+    negators = lexicon().negators
+    at = next((i for i, w in enumerate(cw) if w in negators), None)
+    if at is None:
+        return False
+    tail = cw[at + 1 :]
+    if "for" not in tail:
+        return False
+    thing = [w for w in tail[tail.index("for") + 1 :] if w.isalpha() and w not in _idle_words() and len(w) > 2]
+    if not thing:
+        return False
+    known = _thing_words(question, [])
+    return not any(_norm(w) in known for w in thing)
+
+
+_ID_SHAPE = re.compile(r"^([a-z]+-)[a-z0-9]+$")
+
+
+def _replaces_value(request: str, proposal: str, question: ConsentQuestion) -> bool:
+    """The request names a value the call sets where the proposal named another value of that same argument: another
+    member of its closed set ("growth" for the proposed enterprise) or another id of its shape ("UPL-7122" for the
+    proposed UPL-7153). A refusal of the proposal before such a request refuses the proposal's value, not the call."""
+    sets = _closed_sets(question.tool)
+    said, offered = words(request), words(proposal)
+    for call in question.calls:
+        for name, leaf in call.arguments.items():
+            if not isinstance(leaf, str):
+                continue
+            value = leaf.lower()
+            if not find(said, value.replace("_", " ")) or find(offered, value.replace("_", " ")):
+                continue
+            if name in sets and any(m != leaf and find(offered, m.lower().replace("_", " ")) for m in sets[name]):
+                return True
+            shape = _ID_SHAPE.match(value)
+            if shape and any(w != value and w.startswith(shape.group(1)) and _ID_SHAPE.match(w) for w in offered):
+                return True
+    return False

@@ -81,6 +81,7 @@ class ConsentLexicon(BaseModel):
     imperative_verbs: list[str] = Field(default_factory=list)
     desire_verbs: list[str] = Field(default_factory=list)
     information_verbs: list[str] = Field(default_factory=list)
+    outcome_predicates: list[str] = Field(default_factory=list)
     sequencers: list[str] = Field(default_factory=list)
     exclusions: list[str] = Field(default_factory=list)
     approval_predicates: list[str] = Field(default_factory=list)
@@ -369,6 +370,21 @@ def asks_information(core: list[str]) -> bool:
     return bool(rest) and opens_with_any(rest, lex.information_verbs) is not None
 
 
+@lru_cache(maxsize=1)
+def _outcome_forms() -> tuple[str, ...]:
+    return tuple(lexicon().outcome_predicates)
+
+
+def asks_outcome(raw: str, core: list[str]) -> bool:
+    """Round 9: a modal question on whether a thing would work or count, not asking anyone to act ("would $950 still
+    go through?", "can store credit be used on sale items?", "will the warranty still apply?"): its subject is not
+    the agent ("could you make it work?" asks for an act) and its verb is one of `outcome_predicates`."""
+    if not raw.rstrip().endswith("?") or len(core) < 3 or core[0] not in MODALS or core[1] in ("you", "u", "ya", "we"):
+        return False
+    rest = core[2:]
+    return any(find(rest, form) for form in _outcome_forms())
+
+
 def sequenced(sentence: str) -> bool:
     """A sentence that opens with a sequencer and a colon ("Next: Quill & Ink, $89.49, on the card"; "Next up: time
     zone America/New_York"; "Then: the 14:00 slot"): what follows the colon is the next request, said without a verb."""
@@ -642,7 +658,7 @@ def read(text: str) -> Reading:
             reading.negated_actions.append(core)
             continue
         counter = (raw.rstrip().endswith("?") or sentence_text.rstrip().endswith("?")) and len(core) > 2 and core[0] in MODALS and core[1] == "not" and core[2] in ("you", "we")
-        if (_is_question(raw, core) and not _is_request(clause)) or (core and asks_information(core)) or counter:
+        if (_is_question(raw, core) and not _is_request(clause)) or (core and asks_information(core)) or counter or asks_outcome(raw, core):
             # "can't you do two instead?": a negated modal question argues for something else; it asks back
             reading.question = True
             continue
