@@ -21,6 +21,7 @@ import json
 import logging
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -135,9 +136,16 @@ def _errors(exc: ValidationError) -> str:
 
 def read_cases(path: Path, model: type[BaseModel]) -> tuple[str, list[Any]]:
     """The domain and validated items of one file; every error names the file and the case (its id, or
-    its position when the id itself is missing)."""
+    its position when the id itself is missing). Parsed once per text and schema in a process (a
+    judge-check reads ~170 files of megabytes of YAML, and the tests measure the splits many times)."""
+    domain, items = _parsed_cases(path, path.read_text(encoding="utf-8"), model)
+    return domain, list(items)
+
+
+@lru_cache(maxsize=512)
+def _parsed_cases(path: Path, text: str, model: type[BaseModel]) -> tuple[str, tuple[Any, ...]]:
     try:
-        raw = read_yaml(path.read_text(encoding="utf-8"))
+        raw = read_yaml(text)
     except yaml.YAMLError as exc:
         raise CalibrationError(f"{path}: not valid YAML: {exc}") from None
     try:
@@ -153,7 +161,7 @@ def read_cases(path: Path, model: type[BaseModel]) -> tuple[str, list[Any]]:
             items.append(model.model_validate(raw_item))
         except ValidationError as exc:
             raise CalibrationError(f"{path}: case {name}: {_errors(exc)}") from None
-    return data.domain, items
+    return data.domain, tuple(items)
 
 
 def case_files(directory: Path) -> list[Path]:

@@ -65,8 +65,13 @@ def _verbish(words: list[str]) -> bool:
     )
 
 
+_LOWER_WORD = re.compile(r"[a-z][a-z']*")
+_ID_LIKE = re.compile(r"[A-Z]+-[A-Z0-9-]+")
+_WORD_RUN = re.compile(r"\S+")
+
+
 def _lower_words(text: str) -> list[str]:
-    return [re.sub(r"'s$", "", w) for w in re.findall(r"[a-z][a-z']*", text.lower().replace("\u2019", "'"))]
+    return [w.removesuffix("'s") for w in _LOWER_WORD.findall(text.lower().replace("\u2019", "'"))]
 
 
 CRITERION_JOIN = re.compile(r"\b(?:and|or)\b|,(?=\s*(?:the|a|an|his|her|their|its|your)\b)", re.I)
@@ -181,7 +186,7 @@ def subjects(text: str, known_names: Sequence[str] = (), *, criterion: bool = Fa
     taken = [(s.start, s.end) for s in out]
     known_words = {w for n in known_names for w in n.split()}
     for m in NAME_RUN.finditer(text):
-        words = [(w.group(0), m.start() + w.start()) for w in re.finditer(r"\S+", m.group(0))]
+        words = [(w.group(0), m.start() + w.start()) for w in _WORD_RUN.finditer(m.group(0))]
         while words and (
             words[0][0].lower() in LEADING or words[0][0].lower() in DAY_NAMES or (criterion and words[0][1] == 0)
             or (words[0][1] == 0 and re.fullmatch(r"[a-z]{2,}ed", words[0][0].lower()))
@@ -190,15 +195,15 @@ def subjects(text: str, known_names: Sequence[str] = (), *, criterion: bool = Fa
         if not words or any(s < m.end() and m.start() < e for s, e in taken):
             continue
         start = words[0][1]
-        clean = [re.sub(r"'s$", "", w).lower() for w, _ in words]
+        clean = [w.removesuffix("'s").lower() for w, _ in words]
         for w, at in words:
-            low = re.sub(r"'s$", "", w).lower()
+            low = w.removesuffix("'s").lower()
             if low in MONTH_NAMES and (w.endswith("'s") or not re.match(r"\s*\d", text[at + len(w) :])):
                 out.append(Subject("month", low, at, at + len(w)))
         names = [w for w in clean if w not in MONTH_NAMES and w not in DAY_NAMES]
         if not names:
             continue
-        clean = [re.sub(r"'s$", "", w).lower() for w, _ in words]
+        clean = [w.removesuffix("'s").lower() for w, _ in words]
         if len(clean) >= 2 or clean[0] in known_words or criterion:
             out.append(Subject("name", " ".join(clean), start, m.end()))
     return sorted(out, key=lambda s: s.start)
@@ -784,7 +789,7 @@ def _keys(text: str) -> dict[str, str]:
     for v in find_values(text):
         if v.kind == "id":
             out["id:" + str(v.value)] = str(v.value)
-    for w in _lower_words(re.sub(r"[A-Z]+-[A-Z0-9-]+", " ", text)):
+    for w in _lower_words(_ID_LIKE.sub(" ", text)):
         if len(w) < 3 or w in ASIDE_STOP or w in AUXILIARIES or CONTRACTED_VERB.match(w):
             continue
         out.setdefault(stem(w), w)

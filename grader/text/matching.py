@@ -391,9 +391,13 @@ def _joined(text: str) -> str:
     return HYPHEN.sub("", text)
 
 
+@lru_cache(maxsize=16384)
 def _done_form(word: str) -> bool:
     word = word.rstrip("#")
-    return bool(re.search(r"[a-z]{2}ed$", word)) or word in IRREGULAR_PARTICIPLES
+    return word.endswith("ed") and bool(_ED_FORM.search(word)) or word in IRREGULAR_PARTICIPLES
+
+
+_ED_FORM = re.compile(r"[a-z]{2}ed$")
 
 
 SAME_FORM = frozenset("put set cut hit shut let cost spread split read quit".split())
@@ -413,13 +417,18 @@ def _is_negator(word: str) -> bool:
     return word in NEGATORS or word.endswith("n't") or word == "non"
 
 
+_DECIMAL_WORD = re.compile(r"\d+(?:\.\d+)?")
+
+
+@lru_cache(maxsize=65536)
 def _keys(word: str) -> frozenset[str]:
+    """The keys a word is matched by (its stem and lexicon groups, a number's value): kept per word."""
     keys = set(word_keys(word))
     if word in ONE_WORDS:
         keys.add("n:1")
     if word in NUMBER_WORDS:
         keys.add(f"n:{NUMBER_WORDS[word]}")
-    elif re.fullmatch(r"\d+(?:\.\d+)?", word):
+    elif _DECIMAL_WORD.fullmatch(word):
         keys.add(f"n:{Decimal(word).normalize()}")
     return frozenset(keys)
 
@@ -428,6 +437,17 @@ def _keys(word: str) -> frozenset[str]:
 def _tokens(text: str) -> tuple[tuple[int, frozenset[str], bool, str], ...]:
     """(offset, keys, is a negator, the word) of each word of a normalised text."""
     return tuple((m.start(), _keys(m.group(0)), _is_negator(m.group(0)), m.group(0)) for m in _TOKEN.finditer(_joined(text)))
+
+
+@lru_cache(maxsize=16384)
+def _positions(text: str) -> dict[str, tuple[int, ...]]:
+    """The token positions of a normalised text by key: where a phrase's first word can stand, found by
+    lookup instead of trying every token (the judge asks this of every phrase a criterion names)."""
+    index: dict[str, list[int]] = {}
+    for k, token in enumerate(_tokens(text)):
+        for key in token[1]:
+            index.setdefault(key, []).append(k)
+    return {key: tuple(at) for key, at in index.items()}
 
 
 @lru_cache(maxsize=8192)
@@ -602,8 +622,10 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> tuple[int,
                 return False
         return True
 
+    positions = _positions(text)
     for content, negative, done, trailing in _form_specs(phrase):
-        for i, (start, _, _, _) in enumerate(tokens):
+        for i in sorted({k for key in content[0] for k in positions.get(key, ())}):
+            start = tokens[i][0]
             if not fits(i, content[0], done[0]):
                 continue
             j, ok = i, True

@@ -16,14 +16,20 @@ from functools import lru_cache
 from grader.text.values import Value, find_values, phrase_value
 
 
+_THOUSANDS_COMMA = re.compile(r"(?<=\d),(?=\d{3})")
+_SPACES = re.compile(r"\s+")
+APOS_WORD = re.compile(r"[a-z']+")
+"""A lowercase word with its apostrophes ("isn't", "customer's")."""
+
+
 @lru_cache(maxsize=65536)
 def normalise(text: str) -> str:
     """Lowercase, drop thousands separators and currency signs, fold whitespace: '$1,000.00' ~ '1000.00'.
     Kept per text: the judge normalises the same sentences and phrases again for every criterion."""
     text = text.lower().replace("\u2019", "'")
-    text = re.sub(r"(?<=\d),(?=\d{3})", "", text)
+    text = _THOUSANDS_COMMA.sub("", text)
     text = text.replace("$", "")
-    return re.sub(r"\s+", " ", text).strip()
+    return _SPACES.sub(" ", text).strip()
 
 
 @lru_cache(maxsize=8192)
@@ -79,7 +85,7 @@ NEGATION_WINDOW = 5
 def negated_before(prefix: str) -> bool:
     """Whether the tail of `prefix` (normalised text just before a match) negates what follows."""
     clause = _CLAUSE_BREAK.split(prefix)[-1]
-    words = re.findall(r"[a-z']+", clause)[-NEGATION_WINDOW:]
+    words = APOS_WORD.findall(clause)[-NEGATION_WINDOW:]
     return any(w in NEGATORS or w.endswith("n't") for w in words)
 
 
@@ -92,7 +98,7 @@ def hypothetical_before(prefix: str) -> bool:
     """Whether the clause of a match (normalised text before it) is opened by "whether" / "if" within the
     negation window ("I can check whether it's in stock")."""
     clause = _CLAUSE_BREAK.split(prefix)[-1]
-    words = re.findall(r"[a-z']+", clause)[-NEGATION_WINDOW:]
+    words = APOS_WORD.findall(clause)[-NEGATION_WINDOW:]
     return any(w in HYPOTHETICAL for w in words) and not re.search(r"\b(?:as|even)\s+if\b", clause)
 
 
@@ -138,14 +144,15 @@ def negated_in_criterion(phrases: list[str], criterion_text: str) -> bool:
         match = phrase_pattern(phrase).search(text)
         if match is None:
             continue
-        after = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(text[match.end() :])[0])[:NEGATION_WINDOW]
+        after = APOS_WORD.findall(_CLAUSE_BREAK.split(text[match.end() :])[0])[:NEGATION_WINDOW]
         if negated_before(text[: match.start()]) or any(w in NEGATORS or w.endswith("n't") for w in after) or negated_after(text[match.end() :]):
             return True
     return False
 
 
+@lru_cache(maxsize=16384)
 def _starts_negated(phrase: str) -> bool:
-    first = (re.findall(r"[a-z']+", normalise(phrase)) or [""])[0]
+    first = (APOS_WORD.findall(normalise(phrase)) or [""])[0]
     return first in NEGATORS or first.endswith("n't")
 
 
@@ -164,8 +171,11 @@ UNIT_WORDS = frozenset(
 """Units name what a number counts, not which fact it is: never a fact label."""
 
 
+_UNIT_WORD = re.compile(r"[a-z0-9][a-z0-9'.%:\-]*")
+
+
 def _words(unit: str) -> list[str]:
-    return re.findall(r"[a-z0-9][a-z0-9'.%:\-]*", unit.lower())
+    return _UNIT_WORD.findall(unit.lower())
 
 
 LABEL_COLON = re.compile(r"[A-Za-z0-9)]\s*:(?:\s|$)")
@@ -232,7 +242,7 @@ def _predicate(words: tuple[str, ...] | list[str]) -> bool:
         return True
     if len(words) >= 2 and any(w in SUBJECT_PRONOUNS for w in words):
         return True
-    if len([w for w in words if w != "kw" and re.match(r"[a-z]", w)]) >= CLAUSE_WORDS:
+    if len([w for w in words if w != "kw" and w[:1].isascii() and w[:1].islower()]) >= CLAUSE_WORDS:
         return True  # "Finance) currently holds two roles": keywords are short, this many words make a clause
     if sum(w in FUNCTION_WORDS and w not in ("and", "or") for w in words) >= 2:
         return True  # "Your $410.00 PayPal payment to Keystone Software went through", "Glad to hear it": grammar, whatever the verb
@@ -421,7 +431,7 @@ def _head_list(unit: str, phrases: tuple[str, ...]) -> bool:
 def _opening_verb(item: str, unit: str) -> bool:
     """A participle that opens a unit as its head is the unit's predicate ("Done (REQ-1).", "Booked: BK-1,
     ...", "Closed - CASE-5016.": "I have done / booked / closed it"); one item of a comma list is not."""
-    words = re.findall(r"[a-z']+", item.lower())
+    words = APOS_WORD.findall(item.lower())
     head = unit.lstrip().lower()
     if len(words) != 1 or not head.startswith(words[0]) or not (re.search(r"[a-z]{2}ed$", words[0]) or words[0] in IRREGULAR_PARTICIPLES):
         return False
@@ -437,13 +447,16 @@ SPREAD_ITEM_WORDS = 3
 PREPOSITIONS = frozenset("until till before after through via per between within during over under across without".split())
 
 
+_CASED_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+
+
 def _bare(item: str) -> bool:
     """A keyword item: at most SPREAD_ITEM_WORDS words besides its values and none that links them ("3,100
     miles", "Remote VPN user"), not a phrase ("Free cancellation until 2026-12-16")."""
     rest = item
     for value in reversed(find_values(item)):
         rest = rest[: value.start] + " " + rest[value.end :]
-    words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'-]*", rest)]
+    words = [w.lower() for w in _CASED_WORD.findall(rest)]
     return len(words) <= SPREAD_ITEM_WORDS and not any(w in FUNCTION_WORDS or w in PREPOSITIONS for w in words)
 
 
@@ -457,7 +470,7 @@ def dump_units(message: str, phrases: tuple[str, ...] = ()) -> frozenset[int]:
     out: set[int] = set()
     run: list[int] = []
     for i, unit in enumerate(units + [""]):
-        social = (re.findall(r"[a-z']+", unit.lower()) or [""])[0] in COURTESY  # "Thanks, Oliver.": no keyword
+        social = (APOS_WORD.findall(unit.lower()) or [""])[0] in COURTESY  # "Thanks, Oliver.": no keyword
         items = list_items(unit)
         lone = len(items) == 1 and len(re.findall(r"[A-Za-z0-9$]+", unit)) == 1  # "Enrolled." among keywords is one
         record = (LABEL_COLON.search(unit) is not None and terse_statement(unit, phrases)) or i in records or arrow_statement(unit, phrases)  # "Slack: connected.": a labelled record
@@ -548,12 +561,12 @@ def _state_label(head: str) -> bool:
     text = head.strip(" :*_").lower()
     if find_values(text) or HEAD_LIST.search(text) or ITEM_SEPARATOR.search(text):
         return False
-    words = re.findall(r"[a-z']+", text)
+    words = APOS_WORD.findall(text)
     if not words or len(words) > STATE_LABEL_WORDS or any(w in NEGATORS or w.endswith("n't") for w in words):
         return False
     stated = STATE_PHRASE.search(text) is not None or any(w in STATE_WORDS for w in words)
     rest = STATE_PHRASE.sub(" ", text)
-    others = [w for w in re.findall(r"[a-z']+", rest) if w not in STATE_WORDS and w not in STATE_FILLERS and w not in FUNCTION_WORDS]
+    others = [w for w in APOS_WORD.findall(rest) if w not in STATE_WORDS and w not in STATE_FILLERS and w not in FUNCTION_WORDS]
     return stated and len(others) <= 1
 
 
@@ -616,10 +629,13 @@ VALUE_SEPARATOR = re.compile(
 TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)+\|?\s*$")
 
 
+_LEADING_MARKS = re.compile(r"^[^\w($\u20ac\u00a3]+")
+
+
 def _plain(unit: str) -> str:
     """A line without its markdown emphasis and list marker ("- **ORD-9016** - ..." reads "ORD-9016 - ...")."""
     text = LIST_MARKER.sub("", MARKUP.sub("", unit))
-    return re.sub(r"^[^\w($\u20ac\u00a3]+", "", text).strip().rstrip(" .!;")
+    return _LEADING_MARKS.sub("", text).strip().rstrip(" .!;")
 
 
 def _value_items(text: str, phrases: tuple[str, ...]) -> list[str]:
@@ -653,7 +669,7 @@ def _value_kind(item: str, n: int) -> str:
         return "word"  # a raw field value ("proof_of_address") is one word
     if not _bare(item):
         return f"phrase{n}"
-    words = re.findall(r"[a-z']+", item.lower())
+    words = APOS_WORD.findall(item.lower())
     if len(words) == 1 and not find_values(item) and (re.search(r"[a-z]{2}ed$", words[0]) or words[0] in IRREGULAR_PARTICIPLES):
         return "status"
     return _item_kind(item)
@@ -665,7 +681,7 @@ def _label(head: str, phrases: tuple[str, ...]) -> bool:
     items = [i for i in list_items(head) if _content(i, phrases)]
     if not items or len(items) > TERSE_ITEMS or HEAD_LIST.search(head) or any(_item_predicate(i, phrases) for i in items):
         return False
-    if any(w in CLAUSE_SUBJECTS or w in AUXILIARIES or CONTRACTED_VERB.match(w) for w in re.findall(r"[a-z']+", head.lower())):
+    if any(w in CLAUSE_SUBJECTS or w in AUXILIARIES or CONTRACTED_VERB.match(w) for w in APOS_WORD.findall(head.lower())):
         return False  # "It drew 196 clicks and sixty-one conversions: ..." is a sentence, not a label
     kinds = [_value_kind(i, n) for n, i in enumerate(items)]
     return len(set(kinds)) == len(kinds)  # "Flight AU512 JFK-MIA, Dec 18, standard": one thing described
@@ -899,7 +915,7 @@ def _doubts(statement: str, question: str) -> bool:
     entry - is he actually off?") or as an alternative ("..., or is that an old entry?", "... or not?") about
     the same content or about a pronoun that refers back to it ("- has it really expired?")."""
     lowered = question.lower()
-    words = re.findall(r"[a-z']+", lowered)
+    words = APOS_WORD.findall(lowered)
     if not (any(w in DOUBT_WORDS for w in words) or ALTERNATIVE.search(lowered)):
         return False
     return bool(_stems(statement) & _stems(question)) or PRONOUN_QUESTION.match(lowered) is not None
@@ -929,7 +945,7 @@ def split_question(sentence: str) -> tuple[str, str]:
         return sentence, ""
     edges = list(CLAUSE_EDGE.finditer(sentence))
     for edge in reversed(edges):
-        clause = re.findall(r"[a-z']+", sentence[edge.end() :].lower())
+        clause = APOS_WORD.findall(sentence[edge.end() :].lower())
         if not clause:
             continue
         if _tag_like(clause):
@@ -940,7 +956,7 @@ def split_question(sentence: str) -> tuple[str, str]:
                 return "", sentence
             # (round 7, r7-turns) a statement part that is itself asked, an auxiliary before its subject ("Have you
             # uploaded a proof of address yet, and if so, do you have the reference?"): all of it is a question
-            head = re.findall(r"[a-z']+", statement.lower())
+            head = APOS_WORD.findall(statement.lower())
             if head and head[0] in QUESTION_AUX and len(head) > 1 and head[1] in QUESTION_SUBJECTS:
                 return "", sentence
             return statement, question
@@ -1057,7 +1073,7 @@ $6,000" the amount is still stated (the action is what is refused)."""
 
 def _value_negated(unit: str, value: Value) -> bool:
     # (a space after the text: a dash right before the value is a break, "No - $7.5k would be refused")
-    words = re.findall(r"[a-z']+", _CLAUSE_BREAK.split(normalise(unit[: value.start]) + " ")[-1])
+    words = APOS_WORD.findall(_CLAUSE_BREAK.split(normalise(unit[: value.start]) + " ")[-1])
     # r8-units: the value is the object of a relation verb ("doesn't hold $905.40", "does not come to $40"): the
     # verb's negation is the value's
     while words and words[-1] in RELATION_LINKS:
