@@ -67,6 +67,9 @@ WITHDRAWAL = re.compile(
     r"\b(?:disregard(?:ing)?|ignore|ignoring|forget|scratch|scrap|retract(?:ing)?|withdraw(?:ing)?|take\s+back|walk\s+back|strike|unsay|dismiss|discard|delete|cross\s+out|rewind)\s+" + _BACK
     + r"|\b(?<!n't\s)(?<!not\s)(?<!never\s)(?:take|taking|walk|walking|pull|pulling)\s+(?:that|this|those|these|everything|all\s+(?:of\s+)?that|what\s+i\s+(?:just\s+)?(?:said|wrote))(?:\s+(?:all|right|straight))?\s+back\b(?!\s+(?:to|into|from|for|at|in|on|with)\b)"
     + r"|\b(?<!n't\s)(?<!not\s)(?<!never\s)(?:take|taking|walk|walking|pull|pulling)\s+(?:that|this|those|these|my|the)\s+(?:(?:last|previous|earlier|above|first|quoted)\s+)?" + SAID + r"\s+back\b(?!\s+(?:to|into|from|for|at|in|on|with)\b)"  # (round 6) "take that figure back"
+    # (round 9) a verb of taking back with a back-referring determiner and a noun of what was said that has its own
+    # modifier: "walk back that stock number", "disregard my earlier refund figure", "retract that delivery date"
+    + r"|\b(?<!n't\s)(?<!not\s)(?<!never\s)(?:disregard(?:ing)?|ignore|ignoring|scratch|retract(?:ing)?|take\s+back|walk\s+back|taking\s+back|walking\s+back)\s+(?:that|this|those|these|my|our)\s+(?:[a-z-]+\s+){1,2}?" + SAID + r"\b"
     + r"|\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:not\s+(?:right|correct|accurate|true)|wrong|incorrect|inaccurate|untrue|false|an?\s+(?:error|mistake|typo|slip))\b"
     + r"|\bi\s+(?:gave|told|sent|quoted)\s+(?:you\s+)?(?:the\s+|some\s+)?(?:wrong|incorrect|inaccurate|bad|outdated)\b"
     + r"|\bi\s+got\s+(?:that|this|it|those|these)(?:\s+\w+)?\s+wrong\b"
@@ -338,11 +341,32 @@ def _failure_of(before: str, text: str) -> bool:
 ACTIVE_FAILED = re.compile(r"\b(?:rejected|declined|refused|blocked|reverted|undid|undone|rolled\s+back|bounced|kicked\s+back|threw\s+out|wiped|cancell?ed\s+out)\b", re.I)
 
 
+UNSURE = re.compile(
+    r"\b(?:can(?:not|'t|\s+not)|unable\s+to|not\s+able\s+to|couldn't|could\s+not)\s+(?:yet\s+|actually\s+|really\s+)?(?:confirm|verify|guarantee|promise|say\s+for\s+(?:sure|certain)|be\s+(?:sure|certain))\b"
+    r"|\b(?:need|have|got)\s+to\s+(?:check|verify|confirm|find\s+out|double-check|make\s+sure)\s+(?:first\s+)?(?:whether|if)\b"
+    r"|\bbefore\s+(?:i|we)\s+can\s+(?:tell|confirm|say|promise|guarantee)\b"
+    r"|\b(?:not|n't)\s+(?:sure|certain)\s+(?:whether|if|that|it)\b|\b(?:don't|do\s+not|doesn't)\s+(?:yet\s+)?know\s+(?:whether|if|for\s+sure)\b"
+    r"|\b(?:may|might)\s+not\s+(?:have\s+)?(?:gone|go)\s+through\b",
+    re.I,
+)
+"""(round 9) A later statement that what was said is not known any more ("I need to check whether it went through before
+I can tell you the stay is still active", "I can't confirm how many we have right now"): opened by an apology-like
+marker and about the same thing, it takes the earlier statement back as surely as a failure does."""
+
+
+def _unsure_of(before: str, text: str) -> bool:
+    """(round 9) Whether `text` says that what `before` states is not known any more (UNSURE), about the same thing (a
+    shared content word or id)."""
+    return UNSURE.search(text) is not None and bool(_content_keys(before) & _content_keys(text) or _ids(before) & _ids(text))
+
+
 def _undoes(before: str, text: str) -> bool:
     """Whether a later unit opened by an apology-like marker undoes `before`: it says the action did not go
-    through (FAILED) about something `before` names (a shared content word or id), it denies a word
-    `before` states, or it does what `before` refused."""
+    through (FAILED) about something `before` names (a shared content word or id), it says that is no longer
+    known (UNSURE, round 9), it denies a word `before` states, or it does what `before` refused."""
     if _failure_of(before, text):
+        return True
+    if _unsure_of(before, text):
         return True
     if _other_instance(before, text):
         return False
@@ -537,8 +561,11 @@ def reverse(units: list[Unit]) -> list[Unit]:
             last = previous[-1]
             if _contrary(text) and not _value_correction(units[last].text, text):
                 out[last] = replace(out[last], carried=False)  # (round 6) "Oh wait - a seat has opened up, so I can move you after all."
+            # (round 9) the rest of the message an apology opens may say the thing is not known any more ("Hold on - a
+            # cancellation was sent a minute ago. I need to check whether it went through before I can tell you.")
+            rest = " ".join(u.text for u in units[n:] if u.message == unit.message)
             for k in previous:
-                if _undoes(units[k].text, text) and not _value_correction(units[k].text, text):
+                if (_undoes(units[k].text, text) or _unsure_of(units[k].text, rest)) and not _value_correction(units[k].text, text):
                     out[k] = replace(out[k], carried=False)
             continue
         last = previous[-1]
