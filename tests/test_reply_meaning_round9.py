@@ -145,3 +145,24 @@ NOT_A_GOAL = [
 @pytest.mark.parametrize(("criterion", "evidence", "messages", "expected"), NOT_A_GOAL)
 def test_round9_plans_rules_and_reasons(criterion: str, evidence: list, messages: list[str], expected: bool) -> None:
     assert judged(criterion, evidence, messages) is expected
+
+
+UNSURE_FRAME = [
+    # the fact stands under a frame that says it is not known: fail
+    (KEPT, [["kept", "stays booked", "still booked"]], ["I have to find out if the cancel went through before I can promise RSV-220 is still booked."], False),
+    (KEPT, [["kept", "stays booked", "still booked"]], ["Right now I can't confirm that RSV-220 stays booked; the cancel request is being processed."], False),
+    (STOCK, ["12"], ["I'm not sure whether the 12 blenders in the system are really on the shelf."], False),
+    ("States the $45 late fee.", ["45"], ["I'm unable to guarantee the late fee is $45 until the hotel replies."], False),
+    ("Confirms ORD-12 has shipped.", ["shipped"], ["I don't know yet whether ORD-12 has shipped - the courier's feed is down."], False),
+    # the frame is about something else, or ends before the fact: pass
+    (KEPT, [["kept", "stays booked", "still booked"]], ["I can't confirm the late checkout yet, but RSV-220 is still booked."], True),
+    (KEPT, [["kept", "stays booked", "still booked"]], ["I checked whether the cancel went through: it didn't, so RSV-220 stays booked."], True),
+    (STOCK, ["12"], ["Not sure whether you need them today; we have 12 blenders in stock."], True),
+    ("States the $45 late fee.", ["45"], ["The late fee is $45 - I can't promise the hotel will waive it."], True),
+    ("Confirms ORD-12 has shipped.", ["shipped"], ["ORD-12 has shipped. I can't confirm the delivery day yet."], True),
+]
+
+
+@pytest.mark.parametrize(("criterion", "evidence", "messages", "expected"), UNSURE_FRAME)
+def test_round9_fact_under_an_unsure_frame(criterion: str, evidence: list, messages: list[str], expected: bool) -> None:
+    assert judged(criterion, evidence, messages) is expected

@@ -718,3 +718,19 @@ def in_failure_report(hit: Hit, criterion: str) -> bool:
     if first is None or first.end() > start or _REASON.search(text, first.end(), start):
         return False
     return _RECOVERED.search(text, first.end()) is None
+
+
+# ---- round 9 (r9-meaning): a statement embedded under "I can't confirm", "before I can tell you", "not sure whether" ----
+
+_UNSURE_BREAK = re.compile(r"[;:!?.()]|\s[-\u2013\u2014]\s|\u2014|\b(?:but|however|though|although|anyway|meanwhile)\b", re.I)
+
+
+def under_unsure(hit: Hit) -> bool:
+    """(round 9) Whether a match stands in the complement of a frame that says it is not known ("I need to check whether
+    it went through before I can tell you the stay is still active", "I can't confirm the refund is $45 yet", "not sure
+    if ORD-12 has shipped"): what such a frame governs is not stated. A break ("..., but the stay is active") ends it."""
+    from grader.text.withdrawal import UNSURE
+
+    start = hit.position % 10_000
+    prefix = normalise(hit.sentence)[:start]
+    return UNSURE.search(_UNSURE_BREAK.split(prefix)[-1]) is not None
