@@ -166,3 +166,59 @@ UNSURE_FRAME = [
 @pytest.mark.parametrize(("criterion", "evidence", "messages", "expected"), UNSURE_FRAME)
 def test_round9_fact_under_an_unsure_frame(criterion: str, evidence: list, messages: list[str], expected: bool) -> None:
     assert judged(criterion, evidence, messages) is expected
+
+
+# ---- phase 2 classes (found on v9's misses, tested in words of our own) ------------------------------------
+
+PAID = "Says that the courier was paid."
+SWAP = "Confirms the swap to the size 10 boots."
+FX = "Explains that the payment is refused because the card is expired."
+
+NEGATION_SCOPE = [
+    # a noun with its own modifier, denied by the verb after it: fail
+    (PAID, [["paid", "payment"]], ["The payment to the courier hasn't gone out yet - our bank flagged it."], False),
+    (PAID, [["paid", "payment"]], ["Heads-up: the payment for DHL was not processed, the card bounced."], False),
+    # a negated verb of ability governs its whole verb phrase: fail
+    (SWAP, [["swap", "exchange"], "10"], ["I wasn't able to set up the swap to the size 10 boots - they're sold out."], False),
+    (SWAP, [["swap", "exchange"], "10"], ["Sorry, we couldn't process your exchange for the size 10 pair today."], False),
+    # a stem match denied right after the word: fail
+    (FX, [["expir*"]], ["Sorry - scratch that. Expiry isn't the problem; the bank simply declined it."], False),
+    # the same words stated, or denied of something else: pass
+    (PAID, [["paid", "payment"]], ["The payment to the courier has gone out - they have it."], True),
+    (PAID, [["paid", "payment"]], ["The payment for DHL went through; the card fee wasn't charged."], True),
+    (SWAP, [["swap", "exchange"], "10"], ["I wasn't able to find the original box, but the swap to the size 10 boots is done."], True),
+    (SWAP, [["swap", "exchange"], "10"], ["We couldn't be quicker: your exchange for the size 10 pair is already set up."], True),
+    (FX, [["expir*"]], ["The payment was refused: the card's expiry date has passed, so it's expired."], True),
+    # a match inside another noun's modifier is not what the verb after it denies: pass
+    ("Explains that the transfer is refused because the accounts are in different currencies.", [["currenc*"]],
+     ["I can't send it: payments between accounts in different currencies aren't allowed here."], True),
+    (PAID, [["paid", "payment"]], ["Fees for late payment aren't charged, and the courier was paid this morning."], True),
+]
+
+
+@pytest.mark.parametrize(("criterion", "evidence", "messages", "expected"), NEGATION_SCOPE)
+def test_round9_negation_scope(criterion: str, evidence: list, messages: list[str], expected: bool) -> None:
+    assert judged(criterion, evidence, messages) is expected
+
+
+MONTHS = "Gives the March revenue $12,400 and the April revenue $9,800."
+UNCHANGED = "Confirms the reservation RSV-220 was left unchanged."
+
+TAKEN_BACK_LATER = [
+    # the withdrawal follows an opening of its own in the same message: fail
+    (MONTHS, ["12400", "9800"], ["March brought in $12,400 and April $9,800.", "Wait - I may have read the wrong ledger. Please ignore those figures until I've looked again."], False),
+    (MONTHS, ["12400", "9800"], ["March: $12,400. April: $9,800.", "Sorry! I pulled the wrong quarter. Disregard those numbers for now."], False),
+    # a change said to have gone through after all, after "stays as it was": fail
+    (UNCHANGED, [["unchanged", "stays", "as it is"]], ["Got it - RSV-220 stays as it is.", "Oh, sorry - the move to Thursday already went through on our end. Let me undo it."], False),
+    (UNCHANGED, [["unchanged", "stays", "as it is"]], ["Fine, RSV-220 stays booked for the 3rd.", "Apologies, my colleague's date change has already been processed - I'll look at reversing it."], False),
+    # the withdrawal is of something else, the figures stand, or the change did not go through: pass
+    (MONTHS, ["12400", "9800"], ["March brought in $12,400 and April $9,800.", "Wait - one more thing. The May figures aren't in yet."], True),
+    (MONTHS, ["12400", "9800"], ["March: $12,400. April: $9,800.", "Sorry for the wall of numbers! Those figures are final, by the way."], True),
+    (UNCHANGED, [["unchanged", "stays", "as it is"]], ["Got it - RSV-220 stays as it is.", "Sorry, I double-checked: the move to Thursday didn't go through, so RSV-220 stays as it is."], True),
+    (UNCHANGED, [["unchanged", "stays", "as it is"]], ["Fine, RSV-220 stays booked for the 3rd.", "Apologies for the delay - your loyalty points transfer went through too."], True),
+]
+
+
+@pytest.mark.parametrize(("criterion", "evidence", "messages", "expected"), TAKEN_BACK_LATER)
+def test_round9_taken_back_later(criterion: str, evidence: list, messages: list[str], expected: bool) -> None:
+    assert judged(criterion, evidence, messages) is expected

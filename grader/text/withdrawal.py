@@ -115,7 +115,11 @@ def withdraw(units: list[Unit]) -> list[Unit]:
         matches = list(WITHDRAWAL.finditer(unit.text))
         if matches and not unit.question:
             whole = any(WHOLE.search(m.group(0)) for m in matches)
-            first = all(u.message != unit.message for u in units[:n])
+            # (round 9) the first statement of its message, or preceded there only by the opening of the withdrawal (a reversal
+            # marker and its reason, with no value: "Hold on - I think I pulled those from the wrong report. Please disregard
+            # those numbers.")
+            opening = [u for u in units[:n] if u.message == unit.message]
+            first = not opening or (_marker(opening[0].text)[0] is not None and not any(find_values(u.text) for u in opening))
             scope = unit.message - 1 if first and not whole else unit.message
             for k in range(n):
                 if whole or units[k].message >= scope:
@@ -354,6 +358,25 @@ I can tell you the stay is still active", "I can't confirm how many we have righ
 marker and about the same thing, it takes the earlier statement back as surely as a failure does."""
 
 
+KEPT_AS_WAS = re.compile(
+    r"\b(?:stays?|stayed|staying|remains?|remained|kept|keeping|unchanged|untouched|as\s+(?:it|they)\s+(?:is|are|was|were)|left\s+(?:as|alone|in\s+place)|still\s+(?:on|in|at|booked|active|open|there|scheduled|in\s+place))\b",
+    re.I,
+)
+WENT_THROUGH = re.compile(
+    r"\b(?:went|gone|got|has\s+gone|had\s+gone|already\s+gone)\s+through\b|\b(?:was|were|has\s+been|had\s+been|got)\s+already\s+(?:processed|applied|made|submitted|executed|changed|moved|cancell?ed|done)\b"
+    r"|\balready\s+(?:been\s+)?(?:processed|applied|submitted|executed|changed|moved|cancell?ed)\b",
+    re.I,
+)
+CHANGE_NOUN = re.compile(
+    r"\b(?:change|changes|move|switch|update|edit|amendment|modification|cancell?ation|cancel|reschedul\w*|rebook\w*|re-?booking|"
+    r"swap|upgrade|downgrade|removal|deletion|it|that|this)\b",
+    re.I,
+)
+"""(round 9) A thing said to stay as it was (KEPT_AS_WAS), then, after an apology, a change said to have gone through
+already (WENT_THROUGH) of a change to it (CHANGE_NOUN, a back-reference, or a word or id the earlier statement names):
+the later statement takes the earlier back."""
+
+
 def _unsure_of(before: str, text: str) -> bool:
     """(round 9) Whether `text` says that what `before` states is not known any more (UNSURE), about the same thing (a
     shared content word or id)."""
@@ -368,6 +391,11 @@ def _undoes(before: str, text: str) -> bool:
         return True
     if _unsure_of(before, text):
         return True
+    went = WENT_THROUGH.search(text)
+    if went and KEPT_AS_WAS.search(before) and not _negative(before) and not FAILED.search(text) and not _other_instance(before, text):
+        subject = CLAUSE_SPLIT.split(text[: went.start()])[-1]
+        if CHANGE_NOUN.search(subject) or _content_keys(before) & _content_keys(subject) or _ids(before) & _ids(subject):
+            return True  # (round 9) "PNR-1 stays on the 5th" / "apologies, the change to the 6th already went through"
     if _other_instance(before, text):
         return False
     stated_before, denied_before = _polar_keys(before)
