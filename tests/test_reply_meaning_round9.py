@@ -222,3 +222,22 @@ TAKEN_BACK_LATER = [
 @pytest.mark.parametrize(("criterion", "evidence", "messages", "expected"), TAKEN_BACK_LATER)
 def test_round9_taken_back_later(criterion: str, evidence: list, messages: list[str], expected: bool) -> None:
     assert judged(criterion, evidence, messages) is expected
+
+
+BOOTS = "Confirms the swap to the size 10 boots."
+
+OFFERED = [
+    # the thing is stated available, and the action only offered with a pronoun for it: fail
+    (["The size 10 boots are in stock. Would you like me to swap your 9s for them?"], False),
+    (["Size 10 is on the shelf right now - shall I go ahead and swap the pair you have for that one?"], False),
+    (["Good news, we've got the boots in a 10. Want me to swap your current ones for those?"], False),
+    # the action is done, or the offer is of something else: pass
+    (["I've swapped your 9s for the size 10 boots. Want me to swap the laces for them too?"], True),
+    (["Your swap to the size 10 boots is confirmed. Shall I email you the return label for it?"], True),
+    (["Swapped - the size 10 boots go out today. Would you like me to add insoles to it?"], True),
+]
+
+
+@pytest.mark.parametrize(("messages", "expected"), OFFERED)
+def test_round9_offered_with_a_pronoun_object(messages: list[str], expected: bool) -> None:
+    assert judged(BOOTS, ["10"], messages) is expected

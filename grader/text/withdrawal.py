@@ -667,6 +667,9 @@ MODAL_DONE = re.compile(r"\b(?:can|cannot|could|will|would|should|must|may|might
 CONFIRMS = re.compile(r"^\W*(?:confirm(?:s|ing)?|reports?|tells?\s+(?:the\s+\w+|him|her|them)\s+(?:that\s+)?)\b", re.I)
 """A criterion that a thing was done: its nouns name the action too ("Confirms the AU210 booking": "book")."""
 OFFER_OBJECT = re.compile(r"^\s*(?:it|that|this|them|these|those|him|her)\b", re.I)
+LATER_PRONOUN = re.compile(r"^\s*(?:[\w$.'-]+\s+){1,5}?(?:for|to|with|into|by)\s+(?:them|it|that|this|those|these|that\s+one|those\s+ones|the\s+new\s+ones?)\s*$", re.I)
+"""(round 9) An offer's object that names what is given up and then, by a pronoun, what it becomes ("swap your 9s for
+them", "exchange your current pair for that one"): the pronoun is the criterion's thing, just stated."""
 INDIRECT = re.compile(r"\b(?:which|whether|if|what|how|who)\b(?P<rest>.*)$", re.I)
 
 
@@ -705,7 +708,8 @@ def offered_not_done(criterion: str, units: list[Unit]) -> str | None:
         if done and verb & done:
             if not any(any(_verb_keys(w) & done for w in DONE_WORD.findall(u.text.lower())) for u in statements):
                 return last.text
-        if nouns and verb & nouns and (OFFER_OBJECT.match(after) or any(v.same(c) for v in find_values(after) for c in criterion_values)):
+        # (round 9) the object may be a phrase that ends on a pronoun for the thing: "exchange your blue pair for them"
+        if nouns and verb & nouns and (OFFER_OBJECT.match(after) or any(v.same(c) for v in find_values(after) for c in criterion_values) or LATER_PRONOUN.search(re.split(r"[?.!;]", after)[0])):
             if not any(any(_verb_keys(w) & (done | nouns) for w in DONE_WORD.findall(u.text.lower())) for u in statements):
                 return last.text
         ids = _ids(after) & _ids(criterion)
