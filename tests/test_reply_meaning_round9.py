@@ -241,3 +241,26 @@ OFFERED = [
 @pytest.mark.parametrize(("messages", "expected"), OFFERED)
 def test_round9_offered_with_a_pronoun_object(messages: list[str], expected: bool) -> None:
     assert judged(BOOTS, ["10"], messages) is expected
+
+
+REFUND = "Confirms the $80 refund was issued."
+
+LATER_DENIAL = [
+    # the same sentence goes on to deny the action by a pronoun: fail
+    (["I've prepared an $80 refund to your Mastercard, but I haven't issued it yet - just say go."], False),
+    (["The $80 refund is all set up on my side, though it hasn't been processed yet."], False),
+    (["An $80 refund would cover it and it's approved in principle, but we have **not** sent it - no money has moved."], False),
+    (["Your refund of $80 is lined up; however it hasn't gone through yet."], False),
+    (["$80 refund drafted, but I didn't submit it: I need your OK first."], False),
+    # the action stated done; a later event, or another thing, is what the sentence denies: pass
+    (["Your $80 refund has been issued, but it hasn't reached your card yet - allow 3-5 days."], True),
+    (["I've issued the $80 refund, though the bank hasn't confirmed the date it lands."], True),
+    (["The $80 refund went through; the old charge hasn't dropped off your statement yet, but it will."], True),
+    (["$80 refund issued. It hasn't shown on your statement yet, but it's on its way."], True),
+    (["Refund of $80 issued - but I haven't closed the case, in case you need anything else."], True),
+]
+
+
+@pytest.mark.parametrize(("messages", "expected"), LATER_DENIAL)
+def test_round9_denied_later_in_the_sentence(messages: list[str], expected: bool) -> None:
+    assert judged(REFUND, ["80", ["refund", "refunded"]], messages) is expected

@@ -734,3 +734,30 @@ def under_unsure(hit: Hit) -> bool:
     start = hit.position % 10_000
     prefix = normalise(hit.sentence)[:start]
     return UNSURE.search(_UNSURE_BREAK.split(prefix)[-1]) is not None
+
+
+# ---- round 9 (r9-meaning): the same sentence denies, by a pronoun, the action it has just named -----------------
+
+_DONE_BODY = (
+    r"sent|processed|completed|gone\s+through|gone\s+out|moved|submitted|executed|made|done|transferred|paid|charged|issued|"
+    r"booked|applied|placed|filed|posted|released|refunded|credited|scheduled|confirmed|finali[sz]ed|actioned|pushed\s+through"
+)
+_DONE_VERBS = "(?:" + _DONE_BODY + ")"
+_LATER_DENIAL = re.compile(
+    r"(?:,|;|\s[-\u2013\u2014]\s|\u2014)?\s*\b(?:but|though|however|yet|although|only)\b[^.;!?]*?"
+    r"(?:\b(?:i|we)\s+(?:have|had|did)(?:\s+not|n't)\s+(?:yet\s+|actually\s+|really\s+)?(?:" + _DONE_BODY + r"|send|process|complete|move|submit|execute|make|do|transfer|pay|charge|issue|book|apply|place|file|post|release|refund|credit)\s+(?:it|them|that|this)\b"
+    r"|\b(?:it|that|this|they)\s+(?:has|have|had|did|is|was|were|are)(?:\s+not|n't)\s+(?:yet\s+|actually\s+|really\s+)?(?:been\s+)?" + _DONE_VERBS + r"\b"
+    r"|\b(?:no|none\s+of\s+the)\s+(?:money|funds|payment|charge|amount)\s+(?:has|have|had)\s+(?:yet\s+)?(?:been\s+)?(?:moved|left|gone|sent|taken|charged)\b)",
+    re.I,
+)
+
+
+def denied_later(hit: Hit, criterion: str) -> bool:
+    """(round 9) Whether the match's own sentence goes on, after "but / though / yet", to deny by a pronoun the action
+    it names ("I've checked a $50 transfer ... and it would pass, but I have not sent it yet"; "the refund is set up,
+    but it hasn't been issued"): the sentence does not state the action done. Not for a criterion that itself states a
+    failure or denial; an unrelated later event ("but it hasn't arrived yet") is no denial of the action."""
+    if _FAILURE_CRITERION.search(criterion):
+        return False
+    rest = normalise(hit.sentence)[hit.position % 10_000 :]
+    return _LATER_DENIAL.search(re.sub(r"[*`]+", "", rest)) is not None
