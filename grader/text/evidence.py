@@ -53,7 +53,7 @@ from grader.text.binding import third_party_holder, user_names  # round 8 (r8-su
 from grader.text.binding import account_role_swap, crossed_roles, other_kind, paired_lists, apposed_rival, per_head_swap, rival_thing_label, unlabelled_run, attributed, counted_other, counted_twice, denied, mislabelled, opposite_state, other_date, positive_for_negative, rival_label, set_aside, uncovered, value_labels, wh_dropped
 from grader.text.conflicts import period_mismatch, status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
-from grader.text.polarity import absence_criterion, prospective, reversed_predicate, said_absent
+from grader.text.polarity import absence_criterion, denied_later, goal_only, in_failure_report, prospective, under_unsure, reversed_predicate, said_absent
 from grader.text.units import Hit, Unit, negated_in_criterion, transcript_units
 from grader.text.values import Value, find_values
 from grader.text.withdrawal import offered_not_done, withdraw
@@ -159,6 +159,10 @@ class EvidenceJudge:
             or third_party_holder(hit, criterion, own_names) is not None
             or unlabelled_run(hit, index, labels)
             or prospective(hit, phrase, criterion)
+            or goal_only(hit, phrase, criterion)
+            or in_failure_report(hit, criterion)
+            or under_unsure(hit)
+            or denied_later(hit, criterion)
         )
 
     def _criterion(self, criterion: ReplyCriterion, units: list[Unit], all_units: list[Unit], known: list[Value], known_words: set[str], own_names: frozenset[str] = frozenset()) -> tuple[CriterionJudgement, bool]:

@@ -128,7 +128,7 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
         text = normalise(unit.text)
         seen: set[int] = set()
         for match in phrase_pattern(phrase).finditer(text):
-            if negation and (hypothetical_before(text[: match.start()]) or (not _starts_negated(phrase) and negated_after(text[match.end() :]))):
+            if negation and (hypothetical_before(text[: match.start()]) or (not _starts_negated(phrase) and negated_after(text[match.end() :], text[: match.start()]))):
                 seen.add(match.start())  # "whether it's in stock"; "navy isn't available": not stated
                 continue
             if not negation or _starts_negated(phrase) or not negated_before(text[: match.start()]):
@@ -646,7 +646,7 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> tuple[int,
                 polarity = negated_before(text[:start]) or any(t[2] for t in tokens[i : j + 1])
                 if not polarity and negation:  # denied by the verb right after it, as an exact match is
                     end = tokens[j][0] + len(tokens[j][3])  # ("the approval never went through")
-                    polarity = negated_after(_joined(text)[end:])
+                    polarity = negated_after(_joined(text)[end:], _joined(text)[: tokens[i][0]])
             if not negation or polarity == negative:
                 out.append(start)
     return tuple(sorted(set(out)))

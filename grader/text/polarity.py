@@ -622,3 +622,142 @@ def _antonym_keys() -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
 def _opposed(plain: frozenset[str]) -> frozenset[str]:
     """The keys of the states whose opposite a clause states plainly (its `_plain` keys)."""
     return frozenset(k for state, opposites in _antonym_keys() if plain & opposites for k in state)
+
+
+# ---- round 9 (r9-meaning): a state said only as the goal of an offer, a request or a next step ---------------
+
+_SAY_SO = (
+    # the customer's say-so governs it: "when you'd like me to take it live", "once you're ready for me to move it to ...",
+    # "if you want it in negotiation", "say the word when you want it taken live", "let me know whether I should ..."
+    r"\b(?:when(?:ever)?|once|if|as\s+soon\s+as|after)\s+you(?:'d|\s+would|'re|\s+are)?\s+(?:(?:really|still|also)\s+)?"
+    r"(?:like|want|wish|prefer|need|decide|ready|happy|choose|give\s+(?:me\s+)?the|say\s+so|confirm|approve|agree)\b"
+    r"|\b(?:let\s+me\s+know|tell\s+me|say\s+the\s+word|give\s+me\s+(?:a\s+shout|the\s+(?:nod|go-ahead|green\s+light)))\s+(?:(?:when|if|whether)\b|and\b)"
+    r"|\b(?:would|do)\s+you\s+(?:like|want)\s+(?:me|us)\s+to\b|\b(?:shall|should)\s+(?:i|we)\b|\bwant\s+me\s+to\b"
+)
+_GOAL_BEFORE = re.compile(
+    _SAY_SO +
+    # a state still ahead: "ready for implementation", "about to go live", "next up is negotiation", "the next step is ..."
+    r"|\bready\s+(?:for|to)\b|\babout\s+to\b|\b(?:next\s+(?:step|stage|up|thing)|the\s+next\s+(?:step|stage|move))\s+(?:is|would\s+be|will\s+be|'s)?\b",
+    re.I,
+)
+_PLAN_BEFORE = re.compile(
+    # the agent's own plan: "I'll move it to negotiation next", "we can take the store live if you like"
+    r"\b(?:i|we)(?:'ll|\s+will|\s+can|\s+could|'d|\s+would|\s+shall|'m\s+going\s+to|\s+am\s+going\s+to|'re\s+going\s+to|\s+are\s+going\s+to|\s+plan\s+to|\s+intend\s+to)"
+    r"\s+(?:(?:then|also|now|just|happily|gladly|go\s+ahead\s+and)\s+)*(?!(?:confirm|tell|say|see|report|assure|let|show|check|verify|note|mention|only|not|never|be)\b)[a-z]+\b",
+    re.I,
+)
+_PLAN_OFFERED = re.compile(
+    _SAY_SO + r"|\bnext\b|\bif\s+you(?:'d)?\s+(?:(?:would|really)\s+)?(?:like|want|wish|prefer|agree|approve|say\s+so|are\s+happy|'re\s+happy)\b|\bwhen(?:ever)?\s+you(?:'re|\s+are)\s+ready\b"
+    r"|\bsay\s+the\s+word\b|\bon\s+your\s+(?:go-ahead|ok|okay|say-so)\b|\bshould\s+(?:i|we)\b|\?\s*$",
+    re.I,
+)
+"""A plan is only offered when its sentence leaves it to the customer or puts it next ("... next if you like",
+"..., shall I?"); "we'll send the jeans in black" reports an arranged exchange."""
+_GOAL_AFTER = re.compile(
+    # "negotiation is the next step", "go-live would be next", "... next, if you like"
+    r"^[\w'-]*\s*(?:(?:would|will|could)\s+be|is|'s|comes|follows)?\s*(?:the\s+)?next\b"
+    r"|^[\w'-]*\s*(?:(?:stage|step|status)\s+)?(?:is|would\s+be|will\s+be|'s)\s+(?:the\s+)?(?:next|following)\s+(?:step|stage|move)\b",
+    re.I,
+)
+_GOAL_CLAUSE_BREAK = re.compile(r"[,;:.!?()\u2014]|\s[-\u2013]\s|\b(?:but|so|because|since|although|though|while|whereas|however)\b", re.I)
+_GOAL_CRITERION = re.compile(
+    r"\b(?:offers?|offered|asks?|proposes?|suggests?|next|will|would|can|could|may|option|options|ready|plan|plans|planned|when|once|if|before|until|"
+    r"not|no|never|cannot|without|unless|refuses?|declines?)\b|'ll\b|n't\b",
+    re.I,
+)
+
+
+def goal_only(hit: Hit, phrase: str, criterion: str) -> bool:
+    """(round 9) Whether a match of a state word (not a value, not an id) stands in a clause that makes it the goal of
+    an offer, a request or the agent's plan ("Let me know when you'd like me to take the account live", "I'll move it to
+    negotiation next if you like", "negotiation is the next step", "ready for implementation") while the criterion states
+    it as reached: such a clause says the state is NOT yet reached. The frame must be in the match's own clause, before
+    it ("If you want to check, the account is live" reports the state) or right after it ("... is the next step"). A
+    criterion that itself speaks of an offer, a plan or a condition (`_GOAL_CRITERION`) is left alone."""
+    if hit.value is not None or _GOAL_CRITERION.search(criterion):
+        return False
+    text = normalise(hit.sentence)
+    start = hit.position % 10_000
+    if start > len(text):
+        return False
+    clause = _GOAL_CLAUSE_BREAK.split(text[:start])[-1]
+    if _GOAL_BEFORE.search(clause) or (_PLAN_BEFORE.search(clause) and _PLAN_OFFERED.search(text)):
+        return True
+    rest = text[start:]
+    word = re.match(r"[a-z0-9'/-]+", rest)
+    skip = max(len(normalise(phrase).rstrip("*")), word.end() if word else 0)
+    after = _GOAL_CLAUSE_BREAK.split(rest[skip:])[0]
+    return _GOAL_AFTER.search(after.lstrip()) is not None
+
+
+# ---- round 9 (r9-meaning): a match inside a report that the action failed ------------------------------------
+
+_RECOVERED = re.compile(
+    r"\b(?:retried|re-?ran|re-?did|tried\s+(?:it\s+)?again|second\s+(?:attempt|try)|went\s+through|has\s+gone\s+through|succeeded|worked|"
+    r"instead|after\s+all|by\s+hand|manually|myself|another\s+way|now\s+(?:done|complete|completed|sorted|fixed|through|in\s+place))\b",
+    re.I,
+)
+_REASON = re.compile(r":|\b(?:because|as|since|due\s+to|given\s+that)\b", re.I)
+"""A failure's reason ("declined: ACC-1006 is frozen") names what the criterion explains; only its consequence is not."""
+_FAILURE_CRITERION = re.compile(r"\b(?:not|no|never|cannot|can't|unable|fail\w*|still|remains?|without|yet|unchanged|both|each)\b|n't\b", re.I)
+
+
+def in_failure_report(hit: Hit, criterion: str) -> bool:
+    """(round 9) Whether a match stands after a statement, in its own sentence, that the action did not go through
+    ("Apologies, the merge didn't go through, so CASE-5006 and CASE-5007 are both still open"): the sentence reports the
+    failure and what stands instead; it names the record, it does not state the criterion. Not when the sentence then
+    says the action went through after all ("the first attempt failed, so I retried and it went through"), nor when the
+    criterion itself states a failure, a denial or a state that remains (`_FAILURE_CRITERION`)."""
+    from grader.text.withdrawal import FAILED
+
+    if hit.value is None or hit.value.kind != "id" or _FAILURE_CRITERION.search(criterion):
+        return False
+    text = normalise(hit.sentence)
+    start = hit.position % 10_000
+    first = next((m for m in FAILED.finditer(text) if "still" not in m.group(0).lower()), None)
+    if first is None or first.end() > start or _REASON.search(text, first.end(), start):
+        return False
+    return _RECOVERED.search(text, first.end()) is None
+
+
+# ---- round 9 (r9-meaning): a statement embedded under "I can't confirm", "before I can tell you", "not sure whether" ----
+
+_UNSURE_BREAK = re.compile(r"[;:!?.()]|\s[-\u2013\u2014]\s|\u2014|\b(?:but|however|though|although|anyway|meanwhile)\b", re.I)
+
+
+def under_unsure(hit: Hit) -> bool:
+    """(round 9) Whether a match stands in the complement of a frame that says it is not known ("I need to check whether
+    it went through before I can tell you the stay is still active", "I can't confirm the refund is $45 yet", "not sure
+    if ORD-12 has shipped"): what such a frame governs is not stated. A break ("..., but the stay is active") ends it."""
+    from grader.text.withdrawal import UNSURE
+
+    start = hit.position % 10_000
+    prefix = normalise(hit.sentence)[:start]
+    return UNSURE.search(_UNSURE_BREAK.split(prefix)[-1]) is not None
+
+
+# ---- round 9 (r9-meaning): the same sentence denies, by a pronoun, the action it has just named -----------------
+
+_DONE_BODY = (
+    r"sent|processed|completed|gone\s+through|gone\s+out|moved|submitted|executed|made|done|transferred|paid|charged|issued|"
+    r"booked|applied|placed|filed|posted|released|refunded|credited|scheduled|confirmed|finali[sz]ed|actioned|pushed\s+through"
+)
+_DONE_VERBS = "(?:" + _DONE_BODY + ")"
+_LATER_DENIAL = re.compile(
+    r"(?:,|;|\s[-\u2013\u2014]\s|\u2014)?\s*\b(?:but|though|however|yet|although|only)\b[^.;!?]*?"
+    r"(?:\b(?:i|we)\s+(?:have|had|did)(?:\s+not|n't)\s+(?:yet\s+|actually\s+|really\s+)?(?:" + _DONE_BODY + r"|send|process|complete|move|submit|execute|make|do|transfer|pay|charge|issue|book|apply|place|file|post|release|refund|credit)\s+(?:it|them|that|this)\b"
+    r"|\b(?:it|that|this|they)\s+(?:has|have|had|did|is|was|were|are)(?:\s+not|n't)\s+(?:yet\s+|actually\s+|really\s+)?(?:been\s+)?" + _DONE_VERBS + r"\b"
+    r"|\b(?:no|none\s+of\s+the)\s+(?:money|funds|payment|charge|amount)\s+(?:has|have|had)\s+(?:yet\s+)?(?:been\s+)?(?:moved|left|gone|sent|taken|charged)\b)",
+    re.I,
+)
+
+
+def denied_later(hit: Hit, criterion: str) -> bool:
+    """(round 9) Whether the match's own sentence goes on, after "but / though / yet", to deny by a pronoun the action
+    it names ("I've checked a $50 transfer ... and it would pass, but I have not sent it yet"; "the refund is set up,
+    but it hasn't been issued"): the sentence does not state the action done. Not for a criterion that itself states a
+    failure or denial; an unrelated later event ("but it hasn't arrived yet") is no denial of the action."""
+    if _FAILURE_CRITERION.search(criterion):
+        return False
+    rest = normalise(hit.sentence)[hit.position % 10_000 :]
+    return _LATER_DENIAL.search(re.sub(r"[*`]+", "", rest)) is not None

@@ -82,11 +82,24 @@ NEGATION_WINDOW = 5
 """How many words before a match a negator may stand (same clause) to negate it."""
 
 
+NEGATED_ABILITY = re.compile(
+    r"\b(?:(?:was|were|am|is|are|'m|'re|have\s+been|has\s+been|haven't\s+been|hasn't\s+been)\s+(?:not|n't)\s+able\s+to|(?:wasn't|weren't|isn't|aren't)\s+able\s+to"
+    r"|unable\s+to|couldn't|could\s+not|can't|cannot|can\s+not|didn't\s+(?:manage|get)\s+to|did\s+not\s+(?:manage|get)\s+to|failed\s+to|never\s+got\s+to)"
+    r"\s+(?:[a-z0-9$.'/-]+\s+){0,8}$"
+)
+"""(round 9) A negated verb of ability or success governs its whole verb phrase, however long its object ("I wasn't
+able to create the exchange to navy", "we couldn't move your booking to the 14th"), up to the clause's end."""
+
+
 def negated_before(prefix: str) -> bool:
-    """Whether the tail of `prefix` (normalised text just before a match) negates what follows."""
+    """Whether the tail of `prefix` (normalised text just before a match) negates what follows: a negator within
+    NEGATION_WINDOW words in its clause, or a negated verb of ability or success heading the clause's verb phrase
+    (`NEGATED_ABILITY`, round 9)."""
     clause = _CLAUSE_BREAK.split(prefix)[-1]
     words = APOS_WORD.findall(clause)[-NEGATION_WINDOW:]
-    return any(w in NEGATORS or w.endswith("n't") for w in words)
+    if any(w in NEGATORS or w.endswith("n't") for w in words):
+        return True
+    return len(clause) > 12 and NEGATED_ABILITY.search(clause) is not None
 
 
 HYPOTHETICAL = frozenset({"whether", "if"})
@@ -128,9 +141,34 @@ cancellation didn't actually go through", "the update didn't save") or a verb of
 failed", "that reservation was declined"). `negated_in_criterion` reads the criterion the same way."""
 
 
-def negated_after(suffix: str) -> bool:
-    """Whether the words right after a match (normalised) deny it with a negated copula."""
-    return NEGATED_AFTER.match(suffix) is not None
+_WORD_REST = re.compile(r"^[a-z0-9]*")
+_MODIFIER_PP = re.compile(
+    r"^\s*(?:to|for|of|on|from|with|at|in|about|under)\s+(?:(?:the|your|my|our|his|her|their|this|that|its|a|an)\s+)?"
+    r"(?:(?!(?:and|or|but|so|because|which|that|who|is|are|was|were|has|have|had|did|does|do|will|would)\b)[a-z0-9][a-z0-9'-]*\s+){1,2}?(?=\S)"
+)
+"""(round 9) A prepositional modifier of the matched noun, between it and the verb that denies it: "the page to him
+hasn't gone out", "the refund for ORD-4 was not issued", "the transfer to Maria didn't go through"."""
+
+
+_SUBJECT_HEAD = frozenset("the a an your my our his her their its this that these those any every each".split())
+
+
+def negated_after(suffix: str, prefix: str | None = None) -> bool:
+    """Whether the words right after a match (normalised) deny it with a negated copula. When the match heads its
+    clause's subject (`prefix`, the normalised text before it, ends its clause with at most determiners: "The
+    currency isn't ...", "but the page to him hasn't gone out"), the rest of a word the match ends inside
+    ("currenc*" in "currency isn't the issue") is skipped, and so is one prepositional modifier of it
+    (`_MODIFIER_PP`, round 9); a match inside another noun's modifier ("transfers between accounts in different
+    currencies aren't supported") is not what the verb denies."""
+    if NEGATED_AFTER.match(suffix) is not None:
+        return True
+    if prefix is None or not all(w in _SUBJECT_HEAD for w in _CLAUSE_BREAK.split(prefix)[-1].split()):
+        return False
+    suffix = suffix[_WORD_REST.match(suffix).end() :]
+    if NEGATED_AFTER.match(suffix) is not None:
+        return True
+    pp = _MODIFIER_PP.match(suffix)
+    return pp is not None and NEGATED_AFTER.match(suffix[pp.end() - 1 :]) is not None
 
 
 def negated_in_criterion(phrases: list[str], criterion_text: str) -> bool:

@@ -67,6 +67,9 @@ WITHDRAWAL = re.compile(
     r"\b(?:disregard(?:ing)?|ignore|ignoring|forget|scratch|scrap|retract(?:ing)?|withdraw(?:ing)?|take\s+back|walk\s+back|strike|unsay|dismiss|discard|delete|cross\s+out|rewind)\s+" + _BACK
     + r"|\b(?<!n't\s)(?<!not\s)(?<!never\s)(?:take|taking|walk|walking|pull|pulling)\s+(?:that|this|those|these|everything|all\s+(?:of\s+)?that|what\s+i\s+(?:just\s+)?(?:said|wrote))(?:\s+(?:all|right|straight))?\s+back\b(?!\s+(?:to|into|from|for|at|in|on|with)\b)"
     + r"|\b(?<!n't\s)(?<!not\s)(?<!never\s)(?:take|taking|walk|walking|pull|pulling)\s+(?:that|this|those|these|my|the)\s+(?:(?:last|previous|earlier|above|first|quoted)\s+)?" + SAID + r"\s+back\b(?!\s+(?:to|into|from|for|at|in|on|with)\b)"  # (round 6) "take that figure back"
+    # (round 9) a verb of taking back with a back-referring determiner and a noun of what was said that has its own
+    # modifier: "walk back that stock number", "disregard my earlier refund figure", "retract that delivery date"
+    + r"|\b(?<!n't\s)(?<!not\s)(?<!never\s)(?:disregard(?:ing)?|ignore|ignoring|scratch|retract(?:ing)?|take\s+back|walk\s+back|taking\s+back|walking\s+back)\s+(?:that|this|those|these|my|our)\s+(?:[a-z-]+\s+){1,2}?" + SAID + r"\b"
     + r"|\b(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:not\s+(?:right|correct|accurate|true)|wrong|incorrect|inaccurate|untrue|false|an?\s+(?:error|mistake|typo|slip))\b"
     + r"|\bi\s+(?:gave|told|sent|quoted)\s+(?:you\s+)?(?:the\s+|some\s+)?(?:wrong|incorrect|inaccurate|bad|outdated)\b"
     + r"|\bi\s+got\s+(?:that|this|it|those|these)(?:\s+\w+)?\s+wrong\b"
@@ -112,7 +115,11 @@ def withdraw(units: list[Unit]) -> list[Unit]:
         matches = list(WITHDRAWAL.finditer(unit.text))
         if matches and not unit.question:
             whole = any(WHOLE.search(m.group(0)) for m in matches)
-            first = all(u.message != unit.message for u in units[:n])
+            # (round 9) the first statement of its message, or preceded there only by the opening of the withdrawal (a reversal
+            # marker and its reason, with no value: "Hold on - I think I pulled those from the wrong report. Please disregard
+            # those numbers.")
+            opening = [u for u in units[:n] if u.message == unit.message]
+            first = not opening or (_marker(opening[0].text)[0] is not None and not any(find_values(u.text) for u in opening))
             scope = unit.message - 1 if first and not whole else unit.message
             for k in range(n):
                 if whole or units[k].message >= scope:
@@ -338,12 +345,57 @@ def _failure_of(before: str, text: str) -> bool:
 ACTIVE_FAILED = re.compile(r"\b(?:rejected|declined|refused|blocked|reverted|undid|undone|rolled\s+back|bounced|kicked\s+back|threw\s+out|wiped|cancell?ed\s+out)\b", re.I)
 
 
+UNSURE = re.compile(
+    r"\b(?:can(?:not|'t|\s+not)|unable\s+to|not\s+able\s+to|couldn't|could\s+not)\s+(?:yet\s+|actually\s+|really\s+)?(?:confirm|verify|guarantee|promise|say\s+for\s+(?:sure|certain)|be\s+(?:sure|certain))\b"
+    r"|\b(?:need|have|got)\s+to\s+(?:check|verify|confirm|find\s+out|double-check|make\s+sure)\s+(?:first\s+)?(?:whether|if)\b"
+    r"|\bbefore\s+(?:i|we)\s+can\s+(?:tell|confirm|say|promise|guarantee)\b"
+    r"|\b(?:not|n't)\s+(?:sure|certain)\s+(?:whether|if|that|it)\b|\b(?:don't|do\s+not|doesn't)\s+(?:yet\s+)?know\s+(?:whether|if|for\s+sure)\b"
+    r"|\b(?:may|might)\s+not\s+(?:have\s+)?(?:gone|go)\s+through\b",
+    re.I,
+)
+"""(round 9) A later statement that what was said is not known any more ("I need to check whether it went through before
+I can tell you the stay is still active", "I can't confirm how many we have right now"): opened by an apology-like
+marker and about the same thing, it takes the earlier statement back as surely as a failure does."""
+
+
+KEPT_AS_WAS = re.compile(
+    r"\b(?:stays?|stayed|staying|remains?|remained|kept|keeping|unchanged|untouched|as\s+(?:it|they)\s+(?:is|are|was|were)|left\s+(?:as|alone|in\s+place)|still\s+(?:on|in|at|booked|active|open|there|scheduled|in\s+place))\b",
+    re.I,
+)
+WENT_THROUGH = re.compile(
+    r"\b(?:went|gone|got|has\s+gone|had\s+gone|already\s+gone)\s+through\b|\b(?:was|were|has\s+been|had\s+been|got)\s+already\s+(?:processed|applied|made|submitted|executed|changed|moved|cancell?ed|done)\b"
+    r"|\balready\s+(?:been\s+)?(?:processed|applied|submitted|executed|changed|moved|cancell?ed)\b",
+    re.I,
+)
+CHANGE_NOUN = re.compile(
+    r"\b(?:change|changes|move|switch|update|edit|amendment|modification|cancell?ation|cancel|reschedul\w*|rebook\w*|re-?booking|"
+    r"swap|upgrade|downgrade|removal|deletion|it|that|this)\b",
+    re.I,
+)
+"""(round 9) A thing said to stay as it was (KEPT_AS_WAS), then, after an apology, a change said to have gone through
+already (WENT_THROUGH) of a change to it (CHANGE_NOUN, a back-reference, or a word or id the earlier statement names):
+the later statement takes the earlier back."""
+
+
+def _unsure_of(before: str, text: str) -> bool:
+    """(round 9) Whether `text` says that what `before` states is not known any more (UNSURE), about the same thing (a
+    shared content word or id)."""
+    return UNSURE.search(text) is not None and bool(_content_keys(before) & _content_keys(text) or _ids(before) & _ids(text))
+
+
 def _undoes(before: str, text: str) -> bool:
     """Whether a later unit opened by an apology-like marker undoes `before`: it says the action did not go
-    through (FAILED) about something `before` names (a shared content word or id), it denies a word
-    `before` states, or it does what `before` refused."""
+    through (FAILED) about something `before` names (a shared content word or id), it says that is no longer
+    known (UNSURE, round 9), it denies a word `before` states, or it does what `before` refused."""
     if _failure_of(before, text):
         return True
+    if _unsure_of(before, text):
+        return True
+    went = WENT_THROUGH.search(text)
+    if went and KEPT_AS_WAS.search(before) and not _negative(before) and not FAILED.search(text) and not _other_instance(before, text):
+        subject = CLAUSE_SPLIT.split(text[: went.start()])[-1]
+        if CHANGE_NOUN.search(subject) or _content_keys(before) & _content_keys(subject) or _ids(before) & _ids(subject):
+            return True  # (round 9) "PNR-1 stays on the 5th" / "apologies, the change to the 6th already went through"
     if _other_instance(before, text):
         return False
     stated_before, denied_before = _polar_keys(before)
@@ -537,8 +589,11 @@ def reverse(units: list[Unit]) -> list[Unit]:
             last = previous[-1]
             if _contrary(text) and not _value_correction(units[last].text, text):
                 out[last] = replace(out[last], carried=False)  # (round 6) "Oh wait - a seat has opened up, so I can move you after all."
+            # (round 9) the rest of the message an apology opens may say the thing is not known any more ("Hold on - a
+            # cancellation was sent a minute ago. I need to check whether it went through before I can tell you.")
+            rest = " ".join(u.text for u in units[n:] if u.message == unit.message)
             for k in previous:
-                if _undoes(units[k].text, text) and not _value_correction(units[k].text, text):
+                if (_undoes(units[k].text, text) or _unsure_of(units[k].text, rest)) and not _value_correction(units[k].text, text):
                     out[k] = replace(out[k], carried=False)
             continue
         last = previous[-1]
@@ -612,6 +667,9 @@ MODAL_DONE = re.compile(r"\b(?:can|cannot|could|will|would|should|must|may|might
 CONFIRMS = re.compile(r"^\W*(?:confirm(?:s|ing)?|reports?|tells?\s+(?:the\s+\w+|him|her|them)\s+(?:that\s+)?)\b", re.I)
 """A criterion that a thing was done: its nouns name the action too ("Confirms the AU210 booking": "book")."""
 OFFER_OBJECT = re.compile(r"^\s*(?:it|that|this|them|these|those|him|her)\b", re.I)
+LATER_PRONOUN = re.compile(r"^\s*(?:[\w$.'-]+\s+){1,5}?(?:for|to|with|into|by)\s+(?:them|it|that|this|those|these|that\s+one|those\s+ones|the\s+new\s+ones?)\s*$", re.I)
+"""(round 9) An offer's object that names what is given up and then, by a pronoun, what it becomes ("swap your 9s for
+them", "exchange your current pair for that one"): the pronoun is the criterion's thing, just stated."""
 INDIRECT = re.compile(r"\b(?:which|whether|if|what|how|who)\b(?P<rest>.*)$", re.I)
 
 
@@ -650,7 +708,8 @@ def offered_not_done(criterion: str, units: list[Unit]) -> str | None:
         if done and verb & done:
             if not any(any(_verb_keys(w) & done for w in DONE_WORD.findall(u.text.lower())) for u in statements):
                 return last.text
-        if nouns and verb & nouns and (OFFER_OBJECT.match(after) or any(v.same(c) for v in find_values(after) for c in criterion_values)):
+        # (round 9) the object may be a phrase that ends on a pronoun for the thing: "exchange your blue pair for them"
+        if nouns and verb & nouns and (OFFER_OBJECT.match(after) or any(v.same(c) for v in find_values(after) for c in criterion_values) or LATER_PRONOUN.search(re.split(r"[?.!;]", after)[0])):
             if not any(any(_verb_keys(w) & (done | nouns) for w in DONE_WORD.findall(u.text.lower())) for u in statements):
                 return last.text
         ids = _ids(after) & _ids(criterion)
