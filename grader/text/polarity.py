@@ -139,14 +139,21 @@ _COPULA = frozenset("is are was were stays stay remains remain now already still
 
 
 def _names_item(clause: str, items: Sequence[tuple[str, ...]]) -> bool:
+    return any(_names_phrase(clause, p) for item in items for p in item)
+
+
+@lru_cache(maxsize=65536)
+def _names_phrase(clause: str, phrase: str) -> bool:
+    """Whether a clause states a phrase, either way round (kept: the same clauses are asked about the same
+    phrases by every check of a criterion)."""
     from grader.text.matching import phrase_hits
 
-    unit = [Unit(0, 0, clause, True)]
-    return any(phrase_hits(p, unit, negation=False) for item in items for p in item)
+    return bool(phrase_hits(phrase, [Unit(0, 0, clause, True)], negation=False))
 
 
-def _polar(clause: str) -> tuple[set[str], set[str]]:
-    """(keys the clause states un-negated, keys it denies)."""
+@lru_cache(maxsize=16384)
+def _polar(clause: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(keys the clause states un-negated, keys it denies); kept per clause."""
     stated: set[str] = set()
     denied: set[str] = set()
     for m in _NEG_HEAD.finditer(clause):
@@ -161,18 +168,19 @@ def _polar(clause: str) -> tuple[set[str], set[str]]:
                 stated |= _keys(w.group(0))
         if _HAVE_STATED.search(clause):
             stated.add(_HAVE)  # "Mei does have HVAC on her profile", "she has the HVAC skill"
-    return stated, denied
+    return frozenset(stated), frozenset(denied)
 
 
-def _plain(clause: str) -> set[str]:
-    """The keys a clause states un-negated and not after a modal ("will", "'ll", "can", "to"...)."""
+@lru_cache(maxsize=16384)
+def _plain(clause: str) -> frozenset[str]:
+    """The keys a clause states un-negated and not after a modal ("will", "'ll", "can", "to"...); kept per clause."""
     if any(w in NEGATORS or w.endswith("n't") for w in re.findall(r"[a-z][a-z'-]*", clause)):
-        return set()
+        return frozenset()
     out: set[str] = set()
     for m in re.finditer(r"[a-z][a-z'-]*", clause):
         if m.group(0) not in FUNCTION_WORDS and not _MODAL_BEFORE.search(clause[: m.start()]):
             out |= _keys(m.group(0))
-    return out
+    return frozenset(out)
 
 
 _MODAL_BEFORE = re.compile(r"(?:\b(?:will|would|can|could|should|shall|may|might|must|to)|'ll|'d)\s+(?:[a-z'-]+\s+){0,3}$")
