@@ -1824,8 +1824,7 @@ def _closed_sets(tool: str) -> dict[str, tuple[str, ...]]:
     resolution code, a plan), by name, read once per tool from the domain worlds' tool signatures."""
     import typing
 
-    from grader.calibration import DOMAINS
-    from servers.registry import environment_class
+    from servers.registry import environment_class, known_domains
 
     def members(hint: Any) -> list[str]:
         origin = typing.get_origin(hint)
@@ -1835,7 +1834,7 @@ def _closed_sets(tool: str) -> dict[str, tuple[str, ...]]:
             return [m for a in typing.get_args(hint) for m in members(a)]
         return []
 
-    for domain in DOMAINS:
+    for domain in known_domains():
         env = environment_class(domain)
         if tool in env.tool_methods():
             _, hints = env.tool_signature(tool)
