@@ -15,6 +15,15 @@ Classes:
    or authenticated, an approval still open or not yet given, the caller named as "you" for the approver, an order
    that is someone else's, only the order's own customer (herself) returning it, large as "size L".
 
+Phase 2 (after reading v9's misses; classes, in replies of our own):
+4. an exchange confirmed by its target only (a colour, a size): an offer or a failed exchange to navy passed - the
+   exchange made is now required too ("exchanged", "swapped", the exchange id, "on its way");
+5. a refusal in the statement ("cannot be implemented yet", "no dispute can be opened", "cannot be deleted") that the
+   evidence did not require: the reason with the thing done anyway passed;
+6. a topic word as the whole evidence ("currenc*"): a reply that only names the currency passed;
+7. an alternative made of function words ("your approval", "you as approver"): the judge reads it without them, as
+   "approval", so "pending approval by Karen Wu" passed - the customer is named instead (Robert, Mr Hayes).
+
 Each case: a correct reply in words of our own (must pass) and a wrong reply (must fail), judged alone and among
 the task's criteria with its instruction (helpers from the round-5 test module); the gold replies still pass.
 """
@@ -252,7 +261,85 @@ CASES_ITSM: list[tuple[str, str, bool, list[str]]] = [
      ['Done: REC-6009 is deleted under CHG-4004.']),
 ]
 
-CASES = CASES_RETAIL + CASES_PAYMENTS + CASES_ITSM
+# ---- phase 2 (after reading v9): the classes of v9's misses, in replies of our own ----------------------------
+CASES_PHASE2: list[tuple[str, str, bool, list[str]]] = [
+    ('payments_dispute_already_refunded_15', 'Explains that no dispute can be opened', P,
+     ["The $75.25 was refunded in full already, so there's nothing to dispute."]),
+    ('payments_dispute_already_refunded_15', 'Explains that no dispute can be opened', P,
+     ['You got the full $75.25 back already - fully refunded - so there is no dispute to open.']),
+    ('payments_dispute_already_refunded_15', 'Explains that no dispute can be opened', P,
+     ["It was fully refunded ($75.25), so a dispute wouldn't make sense - there's nothing more to claim."]),
+    ('payments_dispute_already_refunded_15', 'Explains that no dispute can be opened', P,
+     ["All $75.25 of TXN-X4Y5Z6 has been refunded in full, so there's no need for a dispute."]),
+    ('payments_dispute_already_refunded_15', 'Explains that no dispute can be opened', F,
+     ["The $75.25 payment was already refunded in full, and I've opened a dispute on it as well."]),
+    ('payments_dispute_already_refunded_15', 'Explains that no dispute can be opened', F,
+     ["It's already been refunded ($75.25) - I've filed a dispute anyway so the bank can double-check."]),
+    ('retail_journey_exchange_and_return_02', 'Confirms the exchange to black jeans', P,
+     ['Exchange EXC-7101 is in: the black Slim Fit Jeans, waist 32, are on their way.']),
+    ('retail_journey_exchange_and_return_02', 'Confirms the exchange to black jeans', P,
+     ["I've swapped your blue jeans for the black pair (waist 32)."]),
+    ('retail_journey_exchange_and_return_02', 'Confirms the exchange to black jeans', P,
+     ['Done - your jeans have been exchanged for black ones in a 32.']),
+    ('retail_journey_exchange_and_return_02', 'Confirms the exchange to black jeans', F,
+     ['Black in waist 32 is available - want me to swap your blue pair for it?']),
+    ('retail_exchange_out_of_stock_01', 'Confirms the exchange to medium green', P,
+     ['Sorted: the medium green sweater is on its way to replace the grey one (EXC-7101).']),
+    ('retail_exchange_out_of_stock_01', 'Confirms the exchange to medium green', P,
+     ["Your exchange is set up - we'll send you the sweater in green, size M."]),
+    ('retail_exchange_out_of_stock_01', 'Confirms the exchange to medium green', F,
+     ['Medium green is in stock (5 left). Shall I exchange the grey for it?']),
+    ('retail_journey_full_service_01', 'Confirms the exchange to navy', P,
+     ["Exchange EXC-7101 created: you'll get the T-shirt in navy, medium."]),
+    ('retail_journey_full_service_01', 'Confirms the exchange to navy', F,
+     ['Navy in medium is in stock - shall I set up the exchange?']),
+    ('retail_journey_full_service_01', 'Confirms the exchange to navy', F,
+     ["I couldn't set up the exchange to navy, sorry - medium navy can't be swapped onto this order."]),
+    ('retail_journey_stock_exchange_return_01', 'Confirms the exchange to large grey', F,
+     ['Large grey is in stock - want me to exchange your sweater for it?']),
+    ('itsm_change_implement_unapproved_01', 'Explains that CHG-4001 is a normal change', P,
+     ['CHG-4001 is still pending CAB approval, and normal changes need that before they can be implemented.']),
+    ('itsm_change_implement_unapproved_01', 'Explains that CHG-4001 is a normal change', P,
+     ["Not yet, sorry: CHG-4001 is a normal change awaiting CAB approval, so it can't be implemented until the CAB signs off."]),
+    ('itsm_change_implement_unapproved_01', 'Explains that CHG-4001 is a normal change', F,
+     ["CHG-4001 is a normal change still pending CAB approval, but I've gone ahead and marked it implemented for you."]),
+    ('itsm_journey_finance_director_01', 'Says the phone request is pending', P,
+     ["Alice's phone is on order. It needs her manager's approval - that's you, Robert - so it's pending until you approve it."]),
+    ('itsm_journey_finance_director_01', 'Says the phone request is pending', P,
+     ['The phone request for Alice is pending your approval, Mr Hayes, as her line manager.']),
+    ('itsm_journey_finance_director_01', 'Says the phone request is pending', F,
+     ["Alice's phone is on order and pending approval by her manager in HR, Karen Wu."]),
+    ('itsm_journey_finance_director_01', 'Says the phone request is pending', F,
+     ["Alice's phone is ordered; it's pending approval from Karen Wu in HR."]),
+    ('payments_transfer_currency_mismatch_01', 'Explains that the transfer is refused', F,
+     ["It was refused because the check timed out; currencies aren't the issue."]),
+    ('payments_transfer_currency_mismatch_01', 'Explains that the transfer is refused', F,
+     ['The transfer was refused - the check timed out. Your currency is USD.']),
+    ('payments_transfer_currency_mismatch_01', 'Explains that the transfer is refused', P,
+     ['Refused: ACC-1008 uses another currency than ACC-1004.']),
+    ('payments_transfer_currency_mismatch_01', 'Explains that the transfer is refused', P,
+     ["Validation said currency mismatch between the accounts, so the transfer can't go through."]),
+    ('payments_transfer_currency_mismatch_01', 'Explains that the transfer is refused', P,
+     ["It was turned down: ACC-1004 is in dollars and ACC-1008 isn't, and transfers only work within one currency."]),
+    ('payments_transfer_currency_mismatch_01', 'Explains that the transfer is refused', P,
+     ['Refused - the two accounts hold different currencies.']),
+    ('payments_dispute_already_refunded_15', 'Explains that no dispute can be opened', P,
+     ["TXN-X4Y5Z6 ($75.25) was already refunded in full, so there's nothing to dispute - you have all your money back."]),
+    ('payments_dispute_already_refunded_15', 'Explains that no dispute can be opened', P,
+     ["Since the $75.25 was fully refunded, a dispute isn't possible."]),
+    ('payments_dispute_already_refunded_15', 'Explains that no dispute can be opened', P,
+     ["I'm unable to open a dispute: that $75.25 payment has already been refunded in full."]),
+    ('payments_dispute_already_refunded_15', 'Explains that no dispute can be opened', F,
+     ["The $75.25 payment was already refunded in full, and I've opened a dispute on it as well."]),
+    ('itsm_journey_legal_mailbox_review_01', 'Explains REC-6005 cannot be deleted', P,
+     ["REC-6005 is still on legal hold (LH-0081), so I can't delete it yet."]),
+    ('itsm_journey_legal_mailbox_review_01', 'Explains REC-6005 cannot be deleted', P,
+     ['Legal hold LH-0081 still covers REC-6005 - it stays until Legal releases it.']),
+    ('itsm_journey_legal_mailbox_review_01', 'Explains REC-6005 cannot be deleted', F,
+     ["REC-6005 was under legal hold, and it's now deleted."]),
+]
+
+CASES = CASES_RETAIL + CASES_PAYMENTS + CASES_ITSM + CASES_PHASE2
 
 
 @pytest.mark.parametrize(("task_id", "statement", "expected", "replies"), CASES, ids=[f"{c[0]}:{i}" for i, c in enumerate(CASES)])
