@@ -1050,6 +1050,12 @@ def _contrast_parts(text: str) -> list[tuple[str, bool]]:
 
 FRAGMENT_WORDS = 5
 """A message of one unit shorter than this is a fragment; a transcript mostly of fragments is a list."""
+LONG_LIST_LINES = 10
+"""A message of this many lines or more, nearly all short (SHORT_TRANSCRIPT), is a list one item per line even where
+some lines carry a verb ("can't delete", "not listed"): no reply to a customer is ten lines of phrases."""
+SHORT_TRANSCRIPT = 0.8
+"""A transcript of five or more messages whose share of short ones (one unit, under FRAGMENT_WORDS words, verb or
+not) is above this is a list: no turn-taking with a customer is made almost only of such messages."""
 
 
 @lru_cache(maxsize=4096)
@@ -1068,7 +1074,8 @@ def fragment_lines(message: str, phrases: tuple[str, ...] = ()) -> frozenset[int
 
     short = {line for line in lines if len(_sentences(line)) == 1 and len(_words(line)) < FRAGMENT_WORDS and not record(line)}
     fragments = sum(line in short and not any(_item_predicate(i, phrases) for i in list_items(line)) for line in lines)
-    if fragments / len(lines) <= 0.6:
+    shorts = sum(line in short for line in lines)
+    if fragments / len(lines) <= 0.6 and not (len(lines) >= LONG_LIST_LINES and shorts / len(lines) > SHORT_TRANSCRIPT):
         return frozenset()
     return frozenset(i for i, unit in enumerate(_sentences(message)) if unit.strip() in short)
 
@@ -1079,7 +1086,11 @@ def transcript_units(messages: list[str], phrases: tuple[str, ...] = ()) -> list
         len(_sentences(m)) == 1 and len(_words(m)) < FRAGMENT_WORDS and not any(_item_predicate(i, phrases) for i in list_items(m))
         for m in messages
     ]
-    listy_transcript = len(messages) >= 5 and sum(fragments) / len(messages) > 0.6
+    # a list spread over messages: most of five or more messages are fragments, or nearly all of them are
+    # short (phrases with a verb among bare ones, "can't delete" / "not listed" / "REC-6005", do not make
+    # a one-phrase-per-message dump a conversation)
+    shorts = [len(_sentences(m)) == 1 and len(_words(m)) < FRAGMENT_WORDS for m in messages]
+    listy_transcript = len(messages) >= 5 and (sum(fragments) / len(messages) > 0.6 or sum(shorts) / len(messages) > SHORT_TRANSCRIPT)
     units: list[Unit] = []
     for m, message in enumerate(messages):
         short = len(_sentences(message)) == 1 and len(_words(message)) < FRAGMENT_WORDS
