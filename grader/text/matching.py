@@ -624,7 +624,10 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> tuple[int,
 
     positions = _positions(text)
     for content, negative, done, trailing in _form_specs(phrase):
-        for i in sorted({k for key in content[0] for k in positions.get(key, ())}):
+        found = [positions[key] for key in content[0] if key in positions]
+        if not found:
+            continue
+        for i in found[0] if len(found) == 1 else sorted(set().union(*found)):
             start = tokens[i][0]
             if not fits(i, content[0], done[0]):
                 continue

@@ -427,9 +427,9 @@ _SUBORDINATE_BREAK = re.compile(r"[,;:()!?\u2014]|\s-\s|\b(?:but|because|so|and|
 def _framed(prefix: str, pending: bool = True) -> bool:
     """Whether normalised text before a word frames it as still to come or as a guess (`_PROSPECTIVE`), or puts it
     in a clause of time or condition in the present (`_PENDING_CLAUSE`)."""
-    from grader.text.units import _CLAUSE_BREAK
+    from grader.text.units import last_clause
 
-    clause = _CLAUSE_BREAK.split(prefix)[-1]
+    clause = last_clause(prefix)
     if _PROSPECTIVE.search(clause.rstrip() + " ") is not None:
         return True
     return pending and _PENDING_CLAUSE.search(_SUBORDINATE_BREAK.split(prefix)[-1].rstrip() + " ") is not None
@@ -528,9 +528,9 @@ def said_absent(hit: Hit) -> bool:
     start = hit.position % 10_000
     if start > len(text):
         return False
-    from grader.text.units import _CLAUSE_BREAK
+    from grader.text.units import last_clause
 
-    before = _CLAUSE_BREAK.split(text[:start])[-1]
+    before = last_clause(text[:start])
     before = re.sub(r"\b(?:still|yet|currently|actually|really|even)\s+", "", before)
     if _NO_PRESENCE_BEFORE.search(before):
         return True

@@ -82,6 +82,32 @@ NEGATION_WINDOW = 5
 """How many words before a match a negator may stand (same clause) to negate it."""
 
 
+def last_clause(prefix: str) -> str:
+    """`last_clause(prefix)`, read from the end: the judge asks it of the text before every match, and
+    a long message made that quadratic. A break that starts past the first few characters of a tail is one the
+    whole text has too (breaks are under ten characters long), so the tail gives the same clause."""
+    size = 512
+    while size < len(prefix):
+        tail = prefix[-size:]
+        last = None
+        for last in _CLAUSE_BREAK.finditer(tail):  # noqa: B007 - the last one is wanted
+            pass
+        if last is not None and last.start() >= _BREAK_SPAN:
+            return tail[last.end() :]
+        size *= 4
+    return _CLAUSE_BREAK.split(prefix)[-1]
+
+
+_BREAK_SPAN = 16
+"""More than the length of any `_CLAUSE_BREAK` match: a match starting this far into a tail is the whole text's too."""
+
+
+def first_clause(suffix: str) -> str:
+    """`_CLAUSE_BREAK.split(suffix)[0]`, without splitting the rest of a long text."""
+    found = _CLAUSE_BREAK.search(suffix)
+    return suffix if found is None else suffix[: found.start()]
+
+
 NEGATED_ABILITY = re.compile(
     r"\b(?:(?:was|were|am|is|are|'m|'re|have\s+been|has\s+been|haven't\s+been|hasn't\s+been)\s+(?:not|n't)\s+able\s+to|(?:wasn't|weren't|isn't|aren't)\s+able\s+to"
     r"|unable\s+to|couldn't|could\s+not|can't|cannot|can\s+not|didn't\s+(?:manage|get)\s+to|did\s+not\s+(?:manage|get)\s+to|failed\s+to|never\s+got\s+to)"
@@ -95,7 +121,7 @@ def negated_before(prefix: str) -> bool:
     """Whether the tail of `prefix` (normalised text just before a match) negates what follows: a negator within
     NEGATION_WINDOW words in its clause, or a negated verb of ability or success heading the clause's verb phrase
     (`NEGATED_ABILITY`, round 9)."""
-    clause = _CLAUSE_BREAK.split(prefix)[-1]
+    clause = last_clause(prefix)
     words = APOS_WORD.findall(clause)[-NEGATION_WINDOW:]
     if any(w in NEGATORS or w.endswith("n't") for w in words):
         return True
@@ -110,7 +136,7 @@ nothing of what it opens."""
 def hypothetical_before(prefix: str) -> bool:
     """Whether the clause of a match (normalised text before it) is opened by "whether" / "if" within the
     negation window ("I can check whether it's in stock")."""
-    clause = _CLAUSE_BREAK.split(prefix)[-1]
+    clause = last_clause(prefix)
     words = APOS_WORD.findall(clause)[-NEGATION_WINDOW:]
     return any(w in HYPOTHETICAL for w in words) and not re.search(r"\b(?:as|even)\s+if\b", clause)
 
@@ -162,7 +188,7 @@ def negated_after(suffix: str, prefix: str | None = None) -> bool:
     currencies aren't supported") is not what the verb denies."""
     if NEGATED_AFTER.match(suffix) is not None:
         return True
-    if prefix is None or not all(w in _SUBJECT_HEAD for w in _CLAUSE_BREAK.split(prefix)[-1].split()):
+    if prefix is None or not all(w in _SUBJECT_HEAD for w in last_clause(prefix).split()):
         return False
     suffix = suffix[_WORD_REST.match(suffix).end() :]
     if NEGATED_AFTER.match(suffix) is not None:
@@ -182,7 +208,7 @@ def negated_in_criterion(phrases: list[str], criterion_text: str) -> bool:
         match = phrase_pattern(phrase).search(text)
         if match is None:
             continue
-        after = APOS_WORD.findall(_CLAUSE_BREAK.split(text[match.end() :])[0])[:NEGATION_WINDOW]
+        after = APOS_WORD.findall(first_clause(text[match.end() :]))[:NEGATION_WINDOW]
         if negated_before(text[: match.start()]) or any(w in NEGATORS or w.endswith("n't") for w in after) or negated_after(text[match.end() :]):
             return True
     return False
@@ -1122,7 +1148,7 @@ $6,000" the amount is still stated (the action is what is refused)."""
 
 def _value_negated(unit: str, value: Value) -> bool:
     # (a space after the text: a dash right before the value is a break, "No - $7.5k would be refused")
-    words = APOS_WORD.findall(_CLAUSE_BREAK.split(normalise(unit[: value.start]) + " ")[-1])
+    words = APOS_WORD.findall(last_clause(normalise(unit[: value.start]) + " "))
     # r8-units: the value is the object of a relation verb ("doesn't hold $905.40", "does not come to $40"): the
     # verb's negation is the value's
     while words and words[-1] in RELATION_LINKS:
