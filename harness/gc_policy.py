@@ -19,6 +19,17 @@ RUN_THRESHOLDS = (10_000, 10, 10)
 """Young-generation threshold for the trials (the default is 700); the older generations keep the defaults."""
 
 
+SUITE_THRESHOLDS = (20_000, 20, 20)
+"""The collector's pace for a process that runs many jobs over a heap it keeps (a test-suite worker: the catalog,
+the judges' caches, module fixtures of ~300 MB): each generation collected ~30x less often than by default. Timed
+with a `gc.callbacks` timer over the judge's test files: 3.2 s -> 0.9 s of collection, 41.9 -> 37.2 s of CPU."""
+
+
+def suite_pace() -> None:
+    """Collect at SUITE_THRESHOLDS from now on (a process that owns its collector: not a library call)."""
+    gc.set_threshold(*SUITE_THRESHOLDS)
+
+
 @contextlib.contextmanager
 def run_pace() -> Iterator[None]:
     """Collect in larger batches while trials run; restore the caller's thresholds after. What exists

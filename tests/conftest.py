@@ -17,7 +17,11 @@ os.environ.setdefault("CRMBENCH_ALLOW_STALE_LOCK", "1")
 def pytest_configure(config: pytest.Config) -> None:
     """Tests keep derived tool specs (`servers.tool_specs`) in a cache directory of their own, never in
     the user's: made once by the controlling process (xdist workers and CLI subprocesses inherit it) and
-    removed at its end."""
+    removed at its end. Every test process collects garbage at the pace of a long-lived process
+    (`harness.gc_policy.suite_pace`)."""
+    from harness.gc_policy import suite_pace
+
+    suite_pace()
     if "PYTEST_XDIST_WORKER" in os.environ:
         return
     import shutil
