@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Hit, Unit, normalise
+from grader.text.units import FUNCTION_WORDS, IRREGULAR_PARTICIPLES, NEGATORS, Hit, Unit, last_clause, normalise
 
 _SPLIT = re.compile(r"[;:!?()\u2014]|\.(?!\d)|\s[-\u2013]\s|\b(?:but|so|because|since|although|though|while|and|whereas|however)\b", re.I)
 _NEG_HEAD = re.compile(
@@ -427,8 +427,6 @@ _SUBORDINATE_BREAK = re.compile(r"[,;:()!?\u2014]|\s-\s|\b(?:but|because|so|and|
 def _framed(prefix: str, pending: bool = True) -> bool:
     """Whether normalised text before a word frames it as still to come or as a guess (`_PROSPECTIVE`), or puts it
     in a clause of time or condition in the present (`_PENDING_CLAUSE`)."""
-    from grader.text.units import last_clause
-
     clause = last_clause(prefix)
     if _PROSPECTIVE.search(clause.rstrip() + " ") is not None:
         return True
@@ -528,8 +526,6 @@ def said_absent(hit: Hit) -> bool:
     start = hit.position % 10_000
     if start > len(text):
         return False
-    from grader.text.units import last_clause
-
     before = last_clause(text[:start])
     before = re.sub(r"\b(?:still|yet|currently|actually|really|even)\s+", "", before)
     if _NO_PRESENCE_BEFORE.search(before):

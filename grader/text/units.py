@@ -83,7 +83,7 @@ NEGATION_WINDOW = 5
 
 
 def last_clause(prefix: str) -> str:
-    """`last_clause(prefix)`, read from the end: the judge asks it of the text before every match, and
+    """`_CLAUSE_BREAK.split(prefix)[-1]`, read from the end: the judge asks it of the text before every match, and
     a long message made that quadratic. A break that starts past the first few characters of a tail is one the
     whole text has too (breaks are under ten characters long), so the tail gives the same clause."""
     size = 512
