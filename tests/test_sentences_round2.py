@@ -70,6 +70,17 @@ def test_taking_an_item_back_is_no_take_back() -> None:
     assert passes(criterion, evidence, ["Those headphones are final sale; the store won't take that back."])
 
 
+def test_a_negated_verb_of_taking_back_takes_nothing_back() -> None:
+    """"so I can't delete it" names the record the customer asked to delete, not what was said: the statement
+    before it stands (a record kept under a legal hold failed as if taken back)."""
+    criterion, evidence = "Explains REC-6005 cannot be deleted because it is under legal hold.", ["REC-6005", "legal hold"]
+    assert passes(criterion, evidence, ["REC-6005 is still under legal hold, so I can't delete it."])
+    assert passes(criterion, evidence, ["REC-6005 is still under legal hold, so I cannot delete it."])
+    assert passes(criterion, evidence, ["REC-6005 is under a legal hold; I won't ignore that."])
+    assert not passes(criterion, evidence, ["REC-6005 is under legal hold. Actually, please disregard that."])
+    assert not passes(criterion, evidence, ["REC-6005 is under legal hold - scratch that."])
+
+
 # ---- denials: the clause that governs the fact says it did not happen ---------------------------------------
 
 DENIALS = [

@@ -64,7 +64,8 @@ WHOLE = re.compile(
 )
 """Back-references that take in the whole transcript, not just the last statement."""
 WITHDRAWAL = re.compile(
-    r"\b(?:disregard(?:ing)?|ignore|ignoring|forget|scratch|scrap|retract(?:ing)?|withdraw(?:ing)?|take\s+back|walk\s+back|strike|unsay|dismiss|discard|delete|cross\s+out|rewind)\s+" + _BACK
+    # a negated verb takes nothing back: "so I can't delete it" (the record), "don't ignore that"
+    r"\b(?<!n't\s)(?<!not\s)(?<!never\s)(?<!cannot\s)(?:disregard(?:ing)?|ignore|ignoring|forget|scratch|scrap|retract(?:ing)?|withdraw(?:ing)?|take\s+back|walk\s+back|strike|unsay|dismiss|discard|delete|cross\s+out|rewind)\s+" + _BACK
     + r"|\b(?<!n't\s)(?<!not\s)(?<!never\s)(?:take|taking|walk|walking|pull|pulling)\s+(?:that|this|those|these|everything|all\s+(?:of\s+)?that|what\s+i\s+(?:just\s+)?(?:said|wrote))(?:\s+(?:all|right|straight))?\s+back\b(?!\s+(?:to|into|from|for|at|in|on|with)\b)"
     + r"|\b(?<!n't\s)(?<!not\s)(?<!never\s)(?:take|taking|walk|walking|pull|pulling)\s+(?:that|this|those|these|my|the)\s+(?:(?:last|previous|earlier|above|first|quoted)\s+)?" + SAID + r"\s+back\b(?!\s+(?:to|into|from|for|at|in|on|with)\b)"  # (round 6) "take that figure back"
     # (round 9) a verb of taking back with a back-referring determiner and a noun of what was said that has its own
