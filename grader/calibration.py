@@ -3,7 +3,7 @@ the catalog's real criteria, and the agreement of a judge with it (agreement, Co
 matrix per domain and per item kind), in five splits (`SPLITS`). Three are dev — the rules were written
 with them in view: `dev` (`contracts/judge_calibration/<domain>.yaml`), and the earlier held-out sets,
 each retired to dev once its figure was reported and rule authors read it (`dev_paraphrase`:
-`paraphrase_v1/`..`paraphrase_v9/`; `dev_consent`: `consent_v1/`..`consent_v9/`). Two are held out — written blind to the rules by writers who saw only the tasks'
+`paraphrase_v1/`..`paraphrase_v10/`; `dev_consent`: `consent_v1/`..`consent_v10/`). Two are held out — written blind to the rules by writers who saw only the tasks'
 instructions, gold dialogues, criterion statements and the policies, and never shown to rule authors:
 `heldout_paraphrase` (`heldout/`) and `heldout_consent` (`heldout_consent/`); their figures are the
 judges' held-out ones. A held-out set whose cases a rule author reads is retired to dev the same way and a
@@ -38,8 +38,8 @@ HELDOUT_DIRNAME = "heldout"
 CONSENT_HELDOUT_DIRNAME = "heldout_consent"
 PARAPHRASE_V1_DIRNAME = "paraphrase_v1"
 CONSENT_V1_DIRNAME = "consent_v1"
-RETIRED_PARAPHRASE_DIRS = (PARAPHRASE_V1_DIRNAME, "paraphrase_v2", "paraphrase_v3", "paraphrase_v4", "paraphrase_v5", "paraphrase_v6", "paraphrase_v7", "paraphrase_v8", "paraphrase_v9")
-RETIRED_CONSENT_DIRS = (CONSENT_V1_DIRNAME, "consent_v2", "consent_v3", "consent_v4", "consent_v5", "consent_v6", "consent_v7", "consent_v8", "consent_v9")
+RETIRED_PARAPHRASE_DIRS = (PARAPHRASE_V1_DIRNAME, "paraphrase_v2", "paraphrase_v3", "paraphrase_v4", "paraphrase_v5", "paraphrase_v6", "paraphrase_v7", "paraphrase_v8", "paraphrase_v9", "paraphrase_v10")
+RETIRED_CONSENT_DIRS = (CONSENT_V1_DIRNAME, "consent_v2", "consent_v3", "consent_v4", "consent_v5", "consent_v6", "consent_v7", "consent_v8", "consent_v9", "consent_v10")
 """The held-out sets retired to dev, oldest first: each was measured held out once, then read by rule authors."""
 SPLIT_DIRS = (*RETIRED_PARAPHRASE_DIRS, *RETIRED_CONSENT_DIRS, HELDOUT_DIRNAME, CONSENT_HELDOUT_DIRNAME)
 """The subdirectories of the splits read by statement (the consent parts' schema is `grader.consent_calibration`)."""
@@ -61,9 +61,10 @@ after the fourth round: replies 90.3%, consent 91.2%) and v6 (`paraphrase_v6/`, 
 after the fifth round: replies 92.5% with the round-5 catalog re-audit, consent 90.2%) and v7 (`paraphrase_v7/`,
 `consent_v7/`; held out after the sixth round: replies 93.3%, consent 90.2%) and v8 (`paraphrase_v8/`, `consent_v8/`;
 held out after the seventh round: replies 93.9%, consent 92.3%) and v9 (`paraphrase_v9/`, `consent_v9/`; held out
-after the eighth round: replies 93.9%, consent 92.3%), each retired when the next round's rule authors
+after the eighth round: replies 93.9%, consent 92.3%) and v10 (`paraphrase_v10/`, `consent_v10/`; held out
+after the ninth round: replies 93.8%, consent 95.3%), each retired when the next round's rule authors
 read its disagreements. `heldout_paraphrase` (`heldout/`) and `heldout_consent`
-(`heldout_consent/`): the current held-out set (v10), written blind to the rules; their figures are the reply
+(`heldout_consent/`): the current held-out set (v11), written blind to the rules; their figures are the reply
 and consent judges' held-out ones. The consent splits (schema in `grader.consent_calibration`) are answered by
 the consent judge that goes with the reply judge."""
 HELDOUT_SPLITS = (HELDOUT, CONSENT)

@@ -21,10 +21,10 @@ from grader.grade import JudgeFailure
 from harness.judge_check import consent_checks
 
 CONSENT_DIR = CALIBRATION_DIR / CONSENT_DIRNAME
-SAMPLE_DIR = CALIBRATION_DIR / "consent_v9"
-SETS = {"v10": (CONSENT_DIR, ".v10c."), "v9": (SAMPLE_DIR, ".v9c."), "v8": (CALIBRATION_DIR / "consent_v8", ".v8c."), "v7": (CALIBRATION_DIR / "consent_v7", ".v7c."), "v6": (CALIBRATION_DIR / "consent_v6", ".v6c."), "v5": (CALIBRATION_DIR / "consent_v5", ".v5c."), "v4": (CALIBRATION_DIR / "consent_v4", ".v4c."), "v3": (CALIBRATION_DIR / "consent_v3", ".v3c."), "v2": (CALIBRATION_DIR / "consent_v2", ".v2c."),
+SAMPLE_DIR = CALIBRATION_DIR / "consent_v10"
+SETS = {"v11": (CONSENT_DIR, ".v11c."), "v10": (SAMPLE_DIR, ".v10c."), "v9": (CALIBRATION_DIR / "consent_v9", ".v9c."), "v8": (CALIBRATION_DIR / "consent_v8", ".v8c."), "v7": (CALIBRATION_DIR / "consent_v7", ".v7c."), "v6": (CALIBRATION_DIR / "consent_v6", ".v6c."), "v5": (CALIBRATION_DIR / "consent_v5", ".v5c."), "v4": (CALIBRATION_DIR / "consent_v4", ".v4c."), "v3": (CALIBRATION_DIR / "consent_v3", ".v3c."), "v2": (CALIBRATION_DIR / "consent_v2", ".v2c."),
         "v1": (CALIBRATION_DIR / CONSENT_V1_DIRNAME, ".c.")}
-"""The held-out v10 consent set and the sets retired to dev (split `dev_consent`): directory, id infix."""
+"""The held-out v11 consent set and the sets retired to dev (split `dev_consent`): directory, id infix."""
 GRANTED_KINDS = {"yes_form", "repeats_request", "conditional_kept", "upfront_request"}
 
 

@@ -1,5 +1,5 @@
-"""The paraphrase splits of the judge calibration set (issue 37): the held-out v10 set (`heldout/`) and the
-held-out sets retired to dev (`paraphrase_v1/`..`paraphrase_v9/`, split `dev_paraphrase`) — their data (real tasks and
+"""The paraphrase splits of the judge calibration set (issue 37): the held-out v11 set (`heldout/`) and the
+held-out sets retired to dev (`paraphrase_v1/`..`paraphrase_v10/`, split `dev_paraphrase`) — their data (real tasks and
 criteria, every domain, both labels, every class the issue names, written apart from the gold wording),
 its loader and schema errors, the split selection of `crmbench judge-check`, its printing (the held-out
 figure named, its cases not shown to rule authors) and the committed record of its figures."""
@@ -52,8 +52,10 @@ V6_DIR = CALIBRATION_DIR / "paraphrase_v6"
 V7_DIR = CALIBRATION_DIR / "paraphrase_v7"
 V8_DIR = CALIBRATION_DIR / "paraphrase_v8"
 V9_DIR = CALIBRATION_DIR / "paraphrase_v9"
+V10_DIR = CALIBRATION_DIR / "paraphrase_v10"
 SETS = {
-    "v10": (HELDOUT_DIR, ".v10.", "held-out v10, blind to the judges' rules"),
+    "v11": (HELDOUT_DIR, ".v11.", "held-out v11, blind to the judges' rules"),
+    "v10": (V10_DIR, ".v10.", "held-out v10, blind to the judges' rules"),
     "v9": (V9_DIR, ".v9.", "held-out v9, blind to the judges' rules"),
     "v8": (V8_DIR, ".v8.", "held-out v8, blind to the judges' rules"),
     "v7": (V7_DIR, ".v7.", "held-out v7, blind to the judges' rules"),
@@ -118,7 +120,7 @@ def test_the_heldout_split_is_written_apart_from_the_gold_replies_and_the_dev_sp
     """Held out from the rules' sources: no case replays a task's gold replies, none repeats a case of a
     dev split (the original set, or the v1 paraphrases retired to dev)."""
     catalog = load_catalog()
-    dev = [*load_set(), *(item for directory in (V1_DIR, V2_DIR, V3_DIR, V4_DIR, V5_DIR, V6_DIR, V7_DIR, V8_DIR, V9_DIR) for item in load_heldout(criteria, directory))]
+    dev = [*load_set(), *(item for directory in (V1_DIR, V2_DIR, V3_DIR, V4_DIR, V5_DIR, V6_DIR, V7_DIR, V8_DIR, V9_DIR, V10_DIR) for item in load_heldout(criteria, directory))]
     dev_messages = {tuple(item.messages) for _, item in dev}
     assert not {item.id for _, item in heldout} & {item.id for _, item in dev}
     for _, item in heldout:
