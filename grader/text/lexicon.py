@@ -59,6 +59,10 @@ class LexiconFile(BaseModel):
     """Round 8's additions (branch r8-words), merged like `more_families`; kept in their own block."""
     round9_families: dict[str, list[str]] = Field(default_factory=dict)
     """Round 9's additions (branch r9-words), merged like `more_families`; kept in their own block."""
+    wordnet_families: dict[str, list[str]] = Field(default_factory=dict)
+    """Synonyms from WordNet 3.1's most frequent senses of the catalog's evidence words
+    (scripts/lexicon_candidates_from_wordnet.py), kept only where reviewed to state the same thing in every
+    customer-service reply; merged like `more_families`; kept in their own block (round 10, r10-lexicon)."""
     past_participles: dict[str, str] = Field(default_factory=dict)
     """An irregular verb's simple past -> its past participle ("came" -> "come", "took" -> "taken"): both state
     the thing done, so "came back clean" and "has come back clean" meet (never the base form: "please pay"

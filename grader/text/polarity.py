@@ -142,6 +142,23 @@ def _names_item(clause: str, items: Sequence[tuple[str, ...]]) -> bool:
     return any(_names_phrase(clause, p) for item in items for p in item)
 
 
+def _states_denial_wording(clause: str, items: Sequence[tuple[str, ...]]) -> bool:
+    """(r10-lexicon) Whether a clause states an un-negated phrase of an item that also holds a negative phrase: the
+    catalog's own positive wording of the denial ("assigned at check-in" beside "no seat selection"), so the clause
+    states the criterion, never its predicate the other way round ("seats are allocated at check-in")."""
+    return any(
+        _names_phrase(clause, p)
+        for item in items
+        if any(_negative_phrase(q) for q in item)
+        for p in item
+        if not _negative_phrase(p)
+    )
+
+
+def _negative_phrase(phrase: str) -> bool:
+    return any(w in NEGATORS or w.endswith("n't") for w in re.findall(r"[a-z][a-z']*", phrase.lower().replace("\u2019", "'")))
+
+
 @lru_cache(maxsize=65536)
 def _names_phrase(clause: str, phrase: str) -> bool:
     """Whether a clause states a phrase, either way round (kept: the same clauses are asked about the same
@@ -283,7 +300,7 @@ def reversed_predicate(criterion: str, items: Sequence[tuple[str, ...]], units: 
                 return affirmed_other
         for u, clause, _ in about:
             finite = _FINITE.search(clause) or any(_keys(w) & denied_words for w in re.findall(r"[a-z]{3,}s\b", clause))  # "the warranty covers it"
-            if _polar(clause)[0] & denied_words and finite and not _RESTRICTED.search(clause) and _names_item(clause, items):
+            if _polar(clause)[0] & denied_words and finite and not _RESTRICTED.search(clause) and _names_item(clause, items) and not _states_denial_wording(clause, items):
                 return u.text
             if _polar(clause)[0] & _contrasted(criterion) and finite and not _RESTRICTED.search(clause) and _names_item(u.text, items):
                 return u.text  # (round 6) the alternative the criterion rules out, said done in a sentence about its things
