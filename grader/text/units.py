@@ -378,9 +378,19 @@ def list_items(unit: str) -> list[str]:
     return list(_list_items(unit))
 
 
+# r10-meaning: "&" between two capitalised words joins one name ("Network & Infrastructure", "Sales & Marketing",
+# "Procter & Gamble"): no separator of list items; such a name is an organisation's or a team's (`_item_kind`)
+NAME_AMPERSAND = re.compile(r"\b([A-Z][A-Za-z]*)\s&\s(?=[A-Z])")
+JOINED_AMPERSAND = "\uff06"
+
+
+def _join_names(text: str) -> str:
+    return NAME_AMPERSAND.sub(r"\1 " + JOINED_AMPERSAND + " ", text) if "&" in text else text
+
+
 @lru_cache(maxsize=65536)
 def _list_items(unit: str) -> tuple[str, ...]:
-    return tuple(i for i in ITEM_SEPARATOR.split(MONTH_DAY_YEAR.sub(r"\1\2", unit)) if i and i.strip(" .!?()[]"))
+    return tuple(i for i in ITEM_SEPARATOR.split(MONTH_DAY_YEAR.sub(r"\1\2", _join_names(unit))) if i and i.strip(" .!?()[]"))
 
 
 @lru_cache(maxsize=65536)
@@ -595,7 +605,7 @@ def _item_kind(item: str) -> str:
         return "code"  # "P2", "priority P2", "S1"
     words = re.findall(r"[A-Za-z][A-Za-z'-]*", text)
     if words and all(w[0].isupper() for w in words) and not all(w.isupper() for w in words):
-        return "name"
+        return "organisation" if JOINED_AMPERSAND in text else "name"  # r10-meaning: "Jamal Wright, Network & Infrastructure"
     return "word"
 
 
@@ -645,6 +655,25 @@ def _one_kind_under_state(head: str, text: str, phrases: tuple[str, ...]) -> boo
     return len({_item_kind(i) for i in items}) == 1
 
 
+NOUN_LABEL = re.compile(r"^\s*(?:(?:your|the|all|both|my|his|her|their|our)\s+)?(?:[a-z]+\s+)?[a-z]{3,}s\s*:?\s*$")
+ID_RECORD = re.compile(r"^\s*(?P<id>[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d[\w-]*)\s*(?:\([^()]*\))?\s*$")
+
+
+def _records_under_noun(head: str, text: str) -> bool:
+    """r10-meaning: two or more records named by their ids under a plural noun label ("Orders: ORD-9010 (T-shirt +
+    jeans) and ORD-9020 (headphones, returned)", "Your cases: CASE-5001, CASE-5002"): the label says what
+    they are, each id names one record (a bracket describes its own record only), so the line lists
+    records, not competing values. Anything else between them ("ORD-9010, shipped, ORD-9020") leaves it a
+    list of values."""
+    if not NOUN_LABEL.match(head.strip(" :*_").lower() + ":") or STATE_WORDS & set(APOS_WORD.findall(head.lower())):
+        return False
+    records = [r for r in _top_level(text.strip().rstrip(".!")) if r.strip()]
+    ids = [m["id"] for r in records if (m := ID_RECORD.match(r))]
+    if len(records) < 2 or len(ids) != len(records) or len(set(ids)) != len(ids):
+        return False
+    return len({re.match(r"[A-Z]+", i).group(0) for i in ids}) == 1
+
+
 def terse_statement(unit: str, phrases: tuple[str, ...] = ()) -> bool:
     """A predicate-free line that still states: every value in it can be told apart by its kind or its label.
     A `label:` head (not a list of labels: "Balance/tier/bag:") labels what follows ("Best converter: Black
@@ -663,7 +692,7 @@ def terse_statement(unit: str, phrases: tuple[str, ...] = ()) -> bool:
             return False  # "Balance/tier/bag:", "Amounts, dates, ids:": labels of no one value
         if LABEL_COLON.search(text):
             return False
-        if _one_kind_under_state(head, text, phrases):
+        if _one_kind_under_state(head, text, phrases) or _records_under_noun(head, text):
             return True
     parts = text.split(";")
     if len(parts) > 1 and not all(len(list_items(p)) >= 2 for p in parts):
@@ -703,7 +732,7 @@ def _plain(unit: str) -> str:
 
 
 def _value_items(text: str, phrases: tuple[str, ...]) -> list[str]:
-    text = MONTH_DAY_YEAR.sub(r"\1\2", text)
+    text = MONTH_DAY_YEAR.sub(r"\1\2", _join_names(text))
     return [i for i in VALUE_SEPARATOR.split(text) if i and i.strip(" .!?()[]") and _content(i, phrases)]
 
 
