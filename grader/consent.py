@@ -561,6 +561,8 @@ def conditions_met(reading: Reading, question: ConsentQuestion, deciding: set[st
             # one marked open") before feasibility does, and any condition the record cannot check
             told = _stated_of_alternative(condition, question, stated[-1]) if stated and condition.kind in (None, "feasible") else None
             holds = told if told is not None and condition.kind == "feasible" else condition_holds(condition, record, status, stated or [])
+            if condition.kind is None and _own_action_refused(condition, question):
+                holds = False  # round 10: "fine, as long as it doesn't get bounced to another team" on an escalation
             if condition.kind == "feasible" and told is None and _feasible_elsewhere(condition, question, stated or []):
                 holds = None  # round 9: "if the tablet's still in stock at the shop" for a payment: not the call's to show
             if holds is None:
@@ -603,6 +605,34 @@ def _other_action_held(condition: Condition, question: ConsentQuestion) -> bool 
                 if w in (form, form + "s", form + "d", form + "ed", form + "ing", form[:-1] + "ing") and negated_at(cw, at, 4):
                     return True
     return None
+
+
+_ELSEWHERE = frozenset({"another", "other", "a", "an", "the", "different", "some", "new", "someone", "somebody", "anyone",
+                        "anybody", "else", "team", "department", "group", "desk", "person", "people", "them", "elsewhere"})
+
+
+def _own_action_refused(condition: Condition, question: ConsentQuestion) -> bool:
+    """"as long as you don't close it", "provided it doesn't get bounced to another team" (an escalation), "so long as
+    nothing gets cancelled" (a cancellation): a condition that the call's own action is not done to its own thing -
+    the call breaks it. Not when the negated action names another thing ("as long as you don't cancel the hotel"),
+    another record, or a destination of its own ("as long as it isn't escalated to tier 3": the call's may differ)."""
+    cw = words(condition.raw)
+    if condition.negative or not any(w in lexicon().negators for w in cw):
+        return False
+    forms = [f for f in action_forms(question.tool) if len(f) >= 4]
+    for form in forms:
+        for at in find(cw, form):
+            if not negated_at(cw, at, 4):
+                continue
+            rest = cw[at + len(words(form)) :]
+            if rest[:1] in (["to"], ["into"], ["onto"]) and any(w not in _ELSEWHERE for w in rest[1:4]):
+                return False
+            destination = [at + len(words(form)) + i for i in range(1, 4)] if rest[:1] in (["to"], ["into"], ["onto"]) else []
+            bare = [w for i, w in enumerate(cw) if i not in destination]
+            if _mentions(bare, list(_other_objects(question.tool))) or names_other_record(condition.raw, question):
+                return False
+            return True
+    return False
 
 
 def _offered_alternatives(agent: str, question: ConsentQuestion) -> tuple[list[str], list[bool], list[set[str]]] | None:
@@ -922,6 +952,10 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # (or takes back) the yes or the request before it
     refused |= reading.closes_refusal and (refuses_this or bool(about))
     refused |= not about and any(names_call(" ".join(n), question) for n in reading.negated_actions)
+    # round 10: "Please cancel APT-7004." - "Could you check your id?" - "It's CUST-3003. Actually, hold off on cancelling."
+    # a later message putting off or refusing the call's own action (its verb, nothing else of another kind named)
+    # takes back the customer's earlier request for it
+    refused |= not about and asked_before and any(_takes_back_action(n, question) for n in reading.negated_actions)
     # "Just the hotel for now. Keep the flight.": a clause keeping the call's object or record as it is
     refused |= any(
         _keeps(strip_fillers(c)) and (_mentions(c, [f for f in object_forms(question.tool) if f not in _ANAPHORIC]) or names_record(raw, question))
@@ -974,7 +1008,7 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     # "Yes, move PNR-Q9YC5G instead": a yes whose sentence names another record decides nothing about this call
     elsewhere = not about and any(names_other_record(w, question, records_only=True) for w in reading.affirm_texts)
     # "Yes, upgrade to growth and add Sam.": a yes that asks, in its own sentence, for other actions is a yes to those
-    every_action = [form for forms in lexicon().actions.values() for form in forms]
+    every_action = _other_action_forms()
     elsewhere |= not about and pick is not True and bool(reading.affirm_texts) and all(
         w in reading.request_texts and _found(_without_manner(words(w)), every_action) and not names_value(w, question) and not _found(words(w), _ADDED)
         and not _found(words(w), lexicon().generic_actions)  # "Yes, process it.": a generic verb on "it" is the proposal
@@ -1025,6 +1059,23 @@ def step(state: RuleState, index: int, message: Message, question: ConsentQuesti
     how = "answered the agent's proposal" if by_answer else "asked for it in their own words"
     state.verdict = ConsentJudgement(granted=True, explanation=f"the customer {how}", **cite)
     return state
+
+
+def _takes_back_action(core: list[str], question: ConsentQuestion) -> bool:
+    """A refused or put-off clause naming the call's own action ("hold off on cancelling", "don't bother closing it",
+    "no need to escalate after all") and no object of another tool's kind or another record."""
+    if not _mentions(core, [f for f in action_forms(question.tool) if " " not in f or len(f) > 6]):
+        return False
+    text = " ".join(core)
+    return not _mentions(core, list(_other_objects(question.tool))) and not names_other_record(text, question)
+
+
+@cache
+def _other_action_forms() -> list[str]:
+    """Every action form of the lexicon less the verbs of wanting (round 10: "Yes please, that's the one we want" points
+    back at the proposal; "want" names no other action)."""
+    wanting = {w for v in lexicon().desire_verbs for w in words(v)}
+    return [form for forms in lexicon().actions.values() for form in forms if not set(words(form)) <= wanting]
 
 
 def _restates_proposal(sentence: str, proposal: str | None, question: ConsentQuestion) -> bool:

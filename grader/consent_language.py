@@ -124,10 +124,24 @@ def spelled_out(text: str) -> str:
 def _words(text: str) -> tuple[str, ...]:
     text = spelled_out(text).replace("\u2019", "'").replace("\u2018", "'")
     out: list[str] = []
-    for word in _WORDS.findall(text):
+    found = _WORDS.findall(text)
+    for at, word in enumerate(found):
         expanded = lexicon().contractions.get(word)
+        if expanded is None and word.endswith("'s") and len(word) > 3 and at + 1 < len(found) and found[at + 1] in _COPULA_NEXT:
+            expanded = word[:-2] + " is"  # round 10: "PayPal's fine", "the card's easiest", "Oliver's the one": "'s" is "is"
         out.extend(expanded.split() if expanded else [word.strip("'")])
     return tuple(w for w in out if w)
+
+
+_COPULA_NEXT = frozenset((
+    "fine", "good", "great", "ok", "okay", "perfect", "best", "better", "easier", "easiest", "simpler", "simplest", "quicker",
+    "quickest", "faster", "fastest", "cheaper", "cheapest", "ideal", "grand", "brilliant", "lovely", "right", "correct", "wrong",
+    "preferable", "safer", "safest", "handier", "handiest", "nicer", "nicest", "cool", "enough", "plenty", "the", "a", "an",
+    "what", "probably", "definitely", "also", "too", "still", "not", "no", "just", "all", "spot", "sound", "ace", "alright",
+    "superb", "excellent", "smart", "wise", "sensible", "easy", "simple", "quick", "fast", "cheap", "my", "our", "ours", "mine",
+))
+"""Words after "X's" that make the "'s" a copula, not a possessive ("PayPal's fine" = "PayPal is fine"; "Oliver's
+the one" = "Oliver is the one"; a possessive is followed by a noun: "Oliver's case")."""
 
 
 @lru_cache(maxsize=4096)

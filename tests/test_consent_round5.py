@@ -44,8 +44,8 @@ def _cancel(answer: str) -> list[tuple[str, str]]:
     ("Yep - my accountant needs it for the books, so record the reason as 'ordered twice'.", "ordered twice", True),
     ("Yep - my accountant needs it for the books, so record the reason as 'ordered twice'.", "no longer needed", False),
     ("No - my accountant needs it kept, sorry.", "ordered twice", False),
-    pytest.param("Hmm, my partner wants it for the spare room actually, so don't cancel it.", "ordered twice", False,
-                 marks=pytest.mark.xfail(strict=True, reason="open (before round 5 too): a negated action on 'it' after an up-front request")),
+    # open before round 10; round 10 (r10-consent): a refused clause naming the call's own verb takes back the request
+    ("Hmm, my partner wants it for the spare room actually, so don't cancel it.", "ordered twice", False),
 ])
 def test_a_pronoun_want_is_no_request_and_the_reason_condition_is_checked(answer: str, reason: str, expected: bool) -> None:
     assert granted(CANCEL, _cancel(answer), {"order_id": "ORD-6611", "reason": reason}) is expected
