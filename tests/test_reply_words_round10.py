@@ -1,0 +1,123 @@
+"""Round 10 of the reply judge's words (branch r10-words): value forms and spellings a correct reply uses, and a
+wrong statement corrected later. Cases written for this file (not taken from a calibration case), each class
+with must-fail counterparts beside it."""
+
+from __future__ import annotations
+
+import pytest
+
+from contracts.schema import ReplyCriterion
+from grader.text.evidence import EvidenceJudge
+
+
+def stated(evidence: list[str | list[str]], reply: str | list[str], absent: list[str] | None = None) -> bool:
+    replies = [reply] if isinstance(reply, str) else reply
+    out = EvidenceJudge().judge_sync([ReplyCriterion(criterion="The reply states it.", evidence=evidence, absent=absent)], replies)
+    return out.criteria[0].passed
+
+
+# a share said as a fraction or as "N in M" is a percentage (values.FRACTION_OF_RE, ONE_IN_N_RE)
+@pytest.mark.parametrize(
+    ("evidence", "reply", "want"),
+    [
+        (["25%"], "Roughly one in four people on the list opened it.", True),
+        (["25%"], "A quarter of your subscribers opened the mail.", True),
+        (["50%"], "Half of the recipients clicked through.", True),
+        (["20%"], "1 in 5 customers redeemed the code.", True),
+        (["75%"], "Three quarters of the invitees signed up.", True),
+        (["10%"], "Two out of every twenty contacts bounced.", True),
+        (["25%"], "One in five recipients opened it.", False),
+        (["25%"], "We'll have it delivered 1 in 4 days.", False),
+        (["25%"], "The engineer took a quarter of an hour.", False),
+        (["25%"], "They rated us 1 out of 4.", False),
+        (["33.3%"], "One in three opened it.", False),
+        (["50%"], "Half of a day is gone.", False),
+    ],
+)
+def test_shares_are_percentages(evidence: list[str], reply: str, want: bool) -> None:
+    assert stated(evidence, reply) is want
+
+
+# a decimal comma in a percentage; a dotted date is day first (values.DECIMAL_COMMA_PCT_RE, DOTTED_DATE_RE)
+@pytest.mark.parametrize(
+    ("evidence", "reply", "want"),
+    [
+        (["30.0%"], "Open rate: 30,0 %, a solid result.", True),
+        (["4.5%"], "The click rate came to 4,5% this time.", True),
+        (["2026-12-10"], "The send goes out on 10.12.2026 at ten.", True),
+        (["2026-12-03"], "Your visit is booked for 03.12.26.", True),
+        (["2026-12-10"], "The send goes out on 12.10.2026.", False),
+        (["30.0%"], "Open rate: 3,0 % only.", False),
+        (["2026-12-10"], "Version 10.12.2026.1 is installed.", False),
+        (["1500%"], "ROI was 1,500%.", True),
+    ],
+)
+def test_continental_layouts(evidence: list[str], reply: str, want: bool) -> None:
+    assert stated(evidence, reply) is want
+
+
+# dollars then cents said bare, before a verb or preposition (values._cents_after)
+@pytest.mark.parametrize(
+    ("evidence", "reply", "want"),
+    [
+        (["84.40"], "84 dollars 40 of the charge is still there.", True),
+        (["129.99"], "A hundred and twenty-nine dollars ninety-nine is back on your card.", True),
+        (["42.30"], "Forty-two dollars thirty was charged for roaming.", True),
+        (["84.40"], "We ran it 84 dollars 40 times over.", False),
+        (["84.40"], "84 dollars 50 of the charge is still there.", False),
+    ],
+)
+def test_dollars_and_bare_cents(evidence: list[str], reply: str, want: bool) -> None:
+    assert stated(evidence, reply) is want
+
+
+# a day of the month in words after a preposition (values.DAY_WORD_BARE_RE)
+@pytest.mark.parametrize(
+    ("evidence", "reply", "want"),
+    [
+        (["December 7"], "The parcel should reach you on the seventh.", True),
+        (["December 15"], "Please pay by the fifteenth.", True),
+        (["2026-12-21"], "It stays open until the twenty-first.", True),
+        (["December 7"], "Take the lift to the seventh floor.", False),
+        (["December 7"], "This is the seventh time it failed.", False),
+        (["December 7"], "It should arrive on the eighth.", False),
+    ],
+)
+def test_day_in_words(evidence: list[str], reply: str, want: bool) -> None:
+    assert stated(evidence, reply) is want
+
+
+# a phrase written with hyphens (matching.HYPHEN_CHAIN)
+@pytest.mark.parametrize(
+    ("evidence", "reply", "want"),
+    [
+        (["out of stock"], "Size M in navy is out-of-stock right now.", True),
+        (["up to date"], "Your billing details are up-to-date.", True),
+        (["end of life"], "That router model is end-of-life.", True),
+        (["out of stock"], "Size M in navy is not out-of-stock.", False),
+        (["out of stock"], "Size M in navy is in-stock.", False),
+        (["follow-up"], "I've sent the followup.", True),
+    ],
+)
+def test_hyphenated_phrases(evidence: list[str], reply: str, want: bool) -> None:
+    assert stated(evidence, reply) is want
+
+
+# an absent phrase taken back by a later correction about the same fact (conflicts.absent_corrected)
+CARD = ["PM-4421", "ending 4421"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "want"),
+    [
+        (["The $40.00 went on your Visa PM-4421.", "Correction: the $40.00 was charged to the Amex PM-9015."], True),
+        (["The $40.00 went on your Visa PM-4421.", "Sorry - the $40.00 is on the Amex, not the Visa."], True),
+        (["I put the $40.00 on the Visa PM-4421. I misspoke: the $40.00 is on the Amex."], True),
+        (["The $40.00 went on your Visa PM-4421.", "Sorry for the wait! Anything else?"], False),
+        (["The $40.00 went on your Visa PM-4421.", "Correction: your locator is K7Q2MA."], False),
+        (["The $40.00 went on your Visa PM-4421.", "Correction: the $40.00 went on PM-4421 yesterday, not today."], False),
+        (["The $40.00 went on your Visa PM-4421.", "Sorry, one more thing: your seat is 12A."], False),
+    ],
+)
+def test_absent_phrase_corrected(reply: list[str], want: bool) -> None:
+    assert stated([], reply, absent=CARD) is want
