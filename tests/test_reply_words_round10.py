@@ -121,3 +121,63 @@ CARD = ["PM-4421", "ending 4421"]
 )
 def test_absent_phrase_corrected(reply: list[str], want: bool) -> None:
     assert stated([], reply, absent=CARD) is want
+
+
+def judged(criterion: str, evidence: list[str | list[str]], reply: str | list[str]) -> bool:
+    replies = [reply] if isinstance(reply, str) else reply
+    return EvidenceJudge().judge_sync([ReplyCriterion(criterion=criterion, evidence=evidence)], replies).criteria[0].passed
+
+
+# a level under its label (values.LEVEL_RE): "Priority: 2", "**Severity:** 1"
+@pytest.mark.parametrize(
+    ("evidence", "reply", "want"),
+    [
+        (["P2"], "Ticket INC-1:\n- **Priority:** 2\n- **Owner:** Sam Diaz", True),
+        (["Sev1"], "Severity: 1. Owner paged.", True),
+        (["P2"], "Priority: 3.", False),
+        (["P2"], "Priority: 2 tickets are still open in the queue.", False),
+        (["P1"], "Priority 1 is kept for business outages.", True),
+    ],
+)
+def test_level_under_its_label(evidence: list[str], reply: str, want: bool) -> None:
+    assert stated(evidence, reply) is want
+
+
+# "no" opening a prepositional noun phrase in the criterion denies its noun, not the word before
+# (units.negated_in_criterion, _determiner_no): terse replies state the un-negated word
+C_DISQ = "Confirms LEAD-2040 is disqualified for no budget."
+
+
+@pytest.mark.parametrize(
+    ("reply", "want"),
+    [
+        ("LEAD-2040 disqualified. Reason: no budget.", True),
+        ("LEAD-2040 → disqualified (no budget).", True),
+        ("Done, LEAD-2040 is disqualified because there's no budget.", True),
+        ("LEAD-2040 is not disqualified; they found budget.", False),
+        ("I couldn't disqualify LEAD-2040 - it has budget.", False),
+        ("LEAD-2040 is qualified, no budget issue.", False),
+    ],
+)
+def test_no_scopes_over_its_noun(reply: str, want: bool) -> None:
+    assert judged(C_DISQ, ["disqualified", "budget"], reply) is want
+
+
+# a name written in lower case is still the criterion's name (conflicts._nearest_owner)
+C_SENT = "Confirms the Renewal reminder email was sent to Kai Brennan."
+
+
+@pytest.mark.parametrize(
+    ("reply", "want"),
+    [
+        ('Email "renewal reminder" has been sent to kai brennan @ Lumen Labs.', True),
+        ('The "renewal reminder" e-mail has been sent to kai brennan at Lumen Labs.', True),
+        ("renewal reminder sent to kai brennan @ Lumen Labs.", True),
+        ("The Renewal reminder went out - sent to Kai Brennan at Lumen Labs.", True),
+        ("The Renewal reminder was not sent to Kai Brennan.", False),
+        ("The Renewal reminder was sent to Liam Ortiz at Lumen Labs.", False),
+        ("The renewal reminder was sent to Liam Ortiz.", False),
+    ],
+)
+def test_lower_case_names(reply: str, want: bool) -> None:
+    assert judged(C_SENT, ["sent", "Renewal reminder"], reply) is want

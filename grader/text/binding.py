@@ -206,6 +206,15 @@ def subjects(text: str, known_names: Sequence[str] = (), *, criterion: bool = Fa
         clean = [w.removesuffix("'s").lower() for w, _ in words]
         if len(clean) >= 2 or clean[0] in known_words or criterion:
             out.append(Subject("name", " ".join(clean), start, m.end()))
+    if known_names and not criterion:  # r10-words: a known name of two or more words written in lower case ("kai brennan")
+        taken = [(x.start, x.end) for x in out]
+        for name in known_names:
+            parts = re.split(r"[\s\-]+", name.strip())
+            if len(parts) < 2:
+                continue
+            for m in rx(r"(?<![A-Za-z0-9])" + r"[\s\-]+".join(re.escape(w) for w in parts) + r"(?![A-Za-z0-9])", re.I).finditer(text):
+                if not any(a < m.end() and m.start() < b for a, b in taken):
+                    out.append(Subject("name", " ".join(w.lower() for w in parts), m.start(), m.end()))
     return sorted(out, key=lambda s: s.start)
 
 

@@ -698,6 +698,12 @@ def _nearest_owner(sentence: str, at: int, item: _SubjectItem) -> str | None:
                 continue
             own = any(x.key.lower() == n or (item.kind == "name" and (set(x.key.split()) <= set(n.split()) or set(n.split()) <= set(x.key.split()))) for n in names)
             found.append((x.start, "own" if own else "rival"))
+        if item.kind == "name":  # r10-words: the item's or a fellow's name written in lower case or with spaces for hyphens ("pricing follow up", "emma schultz")
+            for p in (*item.phrases, *item.fellows):
+                if len(parts := [w for w in re.split(r"[\s\-]+", p.strip()) if w]) < 2:
+                    continue  # a single word is a name only capitalised (`binding.subjects`)
+                spelled = r"[\s\-]+".join(re.escape(w) for w in parts)
+                found += [(m.start(), "own") for m in rx(r"(?<![A-Za-z0-9])" + spelled + r"(?![A-Za-z0-9])", re.I).finditer(sentence) if not any(x == m.start() for x, _ in found)]
     found = [(x, who) for x, who in found if s <= x < e]
     if not found:
         return None

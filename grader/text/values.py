@@ -185,11 +185,13 @@ PHONE_RE = re.compile(
 """A North-American phone number in any common layout (dashes, dots, spaces, parentheses, a +1 or 1 prefix)."""
 _LEVEL_NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5}
 LEVEL_RE = re.compile(
-    r"(?<![A-Za-z0-9\-])(?:(?P<p>p-?|sev[\s\-]?)(?P<pn>[0-9])|(?P<w>priority|severity|tier|level)[\s\-]?(?P<wn>[0-9]|one|two|three|four|five|iii|ii|iv|v))"
-    r"(?![A-Za-z0-9]|[.,]\d|-[A-Za-z])",
+    r"(?<![A-Za-z0-9\-])(?:(?P<p>p-?|sev[\s\-]?)(?P<pn>[0-9])|(?P<w>priority|severity|tier|level)(?:[\s\-]?|(?:\*\*|__)?\s*:(?P<lab>)\s*(?:\*\*|__)?\s*)(?P<wn>[0-9]|one|two|three|four|five|iii|ii|iv|v))"
+    r"(?![A-Za-z0-9]|[.,]\d|-[A-Za-z])(?(lab)(?!\s+(?:of|out|in|to|[a-z]+s)\b))",
     re.I,
 )
-"""A priority/severity/tier/level code: ``P1``, ``P-2``, ``sev 1``, ``priority one``, ``Tier II``, ``level 3``."""
+"""A priority/severity/tier/level code: ``P1``, ``P-2``, ``sev 1``, ``priority one``, ``Tier II``, ``level 3``; r10-words:
+also under its label ``Priority: 2``, ``**Severity:** 1`` (not before a plural noun or "of": ``Priority: 2 tickets``,
+``Level: 3 of 5``)."""
 LEVEL_MORE_RE = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b|\bto\b|-|\u2013)\s*(?P<n>[1-5]|one|two|three|four|five)(?![A-Za-z0-9]|[.,:]\d|\s*(?:%|percent|am\b|pm\b|a\.m|p\.m|o'clock|(?:dollars?|hours?|minutes?|days?|weeks?|months?|years?|people|users?|seats?)\b))", re.I)
 """A list or range after a level that names more of its scale: ``priority 1 or 2``, ``P1/2``, ``tier 1 and 2``
 (the bare numbers are levels too: ``priority 1 or 2 cases``; not before a unit or a time: ``priority 1 for 2 hours``)."""
