@@ -181,3 +181,31 @@ C_SENT = "Confirms the Renewal reminder email was sent to Kai Brennan."
 )
 def test_lower_case_names(reply: str, want: bool) -> None:
     assert judged(C_SENT, ["sent", "Renewal reminder"], reply) is want
+
+
+# several records: a month labelling a figure is no date (values.MDY_RE); each figure bound to the word that tells
+# it apart ("the March conversion rate 12.5% and the April one 9.0%": binding.value_labels, rival_thing_label,
+# mislabelled's label colons)
+C_MONTHS = "Gives the March conversion rate 12.5% and the April one 9.0%, and says March did better."
+EV_MONTHS: list[str | list[str]] = [["12.5%"], ["9.0%", "9%"], "March"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "want"),
+    [
+        ("Conversion: March 12.5% vs April 9.0%. March wins.", True),
+        ("Mar: 12.5% conv, Apr: 9.0% - March came out ahead.", True),
+        ("March 12.5%, April 9% - so March did better.", True),
+        ("Conversion: March 9.0% vs April 12.5%. March wins.", False),
+        ("Mar: 9.0% conv, Apr: 12.5% - March came out ahead.", False),
+        ("Conversion: April 12.5% vs March 9.0%. March wins.", False),
+    ],
+)
+def test_month_labelled_figures(reply: str, want: bool) -> None:
+    assert judged(C_MONTHS, EV_MONTHS, reply) is want
+
+
+def test_month_then_day_is_still_a_date() -> None:
+    assert stated(["2026-10-06"], "It goes out on October 6, 2026.")
+    assert stated(["2026-11-04"], "Due Nov 4th.")
+    assert not stated(["2026-10-06"], "October 6.5% open rate.")

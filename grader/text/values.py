@@ -104,8 +104,9 @@ continental layout; a US writer uses slashes, which stay month first)."""
 US_SHORT_DATE_RE = re.compile(r"(?<![\d/.,$\w])(?P<m>1[0-2]|0?[1-9])/(?P<d>[0-3]?\d)(?:/(?P<y>\d{2}))?(?![\d/]|\.\d|\s+of\b)")
 """A month-first date without its four-digit year (``12/2``, ``12/07``, ``12/07/26``): month first, always."""
 MDY_RE = re.compile(
-    r"(?<![a-z])" + _MONTH.format(g="mon") + r"\s+(?:the\s+)?" + _DAY.format(g="day") + r"(?![\d:])(?:,?\s+(?P<year>\d{4})(?!\d))?", re.I
+    r"(?<![a-z])" + _MONTH.format(g="mon") + r"\s+(?:the\s+)?" + _DAY.format(g="day") + r"(?![\d:]|[.,]\d|\s?(?:%|percent\b|per\s?cent\b|pct\b))(?:,?\s+(?P<year>\d{4})(?!\d))?", re.I
 )
+"""A month then a day; r10-words: not a month labelling a figure ("October 6.0%", "November 4%": a month's rate)."""
 DMY_RE = re.compile(
     r"(?<![\d.,])" + _DAY.format(g="day") + r"(?:\s+of)?\s+" + _MONTH.format(g="mon") + r"(?![a-z])(?:,?\s+(?P<year>\d{4})(?!\d))?", re.I
 )
