@@ -206,6 +206,15 @@ def subjects(text: str, known_names: Sequence[str] = (), *, criterion: bool = Fa
         clean = [w.removesuffix("'s").lower() for w, _ in words]
         if len(clean) >= 2 or clean[0] in known_words or criterion:
             out.append(Subject("name", " ".join(clean), start, m.end()))
+    if known_names and not criterion:  # r10-words: a known name of two or more words written in lower case ("kai brennan")
+        taken = [(x.start, x.end) for x in out]
+        for name in known_names:
+            parts = re.split(r"[\s\-]+", name.strip())
+            if len(parts) < 2:
+                continue
+            for m in rx(r"(?<![A-Za-z0-9])" + r"[\s\-]+".join(re.escape(w) for w in parts) + r"(?![A-Za-z0-9])", re.I).finditer(text):
+                if not any(a < m.end() and m.start() < b for a, b in taken):
+                    out.append(Subject("name", " ".join(w.lower() for w in parts), m.start(), m.end()))
     return sorted(out, key=lambda s: s.start)
 
 
@@ -565,7 +574,7 @@ LIST_CUT = re.compile(r",|\b(?:and|or)\b", re.I)
 $109, $169 and $239" labels no single value with "basic")."""
 
 
-def _label_words(text: str, value: Value) -> list[tuple[int, frozenset[str]]]:
+def _label_words(text: str, value: Value, before_n: int = 0) -> list[tuple[int, frozenset[str]]]:
     """The label words of a value with their distance from it (1 = next to it): content words just before
     it (up to LABEL_BEFORE) and after it (up to LABEL_AFTER) in its clause, never across another value or a
     list's separator (an id on the way is skipped, not a stop)."""
@@ -584,10 +593,17 @@ def _label_words(text: str, value: Value) -> list[tuple[int, frozenset[str]]]:
     tail = _lower_words(blanked[value.end : right])
     if value.kind == "percent" and tail[:1] == ["of"]:
         tail = []  # "31.1% of clicks converted": what follows "of" is the base of a rate, not its label
-    before = [w for w in _lower_words(blanked[left : value.start]) if w not in LABEL_STOP][-LABEL_BEFORE:]
+    before = [w for w in _lower_words(blanked[left : value.start]) if w not in LABEL_STOP][-(before_n or LABEL_BEFORE):]
+    if not before and (colon := LABEL_COLON_BEFORE.search(text, 0, value.start)) is not None:
+        before = [w for w in _lower_words(colon.group(1)) if w not in LABEL_STOP]  # r10-words: "Apr: 12.5%": the label colon's word
     after = [w for w in tail if w not in LABEL_STOP][:LABEL_AFTER]
     out = [(i + 1, _stems([w])) for i, w in enumerate(reversed(before))] + [(i + 1, _stems([w])) for i, w in enumerate(after)]
     return [(d, k) for d, k in out if k]
+
+
+LABEL_COLON_BEFORE = re.compile(r"(?:^|[,;(\n]|[-*\u2022]\s)\s*\**([A-Za-z][A-Za-z']*)\**\s*:\s*\**\s*$")
+"""r10-words: a one-word label and its colon right before a value, opening its line or list item ("Apr: 12.5%",
+"..., **Nov:** 4%"); not a clause's last word ("linked to your flight: $298.00")."""
 
 
 def _own_tail(text: str, value: Value, end: int) -> bool:
@@ -649,6 +665,8 @@ def _pro_form_shared(criterion: str, items: tuple[tuple[str, ...], ...], labels:
                     if j != i and lab is not None and kinds[j] == kinds[i]:
                         shared |= {k for keys in lab for k in keys}
             break
+    if shared:  # r10-words: a capitalised word (a month, a name: "March" / "April") is the modifier that differs, not the shared head
+        shared -= _stems([w.lower() for w in re.findall(r"(?<=\s)[A-Z][a-z]+", criterion)])
     return shared
 
 
@@ -680,6 +698,10 @@ def value_labels(criterion: str, items: tuple[tuple[str, ...], ...]) -> tuple[fr
         if lab is None:
             out.append(None)
             continue
+        if shared and lab and all(k & shared for k in lab):  # r10-words: "the October click-through rate 6.0% and the November one 4.0%":
+            value = next((v for p in items[i] if (t := phrase_value(p)) is not None for v in find_values(criterion) if t.same(v)), None)
+            if value is not None:  # the words the pro-form shares are no one's; the word before them tells the values apart
+                lab = [frozenset(k) for _, k in _label_words(criterion, value, LABEL_BEFORE + len(lab))]
         lab = [k for k in lab if not k & shared]
         others = set().union(*(k for j, o in enumerate(labels) if j != i and o is not None for k in o))
         out.append(frozenset().union(*(k for k in lab if not k & others)))  # a word shared by form ("sign-ups", "sign-up") is no one's
@@ -701,6 +723,10 @@ class ValueLabels(tuple):
         return out
 
 
+OWN_LABEL_COLON = re.compile(r"[A-Za-z][\w'*]*\s*:(?!\d)")
+"""r10-words: a label colon ("Nov:") in a line of several label: value pairs."""
+
+
 def mislabelled(hit: Hit, index: int, labels: tuple[frozenset[str] | None, ...]) -> bool:
     """Whether a value match carries another value item's label and none of its own ("fare $438" for the
     $438 hotel)."""
@@ -715,6 +741,8 @@ def mislabelled(hit: Hit, index: int, labels: tuple[frozenset[str] | None, ...])
     if not others:
         return False
     head = record_head(hit.sentence)
+    if head is not None and OWN_LABEL_COLON.search(hit.sentence, hit.sentence.find(head) + len(head) + 1, hit.value.start):
+        head = None  # r10-words: "Oct: 6.0% CTR, Nov: 4.0%": a later label colon before the value is its own label
     if head is not None and hit.value.text not in head:  # a record line's label is its values' label first ("November Newsletter (CMP-5003): 4% click-through")
         keys = _stems(_lower_words(head))
         if keys & own:
@@ -1448,6 +1476,16 @@ def rival_thing_label(hit: Hit, phrases: tuple[str, ...], criterion: str) -> str
         said |= _stems(opening[:1])  # the clause's subject ("The boiler service was carried out on 4 October")
     if not (said & rivals) or all(k & said for k in own):
         return None
+    # r10-words (several records): the nearest word that tells them apart decides — the criterion's own capitalised
+    # word for this value ("the October click-through rate 6.0%", a wider window) before the rival's ("October 6.0%
+    # vs November 4.0%": 6.0% is October's)
+    capitalised = _stems([w.lower() for w in re.findall(r"(?<=\s)[A-Z][a-z]+", criterion)])
+    wide = {k for _, keys in _label_words(criterion, target, LABEL_BEFORE + 3) if keys & capitalised for k in keys} - rivals
+    for _, keys in sorted(_label_words(text, hit.value), key=lambda x: x[0]):
+        if keys & rivals:
+            break
+        if keys & wide:
+            return None
     return next(iter(said & rivals))
 
 

@@ -698,6 +698,12 @@ def _nearest_owner(sentence: str, at: int, item: _SubjectItem) -> str | None:
                 continue
             own = any(x.key.lower() == n or (item.kind == "name" and (set(x.key.split()) <= set(n.split()) or set(n.split()) <= set(x.key.split()))) for n in names)
             found.append((x.start, "own" if own else "rival"))
+        if item.kind == "name":  # r10-words: the item's or a fellow's name written in lower case or with spaces for hyphens ("pricing follow up", "emma schultz")
+            for p in (*item.phrases, *item.fellows):
+                if len(parts := [w for w in re.split(r"[\s\-]+", p.strip()) if w]) < 2:
+                    continue  # a single word is a name only capitalised (`binding.subjects`)
+                spelled = r"[\s\-]+".join(re.escape(w) for w in parts)
+                found += [(m.start(), "own") for m in rx(r"(?<![A-Za-z0-9])" + spelled + r"(?![A-Za-z0-9])", re.I).finditer(sentence) if not any(x == m.start() for x, _ in found)]
     found = [(x, who) for x, who in found if s <= x < e]
     if not found:
         return None
@@ -801,3 +807,42 @@ def period_mismatch(hit: Hit, criterion: str) -> bool:
         return False
     wanted = {p for c in find_values(criterion) if c.kind == v.kind and c.same(v) and (p := _period(criterion, c))}
     return bool(wanted) and said not in wanted
+
+
+# ---- r10-words: a wrong statement corrected later (absent phrases) ---------------------------------
+
+ABSENT_CORRECTION_CUE = re.compile(
+    r"\b(?:correction|correcting|to correct|misread|misspoke|mis-?stated|mistake|mistaken|my bad|in error|i meant|"
+    r"should have said|should read|typo|oops|was wrong|wrongly|incorrect\w*|i got that wrong|let me correct|i mixed up)\b",
+    re.I,
+)
+"""r10-words: words that make a sentence a correction by themselves ("Correction: ...", "I misspoke - ...")."""
+SOFT_CORRECTION_CUE = re.compile(r"\b(?:sorry|apolog\w*|actually|wait|rather|to clarify|scratch that)\b", re.I)
+"""r10-words: words that make a sentence a correction only with a contrast in it ("Sorry - the Amex, not the Visa")."""
+CONTRAST_NOT = re.compile(r"(?:\bnot\b|\*\*not\*\*|\binstead of\b|\brather than\b)", re.I)
+_SHARED_WORD = re.compile(r"[a-z][a-z'-]{3,}")
+
+
+def absent_corrected(phrase: str, hit: Hit, units: list[Unit], later_hits: Sequence[Hit]) -> bool:
+    """r10-words, corrections kept: an `absent` phrase stated in one sentence is taken back by a later sentence
+    (later in its message or in a later message) that is a correction — a cue of its own ("Correction: ...",
+    "I misspoke"), or "sorry"/"actually" with a contrast ("..., not the Visa") — about the same fact (it
+    shares a value or a content word with the wrong sentence), when the phrase is never said at or after that
+    correction: the final statement is what counts."""
+    index = hit.position // 10_000
+    wrong_words = {w for w in _SHARED_WORD.findall(hit.sentence.lower()) if w not in FUNCTION_WORDS} - set(re.findall(r"[a-z']+", phrase.lower()))
+    wrong_values = [v for v in find_values(hit.sentence) if v.kind != "id" or v.value != phrase.upper()]
+    for unit in units:
+        if (unit.message, unit.index) <= (hit.message, index) or unit.question:
+            continue
+        text = unit.text
+        cue = ABSENT_CORRECTION_CUE.search(text)
+        if cue is None:
+            soft = SOFT_CORRECTION_CUE.search(text)
+            if soft is None or CONTRAST_NOT.search(text, soft.end()) is None:
+                continue
+        shared = wrong_words & set(_SHARED_WORD.findall(text.lower())) or any(w.same(v) for w in wrong_values for v in find_values(text))
+        if not shared:
+            continue
+        return not any((h.message, h.position // 10_000) >= (unit.message, unit.index) for h in later_hits)
+    return False

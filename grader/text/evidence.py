@@ -51,7 +51,7 @@ from grader.judge import CriterionJudgement, JudgeOutput
 from grader.remembered import remembered
 from grader.text.binding import third_party_holder, user_names  # round 8 (r8-subjects)
 from grader.text.binding import account_role_swap, crossed_roles, other_kind, paired_lists, apposed_rival, per_head_swap, rival_thing_label, unlabelled_run, attributed, counted_other, counted_twice, denied, mislabelled, opposite_state, other_date, positive_for_negative, rival_label, set_aside, uncovered, value_labels, wh_dropped
-from grader.text.conflicts import period_mismatch, status_conflicts, value_conflicts
+from grader.text.conflicts import absent_corrected, period_mismatch, status_conflicts, value_conflicts
 from grader.text.matching import phrase_hits
 from grader.text.polarity import absence_criterion, denied_later, goal_only, in_failure_report, prospective, under_unsure, reversed_predicate, said_absent
 from grader.text.units import Hit, Unit, negated_in_criterion, transcript_units
@@ -222,6 +222,7 @@ class EvidenceJudge:
             return CriterionJudgement(passed=False, explanation=why + (f" ({'; '.join(notes)})" if notes else "")), False
         for phrase in criterion.absent or []:
             hits = phrase_hits(phrase, all_units, carried_only=False, forms=False)
+            hits = [h for h in hits if not absent_corrected(phrase, h, all_units, hits)]  # r10-words: corrected later
             if hits:
                 why = f"a visible reply says what it must not: {phrase!r} ({_where(hits[0])})"
                 return CriterionJudgement(passed=False, quote=hits[0].sentence, explanation=why), False

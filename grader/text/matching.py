@@ -387,8 +387,17 @@ HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 
 @lru_cache(maxsize=8192)
 def _joined(text: str) -> str:
-    """Hyphenated words written as one ("follow-up" / "followup", "e-mail" / "email"): both sides alike."""
+    """Hyphenated words written as one ("follow-up" / "followup", "e-mail" / "email"): both sides alike.
+    r10-words: a chain of hyphenated words with a function word inside is a phrase written with hyphens
+    ("out-of-stock", "up-to-date", "end-of-life"): its words, as if spaced."""
+    if "-" in text and HYPHEN_CHAIN.search(text):
+        text = HYPHEN_CHAIN.sub(lambda m: m.group(0).replace("-", " "), text)
     return HYPHEN.sub("", text)
+
+
+HYPHEN_CHAIN = re.compile(r"(?<![\w-])[a-z]+(?:-[a-z]+)*-(?:of|to|in|on|at|as|by|for|and|or|the|a|up|you)-[a-z]+(?:-[a-z]+)*(?![\w-])")
+"""A phrase written with hyphens has a function word inside ("out-of-stock", "up-to-date", "pay-as-you-go"); a code
+("role-crm-admin") has none and stays one word."""
 
 
 @lru_cache(maxsize=16384)

@@ -209,9 +209,19 @@ def negated_in_criterion(phrases: list[str], criterion_text: str) -> bool:
         if match is None:
             continue
         after = APOS_WORD.findall(first_clause(text[match.end() :]))[:NEGATION_WINDOW]
-        if negated_before(text[: match.start()]) or any(w in NEGATORS or w.endswith("n't") for w in after) or negated_after(text[match.end() :]):
+        if negated_before(text[: match.start()]) or any((w in NEGATORS or w.endswith("n't")) and not _determiner_no(after, i) for i, w in enumerate(after)) or negated_after(text[match.end() :]):
             return True
     return False
+
+
+NO_AFTER_PREPOSITION = frozenset("for with at of by under over on in without from because".split())
+"""r10-words: prepositions after which "no" opens a noun phrase of its own ("disqualified for no budget", "moved at no
+cost", "closed with no refund"): it denies its noun, not the word before the preposition."""
+
+
+def _determiner_no(after: list[str], i: int) -> bool:
+    """r10-words: whether the negator at `after[i]` is a "no" opening a prepositional noun phrase."""
+    return after[i] == "no" and i > 0 and after[i - 1] in NO_AFTER_PREPOSITION
 
 
 @lru_cache(maxsize=16384)

@@ -98,11 +98,15 @@ US_DATE_RE = re.compile(r"(?<![\d/])(?P<m>1[0-2]|0?[1-9])/(?P<d>[0-3]?\d)/(?P<y>
 DAY_FIRST_DATE_RE = re.compile(r"(?<![\d/.])(?P<d>1[3-9]|2\d|3[01])[/.](?P<m>1[0-2]|0?[1-9])[/.](?P<y>\d{4}|\d{2})(?![\d/])")
 """A day-first date that can be read no other way (its first number is no month: ``20/11/2026``,
 ``25.12.26``); an ambiguous one (``07/12/2026``) stays month first."""
+DOTTED_DATE_RE = re.compile(r"(?<![\w/.,$])(?P<d>[0-2]?\d|3[01])\.(?P<m>1[0-2]|0?[1-9])\.(?P<y>\d{4}|\d{2})(?![\w/]|[.,]\d)")
+"""<!-- r10-words --> A date written with dots is day first whatever its day (``10.12.2026``, ``03.12.26``: the
+continental layout; a US writer uses slashes, which stay month first)."""
 US_SHORT_DATE_RE = re.compile(r"(?<![\d/.,$\w])(?P<m>1[0-2]|0?[1-9])/(?P<d>[0-3]?\d)(?:/(?P<y>\d{2}))?(?![\d/]|\.\d|\s+of\b)")
 """A month-first date without its four-digit year (``12/2``, ``12/07``, ``12/07/26``): month first, always."""
 MDY_RE = re.compile(
-    r"(?<![a-z])" + _MONTH.format(g="mon") + r"\s+(?:the\s+)?" + _DAY.format(g="day") + r"(?![\d:])(?:,?\s+(?P<year>\d{4})(?!\d))?", re.I
+    r"(?<![a-z])" + _MONTH.format(g="mon") + r"\s+(?:the\s+)?" + _DAY.format(g="day") + r"(?![\d:]|[.,]\d|\s?(?:%|percent\b|per\s?cent\b|pct\b))(?:,?\s+(?P<year>\d{4})(?!\d))?", re.I
 )
+"""A month then a day; r10-words: not a month labelling a figure ("October 6.0%", "November 4%": a month's rate)."""
 DMY_RE = re.compile(
     r"(?<![\d.,])" + _DAY.format(g="day") + r"(?:\s+of)?\s+" + _MONTH.format(g="mon") + r"(?![a-z])(?:,?\s+(?P<year>\d{4})(?!\d))?", re.I
 )
@@ -132,6 +136,9 @@ DECIMAL_COMMA_RE = re.compile(
 """Money written with a decimal comma (continental style): ``$640,20``, ``US$12.850,40``, ``12.850,40 EUR``.
 Only with a currency mark (a bare ``1,20`` may be a list), and a comma followed by exactly two digits (``$1,200``
 is twelve hundred)."""
+DECIMAL_COMMA_PCT_RE = re.compile(r"(?<![\w.,])(?P<n>\d{1,3}),(?P<f>\d{1,2})(?=\s?(?:%|per\s?cent\b|pct\b))", re.I)
+"""<!-- r10-words --> A percentage with a decimal comma (``30,0 %``, ``4,5%``): one or two digits after the comma
+(``1,500%`` keeps its thousands comma)."""
 NUMBER_RE = re.compile(
     r"(?<![A-Za-z0-9.,\-])(?<![A-Za-z]-)(?P<cur>(?:\$|usd|eur|€|£)\s?)?(?P<n>\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d\-]|[.,]\d|\s\d)|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<pct>\s?%|\s?per\s?cent\b|\s?pct\b)?(?![\d,]*\d)(?!\.\d)",
@@ -152,6 +159,26 @@ PER_HUNDRED_AFTER = re.compile(
 """A rate per hundred after a number, a percentage ("4 in every 100", "four out of every hundred", "6 per 100"; never
 a bare "out of 100": a score)."""
 PER_HUNDRED_DIGITS = re.compile(r"(?<![\w.,$\-])(?P<n>\d{1,2}(?:\.\d+)?)(?=\s+(?:in|out|per)\b)", re.I)
+_FRACTION_WORDS = {"half": Decimal(50), "a half": Decimal(50), "one half": Decimal(50), "a quarter": Decimal(25), "one quarter": Decimal(25),
+                   "three quarters": Decimal(75), "three-quarters": Decimal(75), "a fifth": Decimal(20), "one fifth": Decimal(20),
+                   "a tenth": Decimal(10), "one tenth": Decimal(10), "two fifths": Decimal(40), "three fifths": Decimal(60),
+                   "four fifths": Decimal(80), "a twentieth": Decimal(5)}
+FRACTION_OF_RE = re.compile(
+    r"(?<![\w-])(?P<f>" + "|".join(sorted((re.escape(w) for w in _FRACTION_WORDS), key=len, reverse=True)) + r")"
+    r"\s+of\s+(?!(?:an?\s+)?(?:hour|minute|day|week|month|year|mile|dollar|point|inch|pound|kilo)s?\b)(?=[A-Za-z])",
+    re.I,
+)
+"""<!-- r10-words --> A share said as a fraction of a group is its percentage ("a quarter of recipients" = 25%,
+"half of those who opened" = 50%); never of a unit ("a quarter of an hour", "half of a day")."""
+ONE_IN_N_RE = re.compile(
+    r"(?<![\w.,$\-])(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine)\s+(?:in|out\s+of)\s+(?:(?:every|each)\s+)?"
+    r"(?P<m>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty)(?![\w.,]\d|[\w-])"
+    r"(?!\s+(?:business\s+|working\s+|calendar\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|stars?|points?|attempts?|tries)\b)",
+    re.I,
+)
+"""<!-- r10-words --> A share said as "N in M" ("one in four recipients", "1 in 5", "two out of every ten") is a
+percentage when it is exact to a tenth (one in three is not); "out of" needs "every"/"each" ("4 out of 5" is a
+score), and a time or score unit after it ("2 in 3 days", "4 in 5 stars") makes it none."""
 PHONE_RE = re.compile(
     r"(?<![\w+.\-/$])(?:\+?1[\s.\-]?)?(?:\((?P<a>[2-9]\d{2})\)\s?|(?P<a2>[2-9]\d{2})[\s.\-])(?P<b>\d{3})[\s.\-](?P<c>\d{4})(?![\w\-]|[.,]\d)"
     r"|(?<![\w+])\+1\s?(?P<flat>[2-9]\d{9})(?!\w)"
@@ -159,11 +186,13 @@ PHONE_RE = re.compile(
 """A North-American phone number in any common layout (dashes, dots, spaces, parentheses, a +1 or 1 prefix)."""
 _LEVEL_NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5}
 LEVEL_RE = re.compile(
-    r"(?<![A-Za-z0-9\-])(?:(?P<p>p-?|sev[\s\-]?)(?P<pn>[0-9])|(?P<w>priority|severity|tier|level)[\s\-]?(?P<wn>[0-9]|one|two|three|four|five|iii|ii|iv|v))"
-    r"(?![A-Za-z0-9]|[.,]\d|-[A-Za-z])",
+    r"(?<![A-Za-z0-9\-])(?:(?P<p>p-?|sev[\s\-]?)(?P<pn>[0-9])|(?P<w>priority|severity|tier|level)(?:[\s\-]?|(?:\*\*|__)?\s*:(?P<lab>)\s*(?:\*\*|__)?\s*)(?P<wn>[0-9]|one|two|three|four|five|iii|ii|iv|v))"
+    r"(?![A-Za-z0-9]|[.,]\d|-[A-Za-z])(?(lab)(?!\s+(?:of|out|in|to|[a-z]+s)\b))",
     re.I,
 )
-"""A priority/severity/tier/level code: ``P1``, ``P-2``, ``sev 1``, ``priority one``, ``Tier II``, ``level 3``."""
+"""A priority/severity/tier/level code: ``P1``, ``P-2``, ``sev 1``, ``priority one``, ``Tier II``, ``level 3``; r10-words:
+also under its label ``Priority: 2``, ``**Severity:** 1`` (not before a plural noun or "of": ``Priority: 2 tickets``,
+``Level: 3 of 5``)."""
 LEVEL_MORE_RE = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b|\bto\b|-|\u2013)\s*(?P<n>[1-5]|one|two|three|four|five)(?![A-Za-z0-9]|[.,:]\d|\s*(?:%|percent|am\b|pm\b|a\.m|p\.m|o'clock|(?:dollars?|hours?|minutes?|days?|weeks?|months?|years?|people|users?|seats?)\b))", re.I)
 """A list or range after a level that names more of its scale: ``priority 1 or 2``, ``P1/2``, ``tier 1 and 2``
 (the bare numbers are levels too: ``priority 1 or 2 cases``; not before a unit or a time: ``priority 1 for 2 hours``)."""
@@ -275,6 +304,13 @@ DAY_WORD_RE = re.compile(
     r"(?<![A-Za-z0-9])" + _WEEKDAY + r"\.?,?\s+the\s+(?P<w>" + "|".join(sorted(ORDINAL_WORDS, key=len, reverse=True)) + r")(?![A-Za-z0-9]|-[A-Za-z])",
     re.I,
 )
+DAY_WORD_BARE_RE = re.compile(
+    r"(?<![A-Za-z0-9])(?P<the>the)\s+(?P<w>" + "|".join(sorted(ORDINAL_WORDS, key=len, reverse=True)) + r")(?![A-Za-z0-9]|-[A-Za-z])",
+    re.I,
+)
+"""<!-- r10-words --> A day of the month in words without a weekday ("on the seventh", "by the fifteenth"): read
+under the same guards as "the 7th" (`_days`), after a narrower set of prepositions (`DAY_WORD_PREPOSITIONS`)."""
+DAY_WORD_PREPOSITIONS = frozenset("on by until till before after since starting due".split())
 DAY_PREPOSITIONS = frozenset("on by until till before after from for through since starting due and or to between".split())
 """Words before "the 7th" that make it a day of the month ("on the 7th", "by the 15th")."""
 DAY_FOLLOWERS = frozenset(
@@ -605,6 +641,9 @@ def _scan_values(text: str) -> list[Value]:
     for m in DAY_FIRST_DATE_RE.finditer(text) if digits else ():
         year = int(m["y"]) if len(m["y"]) == 4 else 2000 + int(m["y"])
         add("date", (year, int(m["m"]), int(m["d"])), m.start(), m.end())
+    for m in DOTTED_DATE_RE.finditer(text) if digits else ():  # r10-words
+        if _valid_date(int(m["m"]), int(m["d"])) and int(m["d"]) >= 1:
+            add("date", (int(m["y"]) if len(m["y"]) == 4 else 2000 + int(m["y"]), int(m["m"]), int(m["d"])), m.start(), m.end())
     for regex in (MDY_RE, DMY_RE) if digits else ():
         for m in regex.finditer(text):
             month, day = MONTHS[m["mon"].lower()], int(m["day"])
@@ -618,6 +657,7 @@ def _scan_values(text: str) -> list[Value]:
     _days(text, add)
     _times(text, add)
     _per_hundred(text, add)
+    _shares(text, add)
     _money_words(text, add)
     for m in CENTS_RE.finditer(text) if digits else ():
         add("number", (Decimal(m["n"]) / 100).normalize(), m.start(), m.end(), money=True)
@@ -628,6 +668,9 @@ def _scan_values(text: str) -> list[Value]:
     for m in DECIMAL_COMMA_RE.finditer(text) if digits else ():
         digits = (m["n"] or m["n2"]).replace(".", "").replace(",", ".")
         add("number", Decimal(digits).normalize(), m.start(), m.end(), money=True)
+    for m in DECIMAL_COMMA_PCT_RE.finditer(text) if digits else ():  # r10-words
+        pct = PERCENT_AFTER.match(text, m.end())
+        add("percent", Decimal(m["n"] + "." + m["f"]).normalize(), m.start(), pct.end() if pct else m.end())
     for m in TIME_RE.finditer(text) if digits else ():
         if m["h24"] is not None:
             add("time", int(m["h24"]) * 60 + int(m["m24"]), m.start(), m.end())
@@ -669,10 +712,12 @@ Adder = Callable[..., bool]
 
 def _days(text: str, add: Adder) -> None:
     """Days of the month named without their month (`DAY_RE`, `DAY_WORD_RE`)."""
-    for regex in (DAY_RE, DAY_WORD_RE):
+    for regex in (DAY_RE, DAY_WORD_RE, DAY_WORD_BARE_RE):
         for m in regex.finditer(text):
             day = int(m["d"]) if regex is DAY_RE else ORDINAL_WORDS[re.sub(r"\s+", " ", m["w"].lower())]
-            weekday = WEEKDAYS[m["wd"].lower()] if m["wd"] else None
+            weekday = WEEKDAYS[m["wd"].lower()] if regex is not DAY_WORD_BARE_RE and m["wd"] else None
+            if regex is DAY_WORD_BARE_RE and (re.findall(r"[a-z]+", text[: m.start()].lower())[-1:] or [""])[0] not in DAY_WORD_PREPOSITIONS:
+                continue
             after = text[m.end() :]
             month_after = re.match(r"\s+of\s+(?:the|this|next)\s+month\b", after, re.I)
             if weekday is None:
@@ -783,6 +828,19 @@ def _per_hundred(text: str, add: Adder) -> None:
         add("percent", number.normalize(), start, m.end())
 
 
+def _shares(text: str, add: Adder) -> None:
+    """r10-words: a share said as a fraction or as "N in M" (`FRACTION_OF_RE`, `ONE_IN_N_RE`) is a percentage."""
+    for m in FRACTION_OF_RE.finditer(text):
+        add("percent", _FRACTION_WORDS[re.sub(r"\s+", " ", m["f"].lower())], m.start(), m.end("f"))
+    for m in ONE_IN_N_RE.finditer(text):
+        if re.match(r"\s+out\s+of\s+(?!every|each)", text[m.end("n") :], re.I):
+            continue
+        n, d = (int(x) if x.isdigit() else NUMBER_WORDS[x.lower()] for x in (m["n"], m["m"]))
+        share = Decimal(n) * 100 / Decimal(d) if d else None
+        if share is not None and 0 < n < d and share == share.quantize(Decimal("0.1")):
+            add("percent", share.normalize(), m.start(), m.end())
+
+
 def _bare_hours(text: str) -> dict[int, tuple[tuple[str, object], ...]]:
     """The start of each bare hour where a time is plainly meant (`BARE_HOUR_RE`, `HOUR_LIST_RE`), with its two
     readings."""
@@ -845,7 +903,7 @@ def _cents_after(text: str, pos: int) -> tuple[Decimal, int]:
     m = re.match(r"\s*,?\s*(?:and\s+)?(?P<n>\d{1,2}|[a-z]+(?:[-\s][a-z]+)?)\s+cents?\b", text[pos:], re.I)
     if m is None:
         # the cents said bare after the dollars, ending the clause: "139 dollars 20.", "forty dollars fifty,"
-        m = re.match(r"\s+(?:and\s+)?(?P<n>\d{2}|[a-z]+(?:-[a-z]+)?)(?=\s*(?:$|[.,;:!?)\u2014\u2013])|\s+(?:in|on|left|remaining|available)\b)(?![.,]\d)", text[pos:], re.I)
+        m = re.match(r"\s+(?:and\s+)?(?P<n>\d{2}|[a-z]+(?:-[a-z]+)?)(?=\s*(?:$|[.,;:!?)\u2014\u2013])|\s+(?:in|on|left|remaining|available|of|is|was|has|will|would|goes|went|comes|came|back|still|to|for|from|at|that|which|and|but)\b)(?![.,]\d)", text[pos:], re.I)
         words = None if m is None or m["n"].isdigit() else NUMBER_WORD_RE.fullmatch(m["n"])
         if m is None or not (m["n"].isdigit() or (words is not None and (words["tens"] or _ONES.index(words["ones"].lower()) >= 10))):
             return Decimal(0), pos  # cents said bare are two digits or "ten" to "ninety-nine" ("forty dollars five" is none)
