@@ -1,5 +1,5 @@
 """The suite's own xdist scheduling (tests/conftest.py): `--dist loadfile`, with the calibration files as one unit of
-work, and any other `--dist` left to xdist; the test processes' collector pace."""
+work, and any other `--dist` left to xdist; `-n auto`'s worker count; the test processes' collector pace."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import gc
 from types import SimpleNamespace
 
 from harness.gc_policy import SUITE_THRESHOLDS
-from tests.conftest import ONE_PROCESS, pytest_xdist_make_scheduler
+from tests.conftest import ONE_PROCESS, pytest_xdist_auto_num_workers, pytest_xdist_make_scheduler
 
 
 class _Config(SimpleNamespace):
@@ -38,3 +38,13 @@ def test_another_distribution_is_left_to_xdist() -> None:
 
 def test_test_processes_collect_at_the_suite_pace() -> None:
     assert gc.get_threshold() == SUITE_THRESHOLDS
+
+
+def test_auto_gives_one_worker_more_than_the_cores_unless_the_environment_says(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import os
+
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    assert pytest_xdist_auto_num_workers(None) == 5  # type: ignore[arg-type]
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "2")
+    assert pytest_xdist_auto_num_workers(None) is None  # type: ignore[arg-type]  # xdist's own hook answers
