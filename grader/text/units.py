@@ -50,6 +50,23 @@ def phrase_pattern(phrase: str) -> re.Pattern[str]:
 _ABBREVIATED = "|".join(
     rf"(?<=\b{w}\.)" for w in "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun No Nos".split()
 )
+_TAKE_BACK_AFTER_DASH = (
+    r"(?:\s+[-\u2013]\s+|\s*\u2014\s*|\s*(?:\.\.\.|\u2026)\s*)"
+    r"(?=(?i:no,?\s+wait\b|wait(?=\s*[,!\-\u2013\u2014])|sorry(?=\s*[,!\-\u2013\u2014])|scratch\s+that\b|strike\s+that\b|correction\b|"
+    r"my\s+mistake\b|my\s+bad\b|i\s+misspoke\b|i\s+misread\b|actually,?\s+no\b|oops\b|not\s+any\s?more\b|that'?s\s+wrong\b|"
+    r"that\s+was\s+wrong\b)(?![\s,!\-\u2013\u2014]*(?i:i\s+mean|i\s+meant|make\s+that|or\s+rather)\b))"
+)
+"""A dash or an ellipsis before words that take back what came before it ("ORD-9001 has been delivered - sorry,
+that's wrong, it hasn't arrived", "delivered... no wait, it's still in transit"): a sentence of its own, so the
+take-back rules (`grader.text.withdrawal`) read it as they read a take-back after a full stop. Only after words
+that state something: "Sorry - correction: ..." is one marker, read whole. Not a slip put right in the same
+breath ("logged on JOB-4410 - sorry, I mean JOB-4401"): that sentence is the correction rule's, whole."""
+TAKE_BACK_BREAK = re.compile(_TAKE_BACK_AFTER_DASH)
+_MARKER_WORDS = frozenset(
+    "sorry oops apologies apology apologise apologize ok okay right um uh er ah oh so well hmm actually wait no yes "
+    "correction correcting scratch strike that my bad mistake i misspoke wrong".split()
+)
+"""Words that make no statement before a dash: "Sorry - correction: ...", "Oops, sorry - ..." are one marker."""
 SENTENCE_BREAK = re.compile(
     r"(?<=[.!?])(?<!^\d[.)])(?<!^\d\d[.)])(?<![\s(][A-Z]\.)(?<!^[A-Z]\.)(?!(?:" + _ABBREVIATED + r")\s+\d)\s+|\n+",
     re.M,
@@ -66,8 +83,21 @@ def _sentences(message: str) -> list[str]:
 @lru_cache(maxsize=16384)
 def _sentence_parts(message: str) -> tuple[str, ...]:
     """Kept per message: every rule of a reply's reading splits the same messages again."""
-    parts = SENTENCE_BREAK.split(message)
-    return tuple(p for p in (part.strip() for part in parts) if p)
+    parts = [p for p in (part.strip() for part in SENTENCE_BREAK.split(message)) if p]
+    return tuple(piece for part in parts for piece in _take_back_pieces(part))
+
+
+def _take_back_pieces(sentence: str) -> list[str]:
+    """A sentence parted before a take-back after a dash (`TAKE_BACK_BREAK`), when a statement stands before it."""
+    pieces: list[str] = []
+    start = 0
+    for m in TAKE_BACK_BREAK.finditer(sentence):
+        head = sentence[start : m.start()].strip()
+        if set(re.findall(r"[a-z0-9][a-z0-9'-]*", head.lower())) - _MARKER_WORDS:
+            pieces.append(head)
+            start = m.end()
+    pieces.append(sentence[start:].strip())
+    return [p for p in pieces if p]
 
 
 
