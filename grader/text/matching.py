@@ -422,6 +422,55 @@ def _to_come(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], k: int) 
     return False
 
 
+NOUN_DETERMINERS = frozenset("a an the his her their your my our its".split())
+"""Words that make the next word a noun ("his phone", "the $50 transfer", "a page"); not "that" / "this", pronouns
+as often ("that rules the prospect out")."""
+CARRIED_OUT = frozenset(
+    "went gone through complete completed done succeeded successful issued processed sent made posted placed submitted "
+    "executed finished cleared settled delivered confirmed approved applied credited received logged recorded raised "
+    "triggered arranged set got given gave booked scheduled put".split()
+)
+"""Verbs that say an act named by its noun was carried out, after the noun ("the page went out", "your refund has
+been issued") or before it ("sent a page", "arranged the swap", "set up the exchange")."""
+STATE_NOUNS = frozenset("dispute hold freeze lock block suspension ban restriction".split())
+"""Nouns of a state, whose mention states it ("your dispute is still open" states "disputed"); a noun of an act
+("transfer", "page", "phone") names the act's thing, not the act done."""
+
+
+def _names_the_thing(tokens: tuple[tuple[int, frozenset[str], bool, str], ...], k: int, text: str) -> bool:
+    """Whether the word at k, a stem-mate of a word stating a thing done, is a noun naming the act's thing and no
+    word of its clause says the act was carried out: "his phone is off" does not state "phoned", "the $50
+    transfer is ready to go" not "transferred" - while "the page went out", "sent a page", "your refund has been
+    issued" do. A noun is a word after a determiner or a possessive (an amount may stand between: "a $50
+    transfer"); "came back as a pass" is a predicate, not a thing; a state's noun states the state."""
+    word = tokens[k][3]
+    if word in FUNCTION_WORDS or word in STATE_NOUNS or not word.isalpha():
+        return False
+    before = k - 1
+    if before >= 0 and tokens[before][3].replace(".", "").isdigit():
+        before -= 1
+    if before < 0 or not (tokens[before][3] in NOUN_DETERMINERS or tokens[before][3].endswith("'s")):
+        return False
+    verb = before - 1
+    if verb >= 0 and tokens[verb][3] in ("up", "out", "through", "off"):
+        verb -= 1  # "set up the exchange", "sent out a page"
+    governs = verb >= 0 and not _CLAUSE_MARK.search(_joined(text), tokens[verb][0], tokens[before][0])  # "notified: his phone" governs nothing
+    if governs and (tokens[verb][3] in ("as", *CARRIED_OUT) or _done_form(tokens[verb][3]) and tokens[verb][3] not in ATTEMPTS):
+        return False
+    for t in tokens[k + 1 : k + 7]:
+        if t[3] in CLAUSE_JOINS:
+            break
+        if t[3] in CARRIED_OUT:
+            return False
+    return True
+
+
+_CLAUSE_MARK = re.compile(r"[,;:.!?()\u2014\u2013]|\s-\s")
+ATTEMPTS = frozenset("tried attempted checked looked reached called rang pinged".split())
+"""Done verbs before a noun that do not carry its act out ("I tried his phone", "I checked your transfer")."""
+CLAUSE_JOINS = frozenset("but and so because although though while yet or".split())
+
+
 def _is_negator(word: str) -> bool:
     return word in NEGATORS or word.endswith("n't") or word == "non"
 
@@ -628,6 +677,8 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> tuple[int,
             if not _done_form(word) and any(t[3] in not_yet_before() for t in tokens[max(0, k - 3) : k]):
                 return False
             if _done_form(word) and _to_come(tokens, k):
+                return False
+            if not _done_form(word) and _names_the_thing(tokens, k, text):
                 return False
         return True
 
