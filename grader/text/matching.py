@@ -432,6 +432,12 @@ CARRIED_OUT = frozenset(
 )
 """Verbs that say an act named by its noun was carried out, after the noun ("the page went out", "your refund has
 been issued") or before it ("sent a page", "arranged the swap", "set up the exchange")."""
+MODIFIED_NOUNS = frozenset(
+    "pending request requests requested fee fees policy policies window deadline form button option options link number "
+    "limit limits terms charge charges".split()
+)
+"""Words after an act's noun that make it a modifier or a thing still to come, not the act done: "cancellation
+pending", "a cancellation request", "the cancellation fee", "the refund window", "his phone number"."""
 STATE_NOUNS = frozenset("dispute hold freeze lock block suspension ban restriction".split())
 """Nouns of a state, whose mention states it ("your dispute is still open" states "disputed"); a noun of an act
 ("transfer", "page", "phone") names the act's thing, not the act done."""
@@ -678,7 +684,7 @@ def stem_matches(phrase: str, text: str, *, negation: bool = True) -> tuple[int,
                 return False
             if _done_form(word) and _to_come(tokens, k):
                 return False
-            if not _done_form(word) and _names_the_thing(tokens, k, text):
+            if not _done_form(word) and (_names_the_thing(tokens, k, text) or k + 1 < len(tokens) and tokens[k + 1][3] in MODIFIED_NOUNS):
                 return False
         return True
 
