@@ -518,11 +518,47 @@ def status_conflicts(phrase: str, hits: list[Hit], units: list[Unit], known_word
     subjects = {s for h in hits if (s := _subject_id(h.sentence, _find_in(h.sentence, phrase))) is not None}
     if not subjects:
         return []
+    later = [c for h in hits if (c := _changed_later(h, phrase, others)) is not None]
+    if later and all(_changed_later(h, phrase, others) is not None for h in hits):
+        return later
     wrong = [h for h in _rival_mentions(hits, units, others, still_is_prior=True) if _subject_id(h.sentence, h.position % 10_000) in subjects]
     if not wrong:
         return []
     last_right = max(hits, key=lambda h: (h.message, h.position))
     return [Conflict(w, corrected(w, last_right, units) or changed(w, last_right)) for w in wrong]
+
+
+CHANGED_SINCE = re.compile(r"\b(?:now|again|since|currently|these days|at the moment|as of today|back to)\b", re.I)
+"""Words that place a status after an earlier one of the same record, in one sentence ("ORD-9006 was cancelled,
+then reinstated - it's processing now", "... but is now processing again")."""
+_SAME_SUBJECT = frozenset("it it's its is was has have been being then and but so which that currently back now again since "
+                          "reinstated reopened restored reactivated revived later".split())
+"""The words a clause may hold before a later status for it to be said of the same subject (a pronoun or none)."""
+
+
+def _changed_later(hit: Hit, phrase: str, others: frozenset[str] | set[str]) -> Conflict | None:
+    """A status matched in a sentence that goes on to put its record in another status since ("ORD-9006 was
+    cancelled, then reinstated at your request - it's processing now"): the later status is the record's. The
+    later one must be un-negated, placed after the earlier by a word of change in its own clause ("now", "again",
+    "since"), and said of the same subject: its clause holds the record's id, or a pronoun and no other noun ("the refund is
+    processing now" is another subject)."""
+    start = _find_in(hit.sentence, phrase)
+    if start < 0:
+        return None
+    lowered = hit.sentence.lower().replace("_", " ")
+    own = _subject_id(hit.sentence, start)
+    for word in others:
+        for match in rx(r"(?<![a-z])" + re.escape(word) + r"(?![a-z])").finditer(lowered, start + len(phrase)):
+            before = normalise(hit.sentence[: match.start()])
+            if negated_before(before):
+                continue
+            clause = _CLAUSE_BREAK.split(hit.sentence[start + len(phrase) : match.start()])[-1]
+            words = re.findall(r"[a-z']+", clause.lower())
+            same = (own is not None and own.lower() in clause.lower()) or set(words) <= _SAME_SUBJECT
+            after = _CLAUSE_BREAK.split(hit.sentence[match.end() :])[0]
+            if same and CHANGED_SINCE.search(clause + " " + after):
+                return Conflict(Hit(hit.message, hit.sentence, (hit.position // 10_000) * 10_000 + match.start()), False)
+    return None
 
 
 def _rival_mentions(
