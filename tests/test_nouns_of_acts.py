@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from contracts.catalog import load_catalog
-from grader.text.evidence import EvidenceJudge
+from tests.reply_judge import passes_in_catalog as _passes
 
 PAGED = ("itsm_incident_raise_to_p1_01", "Confirms INC-2003 is now P1 and that Jamal Wright was paged.")
 TRANSFERRED = ("payments_transfer_insufficient_then_retry_01", "Confirms the $50 transfer was completed.")
@@ -18,11 +17,6 @@ VERIFIED = ("onboarding_journey_create_verify_01", "Reports that verification pa
 CANCELLED = ("retail_status_cancelled_01", "Tells the customer that ORD-9006 is cancelled.")
 DISPUTED = ("payments_refund_under_dispute_12", "Explains that the $1,899 payment cannot be refunded because it is under an open dispute.")
 
-
-def _passes(where: tuple[str, str], reply: str) -> bool:
-    task_id, statement = where
-    criterion = next(c for c in load_catalog()[task_id].contract.reply_criteria or [] if c.criterion == statement)
-    return EvidenceJudge().judge_sync([criterion], [reply]).criteria[0].passed
 
 
 @pytest.mark.parametrize(

@@ -9,17 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from contracts.catalog import load_catalog
-from grader.text.evidence import EvidenceJudge
+from tests.reply_judge import passes_in_catalog as _passes
 
 CANCELLED = ("retail_status_cancelled_01", "Tells the customer that ORD-9006 is cancelled.")
 IN_PROGRESS = ("itsm_incident_status_check_01", "States that INC-2003 is priority P2, in progress, and assigned to Jamal Wright.")
 
-
-def _passes(where: tuple[str, str], reply: str) -> bool:
-    task_id, statement = where
-    criterion = next(c for c in load_catalog()[task_id].contract.reply_criteria or [] if c.criterion == statement)
-    return EvidenceJudge().judge_sync([criterion], [reply]).criteria[0].passed
 
 
 @pytest.mark.parametrize(

@@ -7,18 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from contracts.catalog import load_catalog
-from grader.text.evidence import EvidenceJudge
 from grader.text.units import _sentences
+from tests.reply_judge import passes_in_catalog as _passes
 
-DELIVERED = ("commerce_returns_01", 0)  # Tells the customer that order ORD-9001 has been delivered.
-PAGED = ("itsm_incident_raise_to_p1_01", 0)  # Confirms INC-2003 is now P1 and that Jamal Wright was paged.
+DELIVERED = ("commerce_returns_01", "Tells the customer that order ORD-9001 has been delivered.")
+PAGED = ("itsm_incident_raise_to_p1_01", "Confirms INC-2003 is now P1 and that Jamal Wright was paged.")
 
-
-def _passes(where: tuple[str, int], reply: str) -> bool:
-    task_id, index = where
-    criterion = load_catalog()[task_id].contract.reply_criteria[index]
-    return EvidenceJudge().judge_sync([criterion], [reply]).criteria[0].passed
 
 
 @pytest.mark.parametrize(
@@ -34,7 +28,7 @@ def _passes(where: tuple[str, int], reply: str) -> bool:
         (PAGED, "INC-2003 is P1 now and Jamal Wright was paged... correction, I couldn't reach the paging service."),
     ],
 )
-def test_a_statement_taken_back_after_a_dash_states_nothing(where: tuple[str, int], reply: str) -> None:
+def test_a_statement_taken_back_after_a_dash_states_nothing(where: tuple[str, str], reply: str) -> None:
     assert not _passes(where, reply)
 
 
@@ -50,7 +44,7 @@ def test_a_statement_taken_back_after_a_dash_states_nothing(where: tuple[str, in
         (PAGED, "Oops, sorry - INC-2003 is P1 now, and Jamal Wright has been paged."),
     ],
 )
-def test_a_dash_that_takes_nothing_back_keeps_the_statement(where: tuple[str, int], reply: str) -> None:
+def test_a_dash_that_takes_nothing_back_keeps_the_statement(where: tuple[str, str], reply: str) -> None:
     assert _passes(where, reply)
 
 
