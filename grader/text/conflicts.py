@@ -274,8 +274,8 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
         if stems and any(contains(phrase, h.sentence) for h in right):
             facts.append(stems)
     together += _closing_instead(right, units, criterion)
-    if not facts and not together:
-        return []
+    if not facts and not together and not any(u.carried and CORRECTION_CUE.search(normalise(u.text)) for u in units):
+        return []  # nothing names the fact: only a correction of it ("Sorry, it's actually $590.20.") can state another value
     wrong: list[Hit] = list(together)
     seen = {(w.message, w.position) for w in wrong}
     earliest = min((h.message, h.position) for h in right)
@@ -298,7 +298,8 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
             if rejected(unit.text, value):
                 continue  # round 5: "it's $214.00, not $241": the value a correction sets aside is no statement of the fact
             if (unit.message, position) > earliest and _corrects_back(unit.text, value, naming):
-                wrong.append(Hit(unit.message, unit.text, position, value))  # "Actually, it was $60.00."
+                if facts or together or not _restates_known(unit.text, value, first, known):
+                    wrong.append(Hit(unit.message, unit.text, position, value))  # "Actually, it was $60.00."
                 continue
             if prior or not any(fact <= labels for fact in facts) or negated_before(normalise(unit.text[: value.start])):
                 continue
@@ -314,6 +315,13 @@ def value_conflicts(hits: list[Hit], units: list[Unit], criterion: str, known: l
 
 REJECTING = re.compile(r"(?:\bnot|\brather\s+than|\binstead\s+of|\bas\s+opposed\s+to)(?:\s+(?:the|a|an))?\s*$", re.I)
 CONTRAST_AFTER = re.compile(r"^\s*(?:[,;:]|\u2014|\u2013|-|\bbut\b)", re.I)
+
+
+def _restates_known(sentence: str, value: Value, first: Value, known: list[Value]) -> bool:
+    """Whether a correction that nothing else names the fact of also states a right value of the task ("Correction -
+    you have 15,000 miles, so after the 10,000-mile upgrade you'd keep 5,000"): then its other values are other
+    facts the correction reasons with, not a new value for the one it corrects."""
+    return any(v.start != value.start and (first.same(v) or any(k.same(v) for k in known)) for v in find_values(sentence))
 
 
 def rejected(sentence: str, value: Value) -> bool:
