@@ -163,11 +163,12 @@ def _enumerates(unit: str, run: list[Value]) -> bool:
     return False
 
 
-CORRECTION_CUE = re.compile(
-    r"\b(?:sorry|apolog\w*|correction|correcting|to correct|misread|misspoke|mis-?stated|mistake|my bad|in error|i meant|"
-    r"i mean|to clarify|actually|rather|make that|should have said|should read|typo|oops|was wrong|wrongly|incorrect\w*)\b",
-    re.I,
+_SELF_CORRECTION = (
+    r"correction|correcting|to correct|misread|misspoke|mis-?stated|mistake|my bad|in error|i meant|should have said|"
+    r"should read|typo|oops|was wrong|wrongly|incorrect\w*"
 )
+"""Words that say by themselves that the speaker corrects what they said ("Correction: ...", "I misspoke")."""
+CORRECTION_CUE = re.compile(r"\b(?:sorry|apolog\w*|" + _SELF_CORRECTION + r"|i mean|to clarify|actually|rather|make that)\b", re.I)
 """Words that mark a statement as correcting an earlier one ("Sorry, I misread it: ...")."""
 
 
@@ -526,9 +527,9 @@ def status_conflicts(phrase: str, hits: list[Hit], units: list[Unit], known_word
     subjects = {s for h in hits if (s := _subject_id(h.sentence, _find_in(h.sentence, phrase))) is not None}
     if not subjects:
         return []
-    later = [c for h in hits if (c := _changed_later(h, phrase, others)) is not None]
-    if later and all(_changed_later(h, phrase, others) is not None for h in hits):
-        return later
+    later = [_changed_later(h, phrase, others) for h in hits]
+    if later and all(c is not None for c in later):
+        return later  # type: ignore[return-value]  # every matched statement of the status is changed since
     wrong = [h for h in _rival_mentions(hits, units, others, still_is_prior=True) if _subject_id(h.sentence, h.position % 10_000) in subjects]
     if not wrong:
         return []
@@ -855,11 +856,7 @@ def period_mismatch(hit: Hit, criterion: str) -> bool:
 
 # ---- r10-words: a wrong statement corrected later (absent phrases) ---------------------------------
 
-ABSENT_CORRECTION_CUE = re.compile(
-    r"\b(?:correction|correcting|to correct|misread|misspoke|mis-?stated|mistake|mistaken|my bad|in error|i meant|"
-    r"should have said|should read|typo|oops|was wrong|wrongly|incorrect\w*|i got that wrong|let me correct|i mixed up)\b",
-    re.I,
-)
+ABSENT_CORRECTION_CUE = re.compile(r"\b(?:" + _SELF_CORRECTION + r"|mistaken|i got that wrong|let me correct|i mixed up)\b", re.I)
 """r10-words: words that make a sentence a correction by themselves ("Correction: ...", "I misspoke - ...")."""
 SOFT_CORRECTION_CUE = re.compile(r"\b(?:sorry|apolog\w*|actually|wait|rather|to clarify|scratch that)\b", re.I)
 """r10-words: words that make a sentence a correction only with a contrast in it ("Sorry - the Amex, not the Visa")."""
