@@ -165,7 +165,7 @@ def _enumerates(unit: str, run: list[Value]) -> bool:
 
 _SELF_CORRECTION = (
     r"correction|correcting|to correct|misread|misspoke|mis-?stated|mistake|my bad|in error|i meant|should have said|"
-    r"should read|typo|oops|was wrong|wrongly|incorrect\w*"
+    r"should read|typo|oops|was wrong|wrongly|incorrect\w*|no,? wait|wait,? no|scratch that|strike that"
 )
 """Words that say by themselves that the speaker corrects what they said ("Correction: ...", "I misspoke")."""
 CORRECTION_CUE = re.compile(r"\b(?:sorry|apolog\w*|" + _SELF_CORRECTION + r"|i mean|to clarify|actually|rather|make that)\b", re.I)
@@ -465,7 +465,8 @@ def _corrects_back(sentence: str, value: Value, naming: frozenset[str]) -> bool:
     """A value with no label of its own in a sentence a correction cue opens ("Actually, it was $60.00.",
     "Sorry - that was $55.00.", "Correction: it's $604.20."): it takes back the fact just stated, so a
     value other than the right one there is the reply's final, wrong statement of it, whatever words it
-    shares with the criterion. Its "was" is the correction's verb, not a past value; a real marker
+    shares with the criterion. Its "was" is the correction's verb, not a past value; the criterion's own words
+    for the fact are no other label ("we have 14. Sorry, 41 in stock." for "14 in stock"); a real marker
     ("before", "previous") or a label of its own ("your pending charges") makes it another fact."""
     before = normalise(sentence[: value.start])
     opening = " ".join(re.findall(r"[a-z']+", before)[:CORRECTION_OPENING_WORDS])
@@ -475,7 +476,8 @@ def _corrects_back(sentence: str, value: Value, naming: frozenset[str]) -> bool:
     if prior:
         return False
     cue_words = re.findall(r"[a-z']+", " ".join(m.group(0) for m in CORRECTION_CUE.finditer(before)))
-    return not labels - _content_stems(cue_words) - _content_stems(sorted(ANAPHORS))  # the cue and "it" are no label
+    own = _content_stems(cue_words) | _content_stems(sorted(ANAPHORS)) | _content_stems(sorted(naming))
+    return not labels - own  # the cue, "it" and the criterion's own words for the fact ("41 in stock") are no other label
 
 
 CORRECTION_VERBS = frozenset({"was", "were"})

@@ -50,17 +50,26 @@ def phrase_pattern(phrase: str) -> re.Pattern[str]:
 _ABBREVIATED = "|".join(
     rf"(?<=\b{w}\.)" for w in "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun No Nos".split()
 )
-_TAKE_BACK_AFTER_DASH = (
-    r"(?:\s+[-\u2013]\s+|\s*\u2014\s*|\s*(?:\.\.\.|\u2026)\s*)"
-    r"(?=(?i:no,?\s+wait\b|wait(?=\s*[,!\-\u2013\u2014])|sorry(?=\s*[,!\-\u2013\u2014])|scratch\s+that\b|strike\s+that\b|correction\b|"
-    r"my\s+mistake\b|my\s+bad\b|i\s+misspoke\b|i\s+misread\b|actually,?\s+no\b|oops\b|not\s+any\s?more\b|that'?s\s+wrong\b|"
-    r"that\s+was\s+wrong\b)(?![\s,!\-\u2013\u2014]*(?i:i\s+mean|i\s+meant|make\s+that|or\s+rather)\b))"
+_TAKE_BACK_WORDS = (
+    r"no,?\s+wait\b|wait(?=\s*[,!\-\u2013\u2014])|sorry(?=\s*[,!\-\u2013\u2014])|scratch\s+that\b|strike\s+that\b|correction\b|"
+    r"my\s+mistake\b|my\s+bad\b|i\s+misspoke\b|i\s+misread\b|actually,?\s+no\b|oops\b"
 )
-"""A dash or an ellipsis before words that take back what came before it ("ORD-9001 has been delivered - sorry,
-that's wrong, it hasn't arrived", "delivered... no wait, it's still in transit"): a sentence of its own, so the
-take-back rules (`grader.text.withdrawal`) read it as they read a take-back after a full stop. Only after words
-that state something: "Sorry - correction: ..." is one marker, read whole. Not a slip put right in the same
-breath ("logged on JOB-4410 - sorry, I mean JOB-4401"): that sentence is the correction rule's, whole."""
+_OWN_CLAUSE = r"(?i:\b(?:it|that|this|he|she|they|we|you|i|there)(?:'s|'re|'m|\s+(?:is|are|was|were|has|have|had|will|would)\b))"
+_NOT_A_SLIP = r"(?![\s,!\-\u2013\u2014]*(?i:i\s+mean|i\s+meant|make\s+that|or\s+rather)\b)"
+_TAKE_BACK_AFTER_DASH = (
+    r"(?:(?:\s+[-\u2013]\s+|\s*\u2014\s*|\s*(?:\.\.\.|\u2026)\s*|\s*;\s*)"
+    r"(?=(?i:" + _TAKE_BACK_WORDS + r"|not\s+any\s?more\b|that'?s\s+wrong\b|that\s+was\s+wrong\b)" + _NOT_A_SLIP + r")"
+    r"|,\s*(?=(?i:" + _TAKE_BACK_WORDS + r")" + _NOT_A_SLIP + r"[^.;]*?" + _OWN_CLAUSE + r"))"
+)
+"""A dash, an ellipsis or a semicolon before words that take back what came before it ("ORD-9001 has been
+delivered - sorry, that's wrong, it hasn't arrived", "delivered... no wait, it's still in transit", "$640.20; no
+wait, it's $590.20"), or a comma before the plainer of those words when a clause of its own follows ("$640.20,
+no wait, it's $590.20", "delivered, sorry, I misread: it's in transit"; not "that's wrong" after a comma, which
+as often judges what the sentence reports: "charged twice, that's wrong and I've refunded it"; and not a slip
+put right in the same breath, "we have 14, sorry, 41 in stock", which the correction rule reads whole): a sentence of its own, so the take-back rules
+(`grader.text.withdrawal`) read it as they read a take-back after a full stop. Only after words that state
+something: "Sorry - correction: ..." is one marker, read whole. Not a slip put right in the same breath
+("logged on JOB-4410 - sorry, I mean JOB-4401"): that sentence is the correction rule's, whole."""
 TAKE_BACK_BREAK = re.compile(_TAKE_BACK_AFTER_DASH)
 _MARKER_WORDS = frozenset(
     "sorry oops apologies apology apologise apologize ok okay right um uh er ah oh so well hmm actually wait no yes "
