@@ -168,8 +168,9 @@ _SELF_CORRECTION = (
     r"should read|typo|oops|was wrong|wrongly|incorrect\w*|no,? wait|wait,? no|scratch that|strike that"
 )
 """Words that say by themselves that the speaker corrects what they said ("Correction: ...", "I misspoke")."""
-CORRECTION_CUE = re.compile(r"\b(?:sorry|apolog\w*|" + _SELF_CORRECTION + r"|i mean|to clarify|actually|rather|make that)\b", re.I)
-"""Words that mark a statement as correcting an earlier one ("Sorry, I misread it: ...")."""
+CORRECTION_CUE = re.compile(r"\b(?:(?:sorry|apolog\w*)(?![,!]?\s+but\b)|" + _SELF_CORRECTION + r"|i mean|to clarify|actually|rather|make that)\b", re.I)
+"""Words that mark a statement as correcting an earlier one ("Sorry, I misread it: ..."). Not an apology that
+opens a contrast ("Sorry, but 2 of them are reserved"): that brings a new fact, it does not restate the last one."""
 
 
 @dataclass(frozen=True)
@@ -473,13 +474,15 @@ def _corrects_back(sentence: str, value: Value, naming: frozenset[str]) -> bool:
     if CORRECTION_CUE.search(opening) is None:
         return False
     labels, prior = _label_words(sentence, value, naming | CORRECTION_VERBS)
-    if prior:
-        return False
+    if prior or PARTITIVE.match(sentence[value.end :]):
+        return False  # "3 of them are reserved": a part of the fact, not the fact again
     cue_words = re.findall(r"[a-z']+", " ".join(m.group(0) for m in CORRECTION_CUE.finditer(before)))
     own = _content_stems(cue_words) | _content_stems(sorted(ANAPHORS)) | _content_stems(sorted(naming))
     return not labels - own  # the cue, "it" and the criterion's own words for the fact ("41 in stock") are no other label
 
 
+PARTITIVE = re.compile(r"\s+of\s+(?:them|those|these|that|it|which|the|its|their|your)\b", re.I)
+"""A count of part of what was counted ("2 of them", "3 of the 14"), never a correction of the count."""
 CORRECTION_VERBS = frozenset({"was", "were"})
 ANAPHORS = frozenset({"it", "it's", "its", "that", "that's", "this", "figure", "amount", "number", "one"})
 """Words a correction refers back to the fact with ("it was", "that figure"): no label of another fact."""
