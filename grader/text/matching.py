@@ -146,7 +146,27 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
             if start not in seen:
                 seen.add(start)
                 hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
+        if not seen and forms and negation and (rest := _ALREADY.match(normalise(phrase))):
+            hits += [h for h in phrase_hits(rest.group(1), [unit], carried_only=carried_only) if _done_before(normalise(unit.text), h.position % 10_000)]
     return hits
+
+
+_ALREADY = re.compile(r"already\s+(?!(?:has|have|had|got|on|in|a|an|the)\b)(.+)")
+"""An "already ..." phrase whose rest is a state reached ("already deleted", "already refunded"), not a holding
+("already has an account", "already on it": those say what "already" adds in their own words)."""
+_PAST_AUX = re.compile(r"\b(?:was|were|had\s+been|got)\s+(?:[a-z]+ly\s+|all\s+|fully\s+)?$")
+_PAST_ANCHOR = re.compile(
+    r"\b(?:ago|earlier|previously|beforehand|no\s+longer|back\s+(?:on|in)|last\s+(?:week|month|year|night|[a-z]+day)|"
+    r"(?:on|since)\s+(?:the\s+)?(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
+)
+
+
+def _done_before(text: str, start: int) -> bool:
+    """Whether the state matched at `start` is said reached before now: a past passive ("was deleted", "were
+    refunded", "had been credited", "got deleted") in a sentence that places it in the past ("on 29 November",
+    "back in October", "two days ago", "no longer exists"). That states "already deleted" without the word: the
+    agent reports a state it found, not an act it did ("I've deleted it" has no such reading)."""
+    return _PAST_AUX.search(text[max(0, start - 40) : start]) is not None and _PAST_ANCHOR.search(text) is not None
 
 
 # ---- a list of values ------------------------------------------------------------------------------
