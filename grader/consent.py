@@ -668,20 +668,23 @@ def _stated_of_proposal(condition: Condition, question: ConsentQuestion, agent: 
     """A condition restating what the agent said of the thing it proposes ("The right article is KB-2003, 'No dial
     tone on a business voice line'. Want me to attach it?" - "If it's the one for business voice lines, then yes"):
     every content word of the condition stands, not negated, in the agent's sentence naming the call's value; the
-    condition itself not negated. Met (True); else None (left to the other checks: unverifiable)."""
+    condition itself not negated; a word in "-ing" may be missing ("as long as it's Alex coming out" for "Alex Moreno
+    has one morning window free": the visit's own verb, not a fact about it). Met (True); else None (left to the
+    other checks: unverifiable)."""
     cw = words(condition.raw)
     if condition.negative or any(w in lexicon().negators for w in cw):
         return None
     opening = {w for phrase in [*lexicon().condition_openers, "only", "just", "still", "sure", "then", "yes", "one", "ones", "thing"] for w in words(phrase)}
     named = {w for w in object_forms(question.tool)}  # "the card reader pairing article": the object's own noun names nothing
     said = {w.rstrip("s") for w in cw if w.isalpha() and len(w) > 3 and w not in opening and w not in _STOP and w not in named}
-    if not said:
+    core = {w for w in said if not w.endswith("ing")}  # "as long as it's Alex coming out": the visit's own verb
+    if not core:
         return None
     for sentence in re.split(r"(?<=[.!?;])\s+|\n+", agent):
         sw = words(sentence)
         if not _picks(sentence, question, phrases=False):
             continue
-        if said <= {w.rstrip("s") for i, w in enumerate(sw) if not negated_at(sw, i)}:
+        if core <= {w.rstrip("s") for i, w in enumerate(sw) if not negated_at(sw, i)}:
             return True
     return None
 
