@@ -273,14 +273,19 @@ class JudgeCheck(BaseSettings):
     judge: str = Field(default="evidence", json_schema_extra=shown_as("{evidence,llm}"), description="evidence or llm")
     judge_model: str | None = Field(default=None, json_schema_extra=shown_as("PROVIDER:MODEL"), description="the model for --judge llm")
     domain: list[str] = Field(default_factory=list, json_schema_extra=shown_as("DOMAIN"), description="only these domains (the figure is then not stored)")
-    split: list[str] = Field(default_factory=list, json_schema_extra=shown_as("SPLIT"), description="only these splits: dev, heldout_paraphrase (default: every split)")
+    split: list[str] = Field(default_factory=list, json_schema_extra=shown_as("SPLIT"),
+                             description="only these splits: dev, dev_paraphrase, dev_consent, heldout_paraphrase, heldout_consent (default: every split)")
     json_file: Path | None = Field(default=None, alias="json", json_schema_extra=shown_as("FILE"), description="also write the full report as JSON here")
     show: int = Field(default=10, ge=0, description="list this many disagreements of the dev split")
     show_heldout: bool = Field(default=False, description="also list the held-out split's disagreements (reviewers only, never rule authors)")
+    record: Path | None = Field(default=None, json_schema_extra=shown_as("FILE"),
+                                description="with --judge llm: append the model's every answer to this recording (JSON Lines); "
+                                "--judge-model replay:FILE answers from it later, offline")
 
     def cli_cmd(self) -> None:
         from grader.calibration import SPLITS, CalibrationError
         from harness.judge_check import JudgeCheckConfig, check
+        from models.base import ModelError
 
         if self.judge not in ("evidence", "llm"):
             fail(f"--judge {self.judge!r}: choose evidence or llm")
@@ -288,8 +293,8 @@ class JudgeCheck(BaseSettings):
             fail(f"--split {', '.join(unknown)}: choose {' or '.join(SPLITS)}")
         try:
             check(JudgeCheckConfig(judge=self.judge, judge_model=self.judge_model, domain=self.domain, split=self.split, json=self.json_file,  # type: ignore[arg-type]
-                                   show=self.show, show_heldout=self.show_heldout))
-        except CalibrationError as exc:
+                                   show=self.show, show_heldout=self.show_heldout, record=self.record))
+        except (CalibrationError, ModelError) as exc:
             fail(str(exc))
 
 

@@ -55,6 +55,8 @@ class JudgeCheckConfig(BaseModel):
     json_: Path | None = Field(default=None, alias="json", description="also write the full report as JSON here")
     show: int = Field(default=10, ge=0, description="list this many disagreements of the dev split")
     show_heldout: bool = Field(default=False, description="also list the held-out splits' disagreements (reviewers only)")
+    record: Path | None = Field(default=None, description="with --judge llm: append every answer of the model to this recording "
+                                "(JSON Lines), which --judge-model replay:PATH answers from later, offline")
 
 
 def build_judge(config: JudgeCheckConfig) -> tuple[Judge, str | None]:
@@ -63,12 +65,19 @@ def build_judge(config: JudgeCheckConfig) -> tuple[Judge, str | None]:
         return EvidenceJudge(), None
     if not config.judge_model:
         raise SystemExit("--judge llm needs --judge-model provider:model")
+    if config.record is not None and config.judge_model.startswith("replay:"):
+        raise SystemExit("--record records a model's answers; replay:PATH already answers from a recording")
     from grader.llm_judge import PROMPT, LLMJudge
     from models.model import Model
     from models.registry import get_model_api
     from models.types import GenerateConfig
 
-    model = Model(get_model_api(config.judge_model), role="judge", config=GenerateConfig(temperature=0.0))
+    api = get_model_api(config.judge_model)
+    if config.record is not None:
+        from models.providers.replay import Recorder
+
+        api = Recorder(api, config.record)
+    model = Model(api, role="judge", config=GenerateConfig(temperature=0.0))
     return LLMJudge(model), PROMPT.fingerprint
 
 

@@ -35,6 +35,7 @@ endpoint with `register_endpoint`."""
 PROVIDERS: dict[str, str] = {
     "openai": "models.providers.openai:OpenAIChatAPI",
     "anthropic": "models.providers.anthropic:AnthropicAPI",
+    "replay": "models.providers.replay:ReplayAPI",
 }
 
 
