@@ -114,6 +114,23 @@ def test_the_committed_recording_reproduces_its_stored_held_out_figures(tmp_path
         assert judge.overall.agreement >= 0.98
 
 
+def test_the_committed_recording_reproduces_its_figures_on_the_retired_set_v10() -> None:
+    """The same judges' answers on v10 (retired to dev, written blind like v11): 745 of 754 replies, 211 of 211
+    consent cases (docs/judges.md, "The model judges on the held-out splits")."""
+    from grader.calibration import CALIBRATION_DIR, load_heldout, measure
+    from grader.consent_calibration import load_consent, measure_consent
+    from grader.consent_judges import consent_judge_for
+    from harness.judge_check import build_judge, catalog_views, consent_checks
+
+    judge, prompt = build_judge(JudgeCheckConfig(judge="llm", judge_model=f"replay:{RECORDING}"))
+    instructions, criteria = catalog_views()
+    replies = anyio.run(lambda: measure(judge, load_heldout(criteria, CALIBRATION_DIR / "paraphrase_v10"), instructions, prompt=prompt, set_sha="", split="v10"))
+    consent = anyio.run(lambda: measure_consent(consent_judge_for(judge), load_consent(consent_checks(), CALIBRATION_DIR / "consent_v10"),
+                                                prompt=None, set_sha="", split="v10"))
+    assert (replies.overall.n, len(replies.disagreements)) == (754, 9)
+    assert (consent.overall.n, len(consent.disagreements)) == (211, 0)
+
+
 def test_a_quote_may_write_the_criterions_id_as_the_reply_judge_reads_it() -> None:
     criterion = ReplyCriterion(criterion="Confirms REQ-5004 is cancelled.", evidence=["REQ-5004", "cancelled"])
     assert fact_problem("request #5004 is now void", criterion) is None

@@ -49,7 +49,8 @@ def request_key(messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]) -> s
 
 
 def read_recording(path: Path) -> dict[str, Recorded]:
-    """Every answer of a recording by its key; a malformed line is an error naming the file and the line."""
+    """Every answer of a recording by its key (a request recorded twice, by two runs appending to one file: the
+    later answer); a malformed line is an error naming the file and the line."""
     if not path.is_file():
         raise ConfigurationError(f"replay: no recording at {path}")
     answers: dict[str, Recorded] = {}
