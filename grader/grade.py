@@ -26,7 +26,7 @@ from grader.availability import availability_checks
 from grader.refs import Unresolved, resolve
 from grader.refusals import refusal_checks
 from grader.text.evidence import EvidenceJudge
-from grader.text.values import find_values, id_mentions
+from grader.text.values import durations, find_values, id_mentions
 from grader.verdicts import CheckVerdict, Component, TrialVerdict, roll_up
 
 if TYPE_CHECKING:
@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 def fact_problem(quote: str, criterion: ReplyCriterion) -> str | None:
     """Why a model's quote does not contain the fact the criterion asks for, or None: when the criterion
     names values (amounts, dates, times, ids), the quote must state at least one of them, in any written
-    form (an id too in the other writings the offline judge reads, `values.id_mentions`), or one of the
+    form (an id too in the other writings the offline judge reads, `values.id_mentions`; a span of time in other
+    units or words, "a day" for "24 hours", `values.durations`), or one of the
     criterion's evidence phrases (a passing verdict must rest on the passage that
     states the fact, not on a sentence next to it)."""
     from grader.text.matching import contains
@@ -54,6 +55,9 @@ def fact_problem(quote: str, criterion: ReplyCriterion) -> str | None:
         return None
     if any(w.kind == "id" and id_mentions(str(w.value), text) for w in wanted):
         return None  # the id in another writing the reply judge also reads: "case 5006", "INC 2004", "order #9002"
+    spans = {seconds for seconds, _, _ in durations(criterion.criterion)}
+    if spans and any(seconds in spans for seconds, _, _ in durations(text)):
+        return None  # a span of time in other words: "more than a day" for "after 24 hours"
     phrases = [p for item in criterion.evidence for p in ([item] if isinstance(item, str) else item)]
     if any(contains(p, text) for p in phrases):
         return None  # the quote states the fact in the author's own evidence words

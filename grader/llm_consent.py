@@ -20,6 +20,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from grader.consent import ConsentJudgement, ConsentQuestion, validate_consent
+from grader.judge import asked_again
 from grader.prepared import JudgeFailure, unescape_quote
 from models.model import Model
 from models.prompts import VersionedPrompt
@@ -88,8 +89,8 @@ class LLMConsentJudge:
         self.name = f"llm-consent:{model.name}"
 
     async def judge(self, question: ConsentQuestion) -> ConsentJudgement:
-        messages = [ChatMessage(role="system", content=PROMPT.text), ChatMessage(role="user", content=render_request(question))]
-        problem = ""
+        request = [ChatMessage(role="system", content=PROMPT.text), ChatMessage(role="user", content=render_request(question))]
+        messages, problem = request, ""
         for _ in range(self.retries + 1):
             output = await self.model.generate(messages, config=self.config)
             try:
@@ -101,4 +102,5 @@ class LLMConsentJudge:
                 return judgement
             except JudgeFailure as exc:
                 problem = str(exc)
+                messages = asked_again(request, output.text, problem)
         raise JudgeFailure(f"{self.name}: invalid output after {self.retries + 1} attempt(s): {problem}")

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from contracts.schema import ReplyCriterion
 from grader.grade import JudgeFailure, quote_problem, unescape_quote, validate_judgement
-from grader.judge import CriterionJudgement, JudgeOutput
+from grader.judge import CriterionJudgement, JudgeOutput, asked_again
 from models.model import Model
 from models.prompts import VersionedPrompt
 from models.types import ChatMessage, GenerateConfig
@@ -91,11 +91,11 @@ class LLMJudge:
         self.name = f"llm:{model.name}"
 
     async def judge(self, instruction: str, criteria: list[ReplyCriterion], assistant_messages: list[str]) -> JudgeOutput:
-        messages = [
+        request = [
             ChatMessage(role="system", content=PROMPT.text),
             ChatMessage(role="user", content=render_request(instruction, criteria, assistant_messages)),
         ]
-        problem = ""
+        messages, problem = request, ""
         for _ in range(self.retries + 1):
             output = await self.model.generate(messages, config=self.config)
             try:
@@ -115,10 +115,14 @@ class LLMJudge:
                 for item in answer.criteria:
                     for quote in item.all_quotes() if item.verdict else []:
                         cited = quote.message
-                        if cited is not None and (not 1 <= cited <= len(assistant_messages) or quote_problem(quote.text, [assistant_messages[cited - 1]])):
-                            raise JudgeFailure(f"criterion {item.index}: the quote is not in assistant message {cited}")
+                        if cited is not None and not 1 <= cited <= len(assistant_messages):
+                            raise JudgeFailure(f"criterion {item.index}: there is no assistant message {cited}")
+                        if cited is not None and (wrong := quote_problem(quote.text, [assistant_messages[cited - 1]])):
+                            # the reason itself: it goes back to the model with the retry (`asked_again`)
+                            raise JudgeFailure(f"criterion {item.index}, assistant message {cited}: {wrong}")
                 validate_judgement(result, len(criteria), assistant_messages, criteria)
                 return result
             except JudgeFailure as exc:
                 problem = str(exc)
+                messages = asked_again(request, output.text, problem)
         raise JudgeFailure(f"{self.name}: invalid output after {self.retries + 1} attempt(s): {problem}")

@@ -118,6 +118,9 @@ async def test_llm_judge_must_cite_a_customer_message() -> None:
     judge, api = _llm([bad, good])
     output = await judge_consent(TASK, ASKED_THEN_AGREED, judge)
     assert output is not None and output.items[0].judgement.granted and len(api.requests) == 2  # type: ignore[attr-defined]
+    retry = api.requests[1][0]  # type: ignore[attr-defined]
+    assert retry[:2] == api.requests[0][0] and retry[2].content == bad  # type: ignore[attr-defined]
+    assert "That answer is invalid" in retry[3].content and "not a customer message" in retry[3].content
 
 
 def test_request_is_data_and_ends_at_the_call() -> None:

@@ -71,7 +71,7 @@ def test_quotes_must_be_substantive_and_from_one_assistant_message(quote: str, o
 async def test_a_quote_must_be_in_the_message_it_cites() -> None:
     wrong = json.dumps({"criteria": [{"index": 1, "verdict": True, "message": 2, "evidence": "Your balance is $640.20.", "explanation": "x"}], "contradiction_found": False})
     model = Model(ScriptedModel([wrong, wrong]), role="judge")
-    with pytest.raises(JudgeFailure, match="not in assistant message 2"):
+    with pytest.raises(JudgeFailure, match="assistant message 2: the quote does not occur in any single assistant message"):
         await LLMJudge(model, retries=1).judge("i", CRITERIA, ["Your balance is $640.20.", "Anything else?"])
 
 

@@ -62,3 +62,35 @@ def test_the_prompt_is_judge_v3_and_states_the_contradiction_rules() -> None:
     text = PROMPT.text
     assert "refused and then succeeded" in text and "corrected in a later message" in text and "LAST message" in text
     assert "one quote per message" in text and "at least three words" in text
+
+
+async def test_a_retry_tells_the_model_what_was_wrong_with_its_answer() -> None:
+    """At temperature 0 the same request mostly gets the same answer back: the retry shows the model its invalid
+    answer and the reason, and keeps the original request whole (system prompt, request) before them."""
+    bad, good = answer([{"message": 1, "text": "$350"}]), answer([{"message": 1, "text": "The transfer of $350 to ACC-1001"}])
+    api = ScriptedModel([bad, good])
+    output = await LLMJudge(Model(api, role="judge"), retries=2).judge("Send $350.", CRITERIA, REPLIES)
+    assert output.criteria[0].passed
+    first, retry = api.requests[0][0], api.requests[1][0]
+    assert retry[:2] == first and [m.role for m in retry] == ["system", "user", "assistant", "user"]
+    assert retry[2].content == bad and "That answer is invalid: criterion 1, assistant message 1: the quote '$350' is not substantive" in retry[3].content
+
+
+async def test_each_retry_shows_only_the_latest_invalid_answer() -> None:
+    bad1, bad2 = answer([{"message": 1, "text": "$350"}]), answer([{"message": 2, "text": "The transfer of $350"}])
+    api = ScriptedModel([bad1, bad2, bad2])
+    with pytest.raises(JudgeFailure, match="invalid output after 3"):
+        await LLMJudge(Model(api, role="judge"), retries=2).judge("Send $350.", CRITERIA, REPLIES)
+    assert [len(r[0]) for r in api.requests] == [2, 4, 4] and api.requests[2][0][2].content == bad2
+
+
+async def test_a_retry_names_the_problem_not_the_judge() -> None:
+    """The reason shown to the model carries no judge name, so a retry's request is the same whichever model (or
+    recording) answers it: `replay:` recordings stay valid across model names."""
+    no_value = answer([{"message": 1, "text": "to ACC-1001 is ready."}])  # true, but the quote states no $350
+    for name in ("judge-a", "judge-b"):
+        api = ScriptedModel([no_value, no_value, no_value], model=name)
+        with pytest.raises(JudgeFailure):
+            await LLMJudge(Model(api, role="judge"), retries=1).judge("Send $350.", CRITERIA, REPLIES)
+        feedback = api.requests[1][0][3].content
+        assert feedback.startswith("That answer is invalid: criterion 0: the quote states none of the criterion's values") and name not in feedback

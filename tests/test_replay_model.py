@@ -145,3 +145,11 @@ def test_a_model_error_from_replay_is_not_retried(tmp_path: Path) -> None:
     api = ReplayAPI(str(path))
     with pytest.raises(ModelError):
         _generate(api)
+
+
+def test_a_quote_may_state_a_span_of_time_in_other_words() -> None:
+    criterion = ReplyCriterion(criterion="Explains basic fares get nothing back after 24 hours.", evidence=["24", "nothing back"])
+    assert fact_problem("if you cancel more than a day after booking", criterion) is None
+    assert fact_problem("cancel after 1,440 minutes and it's gone", criterion) is None
+    assert fact_problem("if you cancel more than two days after booking", criterion) is not None
+    assert fact_problem("if you cancel later than that", criterion) is not None
