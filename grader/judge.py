@@ -35,7 +35,6 @@ class Judge(Protocol):
     async def judge(self, instruction: str, criteria: list[ReplyCriterion], assistant_messages: list[str]) -> JudgeOutput: ...
 
 
-
 _JUDGE_NAME = re.compile(r"^(?:consent )?judge \S+: ")
 
 
