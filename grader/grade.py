@@ -81,7 +81,7 @@ def validate_judgement(output: JudgeOutput, n_criteria: int, assistant_messages:
             if problem is None and model and criteria is not None and not criteria[i].is_guard:
                 problem = fact_problem(item.quote, criteria[i])
             if problem:
-                raise JudgeFailure(f"judge {output.judge}: criterion {i}: {problem}")
+                raise JudgeFailure(f"judge {output.judge}: criterion {i + 1}: {problem}")  # numbered as the judges' requests number them
 
 
 REFERENCE_COMPONENT: dict[str, Component] = {

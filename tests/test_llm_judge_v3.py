@@ -93,4 +93,4 @@ async def test_a_retry_names_the_problem_not_the_judge() -> None:
         with pytest.raises(JudgeFailure):
             await LLMJudge(Model(api, role="judge"), retries=1).judge("Send $350.", CRITERIA, REPLIES)
         feedback = api.requests[1][0][3].content
-        assert feedback.startswith("That answer is invalid: criterion 0: the quote states none of the criterion's values") and name not in feedback
+        assert feedback.startswith("That answer is invalid: criterion 1: the quote states none of the criterion's values") and name not in feedback
