@@ -62,15 +62,18 @@ class JudgeCheckConfig(BaseModel):
 def build_judge(config: JudgeCheckConfig) -> tuple[Judge, str | None]:
     """The judge and its prompt fingerprint (None for the deterministic evidence judge)."""
     if config.judge == "evidence":
+        if config.record is not None:
+            raise SystemExit("--record records a model's answers: it needs --judge llm")
         return EvidenceJudge(), None
     if not config.judge_model:
         raise SystemExit("--judge llm needs --judge-model provider:model")
-    if config.record is not None and config.judge_model.startswith("replay:"):
-        raise SystemExit("--record records a model's answers; replay:PATH already answers from a recording")
     from grader.llm_judge import PROMPT, LLMJudge
     from models.model import Model
-    from models.registry import get_model_api
+    from models.registry import get_model_api, parse_model_name
     from models.types import GenerateConfig
+
+    if config.record is not None and parse_model_name(config.judge_model)[0] == "replay":
+        raise SystemExit("--record records a model's answers; replay:PATH already answers from a recording")
 
     api = get_model_api(config.judge_model)
     if config.record is not None:

@@ -84,9 +84,12 @@ def test_replay_is_a_provider_that_needs_no_key(tmp_path: Path) -> None:
     assert credential_env("replay:anything.jsonl") is None
 
 
-def test_judge_check_refuses_to_record_a_replay(tmp_path: Path) -> None:
+def test_judge_check_refuses_to_record_a_replay_or_the_offline_judge(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="already answers from a recording"):
         check(JudgeCheckConfig(judge="llm", judge_model=f"replay:{RECORDING}", record=tmp_path / "x.jsonl"), results=tmp_path / "r.json", console=QUIET)
+    with pytest.raises(SystemExit, match="needs --judge llm"):
+        check(JudgeCheckConfig(record=tmp_path / "x.jsonl"), results=tmp_path / "r.json", console=QUIET)
+    assert not (tmp_path / "x.jsonl").exists()
 
 
 def test_the_cli_reports_a_recording_made_for_other_requests(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -82,6 +82,7 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
     precise wrong statement, and its stems would trip on right ones: "your card" is not "gift card")."""
     target = phrase_value(phrase)
     count = phrase_count(phrase) if target is None else None
+    already = _ALREADY.match(normalise(phrase)) if forms and negation else None  # "already deleted": its state, said done before
     hits: list[Hit] = []
     for unit in units:
         if carried_only and not unit.carried:
@@ -146,8 +147,8 @@ def phrase_hits(phrase: str, units: list[Unit], *, negation: bool = True, carrie
             if start not in seen:
                 seen.add(start)
                 hits.append(Hit(unit.message, unit.text, unit.index * 10_000 + start))
-        if not seen and forms and negation and (rest := _ALREADY.match(normalise(phrase))):
-            hits += [h for h in phrase_hits(rest.group(1), [unit], carried_only=carried_only) if _done_before(normalise(unit.text), h.position % 10_000)]
+        if not seen and already is not None:
+            hits += [h for h in phrase_hits(already.group(1), [unit], carried_only=carried_only) if _done_before(text, h.position % 10_000)]
     return hits
 
 

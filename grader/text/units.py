@@ -64,12 +64,12 @@ _TAKE_BACK_AFTER_DASH = (
 """A dash, an ellipsis or a semicolon before words that take back what came before it ("ORD-9001 has been
 delivered - sorry, that's wrong, it hasn't arrived", "delivered... no wait, it's still in transit", "$640.20; no
 wait, it's $590.20"), or a comma before the plainer of those words when a clause of its own follows ("$640.20,
-no wait, it's $590.20", "delivered, sorry, I misread: it's in transit"; not "that's wrong" after a comma, which
-as often judges what the sentence reports: "charged twice, that's wrong and I've refunded it"; and not a slip
-put right in the same breath, "we have 14, sorry, 41 in stock", which the correction rule reads whole): a sentence of its own, so the take-back rules
+no wait, it's $590.20"; not "that's wrong" after a comma, which as often judges what the sentence reports:
+"charged twice, that's wrong and I've refunded it"): a sentence of its own, so the take-back rules
 (`grader.text.withdrawal`) read it as they read a take-back after a full stop. Only after words that state
 something: "Sorry - correction: ..." is one marker, read whole. Not a slip put right in the same breath
-("logged on JOB-4410 - sorry, I mean JOB-4401"): that sentence is the correction rule's, whole."""
+("logged on JOB-4410 - sorry, I mean JOB-4401", "we have 14, sorry, 41 in stock"): that sentence is the
+correction rule's, whole."""
 TAKE_BACK_BREAK = re.compile(_TAKE_BACK_AFTER_DASH)
 _MARKER_WORDS = frozenset(
     "sorry oops apologies apology apologise apologize ok okay right um uh er ah oh so well hmm actually wait no yes "

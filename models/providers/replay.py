@@ -102,6 +102,7 @@ class Recorder(ModelAPI):
         self.inner = inner
         self.provider = inner.provider
         self.path = path
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._written: set[str] = set()
 
     async def generate(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], config: GenerateConfig) -> ModelOutput:
@@ -111,7 +112,6 @@ class Recorder(ModelAPI):
             return output  # a request asked again (a judge re-asked after an invalid answer): the recording keeps the first answer
         self._written.add(key)
         line = Recorded(key=key, model=self.inner.name, output=output).model_dump_json() + "\n"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as out:
             out.write(line)
             out.flush()
